@@ -1,0 +1,133 @@
+"""The ``canasta-tutor`` command.
+
+``solve FILE...`` prints one JSON object per puzzle, one per line;
+``check FILE...`` reports every puzzle whose ``expect:`` disagrees with the engine.
+Exit status: 0 all well; 1 a puzzle could not be solved (or, for ``check``,
+disagrees); 2 a file is not valid YAML or not a puzzle set. A folder stands
+for every ``*.yaml``/``*.yml`` file in it. Bad input never shows a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from .errors import CanastaError, PuzzleError
+
+
+def _emit(obj: dict) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def _error_line(file, pid, message) -> dict:
+    return {"file": file, "id": pid, "error": message}
+
+
+def _iterate(paths):
+    """Yield (file, puzzle_set | None, file_error | None) for each file."""
+    from .puzzle import load_puzzle_set, puzzle_files
+
+    files = puzzle_files(paths)
+    for path in files:
+        try:
+            yield str(path), load_puzzle_set(path), None
+        except PuzzleError as e:
+            yield str(path), None, e
+
+
+def _solve_all(paths, *, check: bool) -> int:
+    from .solver import disagreements, solve
+
+    status = 0
+    counts = {"puzzles": 0, "disagree": 0, "errors": 0, "files": 0}
+    found = False
+    for file, pset, file_error in _iterate(paths):
+        found = True
+        counts["files"] += 1
+        if file_error is not None:
+            _emit(_error_line(file, None, _where(file_error)))
+            status = 2
+            counts["errors"] += 1
+            continue
+        for err in pset.errors:
+            _emit(_error_line(file, err.puzzle_id, _where(err)))
+            status = max(status, 1)
+            counts["errors"] += 1
+        for puzzle in pset.puzzles:
+            counts["puzzles"] += 1
+            try:
+                solution = solve(puzzle)
+            except CanastaError as e:
+                _emit(_error_line(file, puzzle.id, str(e)))
+                status = max(status, 1)
+                counts["errors"] += 1
+                continue
+            except Exception as e:  # an engine bug must not hide the other puzzles
+                if os.environ.get("CANASTA_TUTOR_DEBUG"):
+                    raise
+                _emit(_error_line(file, puzzle.id, f"internal error ({type(e).__name__}: {e}); please report it"))
+                status = max(status, 1)
+                counts["errors"] += 1
+                continue
+            record = {"file": file, "id": puzzle.id, "kind": puzzle.kind, "answer": solution.answer,
+                      "explanation": solution.explanation}
+            if not check:
+                _emit(record)
+                continue
+            if puzzle.expect is None:
+                continue
+            diff = disagreements(puzzle, solution)
+            if diff:
+                counts["disagree"] += 1
+                status = max(status, 1)
+                record["expected"] = puzzle.expect
+                record["disagree"] = sorted(diff)
+                _emit(record)
+    if not found:
+        _emit(_error_line(None, None, "no puzzle files found in " + ", ".join(map(str, paths))))
+        return 2
+    if check:
+        sys.stderr.write(f"checked {counts['puzzles']} puzzles in {counts['files']} files: "
+                         f"{counts['disagree']} disagree, {counts['errors']} errors\n")
+    return status
+
+
+def _where(err: PuzzleError) -> str:
+    parts = []
+    if err.field:
+        parts.append(f"field '{err.field}'")
+    parts.append(err.detail)
+    return ": ".join(parts)
+
+
+def main(argv=None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(encoding="utf-8")
+        except (AttributeError, ValueError):
+            pass
+    parser = argparse.ArgumentParser(prog="canasta-tutor",
+                                     description="Learn Canasta: solve and check puzzle files, and more.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_solve = sub.add_parser("solve", help="print the engine's answer to every puzzle, one JSON line each")
+    p_solve.add_argument("files", nargs="+", metavar="FILE")
+    p_check = sub.add_parser("check", help="report puzzles whose expect: disagrees with the engine")
+    p_check.add_argument("files", nargs="+", metavar="FILE")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "solve":
+            return _solve_all(args.files, check=False)
+        if args.command == "check":
+            return _solve_all(args.files, check=True)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    parser.error(f"unknown command {args.command}")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

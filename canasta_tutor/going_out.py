@@ -1,0 +1,369 @@
+"""Going out: can a player meld or lay off every card in hand this turn?
+
+The search is exact: for every possible final discard (or none) it places
+every natural card (laid off on the team's meld of its rank, or in a new meld,
+or under ``samba`` in a sequence), then tries every way to spread the wild
+cards over the melds within the wild-card limit, looking for the placement
+that gives the team the canastas it needs. A dynamic programme over the melds
+(state: wild cards used so far) makes that cheap.
+
+>>> v = check_go_out("KH KS 2C 9D", melds=["7H 7S 7D 7C 7H 7S 7D"])
+>>> v.ok, v.discard
+(True, Card('9D'))
+>>> check_go_out("KH 9S 9D 5C", melds=["7H 7S 7D 7C 7H 7S 7D"]).ok
+False
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass
+
+from .cards import SEQUENCE_ORDER, Card, card_points, format_cards, rank_plural, sort_key
+from .melds import BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, as_cards, check_meld
+from .rules import CLASSIC, RuleSet, get_rules
+from .situation import ensure_no_red_three_in_hand, ensure_possible
+from .verdict import Reason, Verdict
+
+_RANK_OF_ORDER = {v: k for k, v in SEQUENCE_ORDER.items()}
+
+
+@dataclass(frozen=True)
+class GoOutPlan:
+    """How to go out: the ``discard`` (or ``None``), what goes on each existing meld
+    (``lay_offs``: meld index -> cards), the ``new_melds`` and the team's canastas afterwards."""
+
+    discard: Card | None
+    lay_offs: tuple[tuple[int, tuple[Card, ...]], ...]
+    new_melds: tuple[tuple[Card, ...], ...]
+    canastas: int
+
+    def describe(self, melds) -> list[str]:
+        out = []
+        for idx, cards in self.lay_offs:
+            out.append(f"lay off {format_cards(cards)} on {format_cards(melds[idx])}")
+        for meld in self.new_melds:
+            out.append(f"meld {format_cards(meld)}")
+        if self.discard is not None:
+            out.append(f"discard {self.discard}")
+        return out
+
+
+@dataclass(frozen=True)
+class GoOutVerdict(Verdict):
+    plan: GoOutPlan | None = None
+
+    @property
+    def discard(self) -> Card | None:
+        return self.plan.discard if self.plan else None
+
+
+@dataclass
+class _Slot:
+    """A meld that may receive wild cards: existing or new."""
+
+    index: int            # index of the existing meld, or -1 for a new one
+    rank: str
+    naturals: tuple       # natural cards added this turn
+    base_nat: int         # natural cards already on the table
+    base_wild: int
+    min_wild: int
+    cap: int              # wild cards it may still take
+    base_size: int
+
+
+def _table_info(melds, rules):
+    """Read the team's melds: groups by rank and sequences by suit."""
+    groups: dict[str, int] = {}
+    sequences: list[tuple[int, str, int, int]] = []   # (index, suit, low, high)
+    canastas = 0
+    for i, meld in enumerate(melds):
+        v = check_meld(meld, rules, going_out=True)
+        if v.canasta != "none":
+            canastas += 1
+        if v.kind == SEQUENCE:
+            order = [SEQUENCE_ORDER[c.rank] for c in meld]
+            sequences.append((i, v.rank, min(order), max(order)))
+        elif v.kind in (GROUP, BLACK_THREES) and v.rank:
+            groups[v.rank] = i
+    return groups, sequences, canastas
+
+
+def _wild_dp(slots: list[_Slot], n_wild: int, base_canastas: int, rules):
+    """Spread exactly ``n_wild`` wild cards over the slots; return (max canastas, wilds per slot) or None."""
+    # dp maps wilds used -> (canastas, choices)
+    dp = {0: (0, ())}
+    for slot in slots:
+        nxt: dict[int, tuple[int, tuple]] = {}
+        for used, (cans, choice) in dp.items():
+            for w in range(slot.min_wild, slot.cap + 1):
+                total = used + w
+                if total > n_wild:
+                    break
+                size = slot.base_size + len(slot.naturals) + w
+                c = cans + (1 if size >= CANASTA_SIZE and slot.rank != "3" and slot.base_size < CANASTA_SIZE else 0)
+                best = nxt.get(total)
+                if best is None or c > best[0]:
+                    nxt[total] = (c, choice + (w,))
+        dp = nxt
+        if not dp:
+            return None
+    got = dp.get(n_wild)
+    if got is None:
+        return None
+    return base_canastas + got[0], got[1]
+
+
+def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], melds, groups, base_canastas,
+                  rules, extra_slots=()):
+    """Place the naturals in groups and spread the wild cards; returns (problems, plan-parts)."""
+    problems: list[Reason] = []
+    by_rank: dict[str, list[Card]] = {}
+    for c in naturals:
+        by_rank.setdefault(c.rank, []).append(c)
+    slots: list[_Slot] = list(extra_slots)
+    for rank, idx in groups.items():
+        # every group on the table may take wild cards, whether or not naturals go on it too
+        cards = by_rank.pop(rank, [])
+        meld = melds[idx]
+        nat = sum(1 for c in meld if not c.is_wild)
+        wild = len(meld) - nat
+        cap = rules.wild_capacity(nat + len(cards)) - wild
+        if cards or cap > 0:
+            slots.append(_Slot(idx, rank, tuple(cards), nat, wild, 0, max(0, cap), len(meld)))
+    for rank, cards in by_rank.items():
+        if len(cards) == 1:
+            problems.append(Reason("lone-card", f"{cards[0]} has no partner in your hand and your team has no meld of "
+                                                f"{rank_plural(rank)} to lay it off on."))
+        else:
+            slots.append(_Slot(-1, rank, tuple(cards), 0, 0, 1 if len(cards) == 2 else 0,
+                               rules.wild_capacity(len(cards)), 0))
+    if black:
+        b = len(black)
+        if b in (3, 4):
+            slots.append(_Slot(-1, "3", tuple(black), 0, 0, 0, 0, 0))
+        elif b == 2 and rules.black_threes_with_wild:
+            slots.append(_Slot(-1, "3", tuple(black), 0, 0, 1, 1, 0))
+        else:
+            how = "three or four" + (", or two with a wild card" if rules.black_threes_with_wild else "")
+            problems.append(Reason("black-threes", f"Black threes ({format_cards(black)}) can only be melded {how} "
+                                                   f"together when going out."))
+    if problems:
+        return problems, None
+    dp = _wild_dp(slots, len(wilds), base_canastas, rules)
+    if dp is None:
+        need = sum(s.min_wild for s in slots)
+        room = sum(s.cap for s in slots)
+        if len(wilds) < need:
+            return [Reason("wild-short", f"Your pairs need {need} wild cards to become melds; you hold {len(wilds)}.")], None
+        return [Reason("wild-no-room", f"Your wild cards ({format_cards(wilds)}) do not all fit: the melds can take only "
+                                       f"{room} more wild {'card' if room == 1 else 'cards'} within the limit.")], None
+    canastas, choice = dp
+    return [], (slots, choice, canastas)
+
+
+def _sequence_options(cards: list[Card], sequences, rules):
+    """Ways to put some of these natural cards into sequences (new or extending), per suit.
+
+    Yields (cards used, lay-offs {index: cards}, new sequences, sambas made)."""
+    by_suit: dict[str, list[Card]] = {}
+    for c in cards:
+        by_suit.setdefault(c.suit, []).append(c)
+    per_suit = []
+    for suit, suit_cards in by_suit.items():
+        existing = [s for s in sequences if s[1] == suit]
+        per_suit.append(list(_suit_options(suit_cards, existing)))
+    for combo in itertools.product(*per_suit):
+        used, lay, new, sambas = [], {}, [], 0
+        for u, lo, nw, sm in combo:
+            used += u
+            lay.update(lo)
+            new += nw
+            sambas += sm
+        yield used, lay, new, sambas
+
+
+def _suit_options(cards: list[Card], existing):
+    avail = Counter(SEQUENCE_ORDER[c.rank] for c in cards)
+    pick = {}
+    for c in cards:
+        pick.setdefault(SEQUENCE_ORDER[c.rank], []).append(c)
+
+    def take(order_values, counter):
+        counter = counter.copy()
+        out = []
+        for v in order_values:
+            if counter[v] <= 0:
+                return None, None
+            counter[v] -= 1
+        return counter, out
+
+    def extend(i, counter):
+        if i == len(existing):
+            yield from new_runs(counter, 4, [], [])
+            return
+        idx, _suit, lo, hi = existing[i]
+        length = hi - lo + 1
+        for down in range(0, SEQUENCE_MAX - length + 1):
+            if down and (lo - down < 4 or counter[lo - down] <= 0):
+                break
+            for up in range(0, SEQUENCE_MAX - length - down + 1):
+                if up and (hi + up > 14 or counter[hi + up] <= 0):
+                    break
+                vals = list(range(lo - down, lo)) + list(range(hi + 1, hi + up + 1))
+                rest, _ = take(vals, counter)
+                if rest is None:
+                    continue
+                samba = 1 if length < SEQUENCE_MAX and length + down + up == SEQUENCE_MAX else 0
+                for used, lay, new, sm in extend(i + 1, rest):
+                    lay2 = dict(lay)
+                    if vals:
+                        lay2[idx] = tuple(vals)
+                    yield used + vals, lay2, new, sm + samba
+
+    def new_runs(counter, start, acc_used, acc_new):
+        yield list(acc_used), {}, list(acc_new), sum(1 for r in acc_new if len(r) == SEQUENCE_MAX)
+        for s in range(start, 13):
+            if counter[s] <= 0:
+                continue
+            for length in range(3, SEQUENCE_MAX + 1):
+                if s + length - 1 > 14:
+                    break
+                vals = list(range(s, s + length))
+                rest, _ = take(vals, counter)
+                if rest is None:
+                    break
+                yield from new_runs(rest, s, acc_used + vals, acc_new + [tuple(vals)])
+
+    seen = set()
+    for used, lay, new, sambas in extend(0, avail):
+        key = (tuple(sorted(used)), tuple(sorted(lay.items())), tuple(sorted(new)))
+        if key in seen:
+            continue
+        seen.add(key)
+        # turn order values back into the player's actual cards
+        pool = {v: list(cs) for v, cs in pick.items()}
+        used_cards = [pool[v].pop() for v in used]
+        lay_cards = {i: tuple(_find(cards, v) for v in vals) for i, vals in lay.items()}
+        new_cards = [tuple(_find(cards, v) for v in run) for run in new]
+        yield used_cards, lay_cards, new_cards, sambas
+
+
+def _find(cards, order_value):
+    for c in cards:
+        if SEQUENCE_ORDER[c.rank] == order_value:
+            return c
+    raise AssertionError
+
+
+def _try_place(cards: list[Card], melds, info, rules, need: int):
+    """Place every card; return (problems, plan) for the best placement."""
+    groups, sequences, base = info
+    red = [c for c in cards if c.is_red_three]
+    if red:
+        return [Reason("red-three-in-hand", f"{format_cards(red)} cannot be melded.")], None
+    naturals = [c for c in cards if c.is_natural]
+    black = [c for c in cards if c.is_black_three]
+    wilds = [c for c in cards if c.is_wild]
+    best_problems = None
+    options = _sequence_options(naturals, sequences, rules) if rules.sequences else [([], {}, [], 0)]
+    for used, seq_lay, seq_new, sambas in options:
+        rest = list(naturals)
+        for c in used:
+            rest.remove(c)
+        problems, parts = _place_groups(rest, black, wilds, melds, groups, base + sambas, rules)
+        if parts is not None:
+            slots, choice, canastas = parts
+            if canastas >= need:
+                return [], _build_plan(None, slots, choice, wilds, seq_lay, seq_new, canastas)
+            problems = [Reason("canastas-short", f"Your team would have {canastas} "
+                                                 f"{'canasta' if canastas == 1 else 'canastas'}; it needs "
+                                                 f"{need} to go out.")]
+        if best_problems is None or _weight(problems) < _weight(best_problems):
+            best_problems = problems
+    return best_problems or [], None
+
+
+def _build_plan(discard, slots, choice, wilds, seq_lay, seq_new, canastas) -> GoOutPlan:
+    wild_iter = iter(sorted(wilds, key=sort_key))
+    lay_offs: dict[int, list] = {i: list(c) for i, c in seq_lay.items()}
+    new = [tuple(run) for run in seq_new]
+    for slot, w in zip(slots, choice):
+        add = list(slot.naturals) + [next(wild_iter) for _ in range(w)]
+        if slot.index >= 0:
+            lay_offs.setdefault(slot.index, []).extend(add)
+        else:
+            new.append(tuple(add))
+    return GoOutPlan(discard, tuple((i, tuple(c)) for i, c in sorted(lay_offs.items()) if c), tuple(new), canastas)
+
+
+def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | None = None,
+                allow_discard: bool = True, minimum: int = 0):
+    """Search for a way to place every card of ``hand`` (one may be discarded).
+
+    Returns ``(plan, problems)``: a :class:`GoOutPlan` or ``None`` with the
+    reasons of the closest failed attempt. ``minimum``: card points the melded
+    cards must reach (an unopened team that must meet its opening minimum).
+    """
+    rules = get_rules(rules)
+    hand = list(as_cards(hand))
+    melds = [as_cards(m) for m in melds]
+    need = rules.canastas_to_go_out if need is None else need
+    info = _table_info(melds, rules)
+    best = None
+    candidates: list[Card | None] = [None]
+    if allow_discard:
+        candidates += sorted(set(hand), key=sort_key)
+    for discard in candidates:
+        rest = list(hand)
+        if discard is not None:
+            rest.remove(discard)
+        if minimum and card_points(rest) < minimum:
+            problems = [Reason("below-minimum", f"The cards you would meld count {card_points(rest)} points; your "
+                                                f"team needs {minimum} for its first meld.")]
+        else:
+            problems, plan = _try_place(rest, melds, info, rules, need)
+            if plan is not None:
+                return GoOutPlan(discard, plan.lay_offs, plan.new_melds, plan.canastas), []
+        if best is None or _weight(problems) < _weight(best):
+            best = problems
+    return None, best or []
+
+
+def _weight(problems) -> float:
+    """Rank failed attempts for the explanation: one that only lacks canastas came closest."""
+    return sum(0.5 if p.code == "canastas-short" else 1 for p in problems)
+
+
+def check_go_out(hand, melds=(), score: int = 0, rules: RuleSet | str = CLASSIC) -> GoOutVerdict:
+    """May the player go out this turn (having drawn from the stock)?
+
+    Every card in ``hand`` must be melded or laid off, with or without one final
+    discard, and the team must then hold the canastas the rules ask for. A team
+    that has not opened goes out concealed, which needs no opening minimum in
+    any preset (``concealed_needs_no_minimum``).
+    """
+    rules = get_rules(rules)
+    hand = as_cards(hand)
+    melds = [as_cards(m) for m in melds]
+    ensure_possible(rules, hand=hand, melds=melds)
+    ensure_no_red_three_in_hand(hand)
+    need = rules.canastas_to_go_out
+    minimum = 0
+    if not melds and not rules.concealed_needs_no_minimum:
+        minimum = rules.opening_minimum(score)
+    plan, problems = find_go_out(hand, melds, rules, need=need, minimum=minimum)
+    if plan is not None:
+        steps = plan.describe(melds)
+        text = "You can go out: " + ", ".join(steps) + "." if steps else "You can go out."
+        reasons = [Reason("can-go-out", text[0] + text[1:])]
+        reasons.append(Reason("canastas", f"Your team then has {plan.canastas} "
+                                          f"{'canasta' if plan.canastas == 1 else 'canastas'}; {need} "
+                                          f"{'is' if need == 1 else 'are'} needed to go out."))
+        if not melds:
+            reasons.append(Reason("concealed", "Your team has not melded yet, so this is going out concealed: "
+                                               "it needs no opening minimum, only the canastas."))
+        return GoOutVerdict(True, tuple(reasons), plan=plan)
+    lead = Reason("cannot-go-out", "You cannot meld or lay off every card this turn, even with one final discard.")
+    return GoOutVerdict(False, (lead,) + tuple(problems))

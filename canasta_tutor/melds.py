@@ -1,0 +1,271 @@
+"""Melds: is a group of cards a meld, what kind, and what does it count?
+
+A meld (a *set*) is three or more cards of one rank with at least two natural
+cards and no more wild cards than the rule set allows; under ``samba`` a
+sequence of three to seven natural cards of one suit is a meld too. Black
+threes are melded only by a player going out.
+
+>>> from canasta_tutor.rules import CLASSIC, HOYLE
+>>> check_meld("5H 5S 2C 2D 2S", CLASSIC).ok, check_meld("5H 5S 2C 2D 2S", HOYLE).ok
+(True, False)
+>>> check_meld("KH KS KD KC KH KS 2C").canasta
+'mixed'
+>>> print(check_meld("5H 2C 2D").sentence)
+No: a meld needs at least two natural cards; 5♥ 2♣ 2♦ has only one (5♥).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .cards import SEQUENCE_ORDER, Card, card_points, format_cards, parse_cards, rank_plural, too_many_copies
+from .rules import CLASSIC, RuleSet, get_rules
+from .verdict import Reason, Verdict
+
+GROUP, SEQUENCE, BLACK_THREES = "group", "sequence", "black-threes"
+SEQUENCE_MAX = 7
+CANASTA_SIZE = 7
+_NUMBER_WORDS = {0: "none", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def _n(k: int) -> str:
+    return _NUMBER_WORDS.get(k, str(k))
+
+
+@dataclass(frozen=True)
+class MeldVerdict(Verdict):
+    """A meld check: ``ok`` plus the meld's ``kind`` (group, sequence, black-threes),
+    ``rank`` (or suit for a sequence), ``canasta`` (none, natural, mixed, samba) and card ``points``."""
+
+    kind: str = ""
+    rank: str = ""
+    canasta: str = "none"
+    points: int = 0
+    cards: tuple[Card, ...] = ()
+
+
+def as_cards(cards) -> tuple[Card, ...]:
+    if isinstance(cards, tuple) and (not cards or isinstance(cards[0], Card)):
+        return cards
+    return parse_cards(cards)
+
+
+def wild_limit_problem(naturals: int, wild: int, rules: RuleSet, shown: str) -> Reason | None:
+    """The reason a meld with these counts breaks the wild-card limit, or ``None``."""
+    if wild <= rules.wild_capacity(naturals):
+        return None
+    if wild > rules.max_wild:
+        return Reason("too-many-wild", f"A meld may hold at most {_n(rules.max_wild)} wild cards; "
+                                       f"{shown} has {_n(wild)}.")
+    if rules.wild_limit == "not-more-than-natural":
+        return Reason("more-wild-than-natural", f"A meld may never hold more wild cards than natural ones; "
+                                                f"{shown} has {_n(wild)} wild and {_n(naturals)} natural.")
+    return Reason("not-fewer-wild-than-natural", f"A meld must hold more natural cards than wild ones; "
+                                                 f"{shown} has {_n(naturals)} natural and {_n(wild)} wild.")
+
+
+def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False) -> MeldVerdict:
+    """Is ``cards`` a legal meld under ``rules``? Classifies it and counts its points.
+
+    ``going_out``: the player goes out this turn (black threes may then be melded).
+    """
+    rules = get_rules(rules)
+    cards = as_cards(cards)
+    shown = format_cards(cards)
+    points = card_points(cards)
+    naturals = [c for c in cards if c.is_natural]
+    wilds = [c for c in cards if c.is_wild]
+    red = [c for c in cards if c.is_red_three]
+    black = [c for c in cards if c.is_black_three]
+    problems: list[Reason] = []
+    if len(set(cards)) < len(cards):
+        for card, n, allowed in too_many_copies(cards, rules.decks, rules.jokers):
+            problems.append(Reason("impossible-copies", f"{shown} holds {n} copies of {card}, but {rules.name} is "
+                                                        f"played with only {allowed}."))
+        if problems:
+            return MeldVerdict(False, tuple(problems), points=points, cards=cards)
+    if red:
+        problems.append(Reason("red-three", f"Red threes are never melded: {format_cards(red)} "
+                                            f"{'is a bonus card' if len(red) == 1 else 'are bonus cards'}, laid down by "
+                                            f"{'itself' if len(red) == 1 else 'themselves'}."))
+    if black:
+        return _check_black_threes(cards, shown, black, naturals, wilds, problems, rules, going_out, points)
+    ranks = {c.rank for c in naturals}
+    if len(ranks) > 1:
+        if rules.sequences and not red and len({c.suit for c in naturals}) == 1:
+            return _check_sequence(cards, shown, naturals, wilds, rules, points)
+        kinds = ", ".join(sorted({rank_plural(r) for r in ranks}))
+        problems.append(Reason("mixed-ranks", f"A meld is cards of one rank; {shown} mixes {kinds}."
+                               + (" A sequence must be of one suit." if rules.sequences else "")))
+    rank = next(iter(ranks)) if len(ranks) == 1 else ""
+    if len(cards) < 3:
+        problems.append(Reason("too-few-cards", f"A meld needs at least three cards; {shown or 'this'} "
+                                                f"{'is only one' if len(cards) == 1 else 'has only ' + _n(len(cards))}."))
+    if len(naturals) < 2:
+        which = f" ({format_cards(naturals)})" if naturals else ""
+        problems.append(Reason("too-few-natural", f"A meld needs at least two natural cards; {shown} has only "
+                                                  f"{_n(len(naturals))}{which}."
+                               if naturals else f"A meld needs at least two natural cards; {shown} has none: "
+                                                f"wild cards cannot make a meld by themselves."))
+    elif (p := wild_limit_problem(len(naturals), len(wilds), rules, shown)) is not None:
+        problems.append(p)
+    if problems:
+        return MeldVerdict(False, tuple(problems), kind=GROUP if rank else "", rank=rank, points=points, cards=cards)
+    canasta = "none"
+    what = f"{shown} is a meld of {rank_plural(rank)}"
+    if len(cards) >= CANASTA_SIZE:
+        canasta = "mixed" if wilds else "natural"
+        bonus = rules.mixed_canasta_bonus if wilds else rules.natural_canasta_bonus
+        detail = f" With {_n(len(cards)) if len(cards) < 7 else len(cards)} cards it is a {canasta} canasta (bonus {bonus})."
+    else:
+        detail = f" It needs {_n(CANASTA_SIZE - len(cards))} more for a canasta."
+    wild_text = f" and {_n(len(wilds))} wild" if wilds else ""
+    text = f"{what}: {_n(len(naturals)) if len(naturals) < 7 else len(naturals)} natural{wild_text}.{detail}"
+    return MeldVerdict(True, (Reason("meld", text),), kind=GROUP, rank=rank, canasta=canasta, points=points,
+                       cards=cards)
+
+
+def _check_black_threes(cards, shown, black, naturals, wilds, problems, rules, going_out, points) -> MeldVerdict:
+    others = [c for c in naturals]
+    if others:
+        problems.append(Reason("mixed-ranks", f"Black threes are melded only with each other; {shown} also holds "
+                                              f"{format_cards(others)}."))
+    if not going_out:
+        problems.append(Reason("black-three-not-going-out",
+                               f"Black threes ({format_cards(black)}) may be melded only by a player who goes out "
+                               f"in that turn."))
+    if wilds and not rules.black_threes_with_wild:
+        problems.append(Reason("black-three-wild", f"A meld of black threes may hold no wild card; {shown} holds "
+                                                   f"{format_cards(wilds)}."))
+    elif wilds and not (len(black) == 2 and len(wilds) == 1):
+        problems.append(Reason("black-three-shape", f"Black threes are melded as three or four black threes, or as two "
+                                                    f"black threes and one wild card; {shown} is neither."))
+    if not wilds and len(black) not in (3, 4):
+        problems.append(Reason("black-three-count", f"Black threes are melded three or four together; {shown} has "
+                                                    f"{_n(len(black))}."))
+    if problems:
+        return MeldVerdict(False, tuple(problems), kind=BLACK_THREES, rank="3", points=points, cards=cards)
+    return MeldVerdict(True, (Reason("black-threes", f"{shown} is a meld of black threes, allowed because the "
+                                                     f"player goes out this turn."),),
+                       kind=BLACK_THREES, rank="3", points=points, cards=cards)
+
+
+def _check_sequence(cards, shown, naturals, wilds, rules, points) -> MeldVerdict:
+    problems = []
+    suit = naturals[0].suit
+    if wilds:
+        problems.append(Reason("wild-in-sequence", f"A sequence may hold no wild card; {shown} holds "
+                                                   f"{format_cards(wilds)}."))
+    order = sorted(SEQUENCE_ORDER[c.rank] for c in naturals)
+    if len(set(order)) != len(order):
+        problems.append(Reason("sequence-repeat", f"A sequence holds each rank once; {shown} repeats a rank."))
+    elif order[-1] - order[0] != len(order) - 1:
+        problems.append(Reason("sequence-gap", f"A sequence is cards in a row of one suit (the ace high only, "
+                                               f"no 2 or 3); {format_cards(sorted(naturals, key=lambda c: SEQUENCE_ORDER[c.rank]))} "
+                                               f"has a gap."))
+    if len(cards) < 3:
+        problems.append(Reason("too-few-cards", f"A sequence needs at least three cards; {shown} has {_n(len(cards))}."))
+    if len(cards) > SEQUENCE_MAX:
+        problems.append(Reason("sequence-too-long", f"A sequence holds at most seven cards (seven make a closed "
+                                                    f"samba); {shown} has {len(cards)}."))
+    if problems:
+        return MeldVerdict(False, tuple(problems), kind=SEQUENCE, rank=suit, points=points, cards=cards)
+    if len(cards) == SEQUENCE_MAX:
+        return MeldVerdict(True, (Reason("samba", f"{shown} is a sequence of seven: a samba (bonus "
+                                                  f"{rules.samba_bonus}), closed to further cards."),),
+                           kind=SEQUENCE, rank=suit, canasta="samba", points=points, cards=cards)
+    return MeldVerdict(True, (Reason("sequence", f"{shown} is a sequence of {_n(len(cards))} in one suit; seven make "
+                                                 f"a samba."),),
+                       kind=SEQUENCE, rank=suit, points=points, cards=cards)
+
+
+def is_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False) -> bool:
+    return check_meld(cards, rules, going_out=going_out).ok
+
+
+def canasta_kind(cards, rules: RuleSet | str = CLASSIC) -> str:
+    """``'none'``, ``'natural'``, ``'mixed'`` or ``'samba'`` for a meld (``'none'`` if invalid)."""
+    return check_meld(cards, rules, going_out=True).canasta
+
+
+def is_canasta(cards, rules: RuleSet | str = CLASSIC) -> bool:
+    return canasta_kind(cards, rules) != "none"
+
+
+def meld_key(cards: Sequence[Card]) -> tuple[str, str]:
+    """``('group', rank)`` or ``('sequence', suit)`` for a meld on the table."""
+    naturals = [c for c in cards if not c.is_wild]
+    ranks = {c.rank for c in naturals}
+    if len(ranks) == 1:
+        return (GROUP, naturals[0].rank)
+    if naturals:
+        return (SEQUENCE, naturals[0].suit)
+    return (GROUP, "")
+
+
+def check_add_to_meld(meld, cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False) -> MeldVerdict:
+    """May ``cards`` be laid off on the meld ``meld`` (already on the table)?
+
+    >>> check_add_to_meld("KH KS KD KC KH KS KD", "JK").canasta
+    'mixed'
+    """
+    rules = get_rules(rules)
+    meld = as_cards(meld)
+    cards = as_cards(cards)
+    before = check_meld(meld, rules, going_out=going_out)
+    if not before.ok:
+        return MeldVerdict(False, (Reason("not-a-meld", f"{format_cards(meld)} is not a meld on the table."),)
+                           + before.reasons, points=before.points, cards=meld)
+    if before.canasta == "samba":
+        return MeldVerdict(False, (Reason("samba-closed", f"{format_cards(meld)} is a samba: it is closed, nothing "
+                                                          f"more may be added."),),
+                           kind=SEQUENCE, rank=before.rank, canasta="samba", points=before.points, cards=meld)
+    after = check_meld(meld + cards, rules, going_out=going_out)
+    if not after.ok:
+        lead = Reason("cannot-add", f"{format_cards(cards)} cannot be laid off on {format_cards(meld)}.")
+        return MeldVerdict(False, (lead,) + after.reasons, kind=after.kind, rank=after.rank,
+                           points=after.points, cards=meld + cards)
+    extra = []
+    if before.canasta == "natural" and after.canasta == "mixed":
+        extra.append(Reason("natural-becomes-mixed", f"Adding {format_cards(cards)} turns the natural canasta into a "
+                                                     f"mixed one: its bonus drops from {rules.natural_canasta_bonus} "
+                                                     f"to {rules.mixed_canasta_bonus}."))
+    lead = Reason("added", f"{format_cards(cards)} can be laid off on {format_cards(meld)}.")
+    return MeldVerdict(True, (lead,) + after.reasons[:1] + tuple(extra), kind=after.kind, rank=after.rank,
+                       canasta=after.canasta, points=after.points, cards=meld + cards)
+
+
+def check_team_melds(melds: Iterable, rules: RuleSet | str = CLASSIC, *, going_out: bool = False) -> Verdict:
+    """Are these a team's legal melds on the table: each a meld, and no two groups of one rank?"""
+    rules = get_rules(rules)
+    problems = []
+    seen: dict[str, tuple] = {}
+    for i, meld in enumerate(melds, 1):
+        meld = as_cards(meld)
+        v = check_meld(meld, rules, going_out=going_out)
+        if not v.ok:
+            problems.append(Reason("invalid-meld", f"Meld {i} ({format_cards(meld) or 'empty'}) is not a legal meld: "
+                                   + " ".join(r.text[0].lower() + r.text[1:] for r in v.reasons)))
+            continue
+        if v.kind in (GROUP, BLACK_THREES):
+            if v.rank in seen:
+                problems.append(Reason("same-rank-twice", f"A team holds at most one meld of a rank: "
+                                                          f"{format_cards(seen[v.rank])} and {format_cards(meld)} are "
+                                                          f"both {rank_plural(v.rank)}; the second belongs on the first."))
+            else:
+                seen[v.rank] = meld
+    if problems:
+        return Verdict(False, tuple(problems))
+    return Verdict(True, (Reason("melds-ok", "Every meld on the table is legal."),))
+
+
+def count_canastas(melds: Iterable, rules: RuleSet | str = CLASSIC) -> int:
+    """How many canastas (sambas included) these melds hold."""
+    rules = get_rules(rules)
+    return sum(1 for m in melds if check_meld(as_cards(m), rules, going_out=True).canasta != "none")
+
+
+def meld_points(cards) -> int:
+    """The card points of a meld (bonuses are counted by scoring, not here)."""
+    return card_points(as_cards(cards))

@@ -1,0 +1,126 @@
+"""The opening (initial meld): the minimum for a score, and whether melds reach it.
+
+>>> opening_minimum(-35), opening_minimum(0), opening_minimum(1495), opening_minimum(3000)
+(15, 50, 50, 120)
+>>> v = check_opening(["KH KS KD", "7C 7D 2S"], score=0)
+>>> v.ok, v.points, v.minimum
+(True, 60, 50)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card, card_points, format_cards, rank_plural
+from .melds import as_cards, check_meld, check_team_melds
+from .rules import CLASSIC, RuleSet, get_rules
+from .situation import ensure_possible
+from .verdict import Reason, Verdict
+
+
+@dataclass(frozen=True)
+class OpeningVerdict(Verdict):
+    minimum: int = 0
+    points: int = 0
+
+
+def opening_minimum(score: int, rules: RuleSet | str = CLASSIC) -> int:
+    """The initial-meld minimum for a team whose cumulative score before the hand is ``score``."""
+    return get_rules(rules).opening_minimum(score)
+
+
+def explain_minimum(score: int, rules: RuleSet | str = CLASSIC) -> Reason:
+    rules = get_rules(rules)
+    return Reason("minimum", f"With a score of {score} ({rules.opening_band(score)}) your team's first meld must "
+                             f"count at least {rules.opening_minimum(score)} points.")
+
+
+def check_opening(melds, score: int = 0, rules: RuleSet | str = CLASSIC) -> OpeningVerdict:
+    """Do ``melds``, put down together as the team's first meld this hand, make a legal opening?
+
+    Only card points count (no bonus); several melds may be combined.
+    """
+    rules = get_rules(rules)
+    melds = [as_cards(m) for m in melds]
+    ensure_possible(rules, melds=melds)
+    minimum = rules.opening_minimum(score)
+    points = sum(card_points(m) for m in melds)
+    reasons = [explain_minimum(score, rules)]
+    ok = True
+    if not melds:
+        ok = False
+        reasons.append(Reason("no-melds", "You put down no meld."))
+    else:
+        melds_ok = check_team_melds(melds, rules)
+        if not melds_ok.ok:
+            ok = False
+            reasons.extend(melds_ok.reasons)
+        shown = " + ".join(f"{format_cards(m)} ({card_points(m)})" for m in melds)
+        if points >= minimum:
+            reasons.append(Reason("enough-points", f"Your melds count {points} points: {shown}; that reaches "
+                                                   f"{minimum}."))
+        else:
+            ok = False
+            reasons.append(Reason("too-few-points", f"Your melds count only {points} points: {shown}; you need "
+                                                    f"{minimum}."))
+    if any(c.is_wild for m in melds for c in m) and ok:
+        reasons.append(Reason("wild-count", "Wild cards count their own points (joker 50, two 20)."))
+    return OpeningVerdict(ok, tuple(reasons), minimum=minimum, points=points)
+
+
+def max_meld_points(cards, rules: RuleSet | str = CLASSIC, *, top: Card | None = None) -> int:
+    """The most card points the player can meld from ``cards`` in one go (no black threes).
+
+    With ``top`` (the pile's top card), the top card must be melded with at
+    least two natural cards of its rank from ``cards``; returns -1 if it cannot.
+    Used for "can an unopened team take the pile": the top card counts, no
+    other pile card does. Samba sequences are searched too.
+    """
+    rules = get_rules(rules)
+    cards = [c for c in as_cards(cards) if not c.is_red_three and not c.is_black_three]
+    if top is not None:
+        if sum(1 for c in cards if c.rank == top.rank and c.is_natural) < 2:
+            return -1
+    if not rules.sequences:
+        return _max_groups(cards, rules, top)
+    from .going_out import _sequence_options
+
+    naturals = [c for c in cards if c.is_natural]
+    best = -1
+    for used, _lay, new, _sambas in _sequence_options(naturals, [], rules):
+        rest = list(cards)
+        for c in used:
+            rest.remove(c)
+        if top is not None and sum(1 for c in rest if c.rank == top.rank and c.is_natural) < 2:
+            continue
+        best = max(best, card_points(used) + _max_groups(rest, rules, top))
+    return best
+
+
+def _max_groups(cards, rules: RuleSet, top: Card | None) -> int:
+    """Most points from groups: every natural of a rank with three or more (or the top card's rank),
+    pairs only with a wild card each, and as many wild cards as the melds can hold (jokers first)."""
+    counts: dict[str, list[Card]] = {}
+    for c in cards:
+        if c.is_natural:
+            counts.setdefault(c.rank, []).append(c)
+    wild_values = sorted((c.points for c in cards if c.is_wild), reverse=True)
+    base = capacity = 0
+    if top is not None:
+        group = counts.pop(top.rank)
+        base += card_points(group) + top.points
+        capacity += rules.wild_capacity(len(group) + 1)
+    pairs = []
+    for group in counts.values():
+        if len(group) >= 3:
+            base += card_points(group)
+            capacity += rules.wild_capacity(len(group))
+        elif len(group) == 2:
+            pairs.append(card_points(group))
+    pairs.sort(reverse=True)
+    pair_cap = rules.wild_capacity(2)
+    best = base
+    for k in range(1, min(len(pairs), len(wild_values)) + 1 if pair_cap else 1):
+        used = min(len(wild_values), capacity + k * pair_cap)
+        best = max(best, base + sum(pairs[:k]) + sum(wild_values[:used]))
+    return max(best, base + sum(wild_values[:min(len(wild_values), capacity)]))

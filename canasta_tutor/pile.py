@@ -1,0 +1,303 @@
+"""The discard pile: is it frozen, is it stopped, and may this player take it?
+
+``pile`` always lists the discard pile from the bottom to the top: its last
+card is the top card. ``melds`` are the melds the player's own team has on the
+table; no melds means the team has not opened.
+
+>>> check_frozen("5D 2C 9S", melds=["KH KS KD"]).sentence
+'Yes: the pile is frozen because 2♣ lies in it.'
+>>> v = check_take_pile("7H 7S KD 4C", melds=[], score=0, pile="5D 9S 7C")
+>>> v.ok
+False
+>>> check_take_pile("7H 7S KD 4C", melds=["KH KS KC"], score=0, pile="5D 9S 7C").cards
+(Card('7H'), Card('7S'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card, card_points, format_cards, rank_plural
+from .going_out import find_go_out
+from .melds import GROUP, as_cards, check_add_to_meld, check_meld, meld_key
+from .opening import explain_minimum, max_meld_points
+from .rules import CLASSIC, RuleSet, get_rules
+from .situation import ensure_possible, ensure_no_red_three_in_hand
+from .verdict import Reason, Verdict
+
+
+@dataclass(frozen=True)
+class TakeVerdict(Verdict):
+    """May the player take the pile? ``cards``: the cards from hand shown with the
+    top card; ``meld``: the meld the top card ends up in; ``method``: ``pair``,
+    ``natural-and-wild`` or ``lay-off``."""
+
+    method: str = ""
+    cards: tuple[Card, ...] = ()
+    meld: tuple[Card, ...] = ()
+    top: Card | None = None
+
+
+def _one_of(rank: str) -> str:
+    plural = rank_plural(rank)
+    return {"aces": "ace", "jacks": "jack", "queens": "queen", "kings": "king"}.get(plural, plural[:-1])
+
+
+def check_frozen(pile, melds=(), rules: RuleSet | str = CLASSIC) -> Verdict:
+    """Is the pile frozen for this team? Truthy when frozen; every reason is listed."""
+    rules = get_rules(rules)
+    pile = as_cards(pile)
+    melds = [as_cards(m) for m in melds]
+    ensure_possible(rules, pile=pile, melds=melds)
+    reasons = []
+    wild = [c for c in pile if c.is_wild]
+    red = [c for c in pile if c.is_red_three]
+    for cards in (wild, red):
+        if cards:
+            lie = "lies" if len(cards) == 1 else "lie"
+            reasons.append(Reason("wild-in-pile" if cards is wild else "red-three-in-pile",
+                                  f"The pile is frozen because {_and(cards)} {lie} in it."))
+    if not melds:
+        reasons.append(Reason("not-opened", "The pile is frozen for your team because your team has not melded yet."))
+    if rules.pile_always_frozen:
+        reasons.append(Reason("always-frozen", "Under this house rule the pile is always frozen."))
+    if reasons:
+        return Verdict(True, tuple(reasons))
+    return Verdict(False, (Reason("not-frozen", "The pile is not frozen: no wild card or red three lies in it, and "
+                                                "your team has opened."),))
+
+
+def _and(cards) -> str:
+    texts = [str(c) for c in cards]
+    if len(texts) <= 1:
+        return "".join(texts)
+    return ", ".join(texts[:-1]) + " and " + texts[-1]
+
+
+def check_stopped(pile) -> Verdict:
+    """Is the pile stopped (nobody may take it) because of its top card? Truthy when stopped."""
+    pile = as_cards(pile)
+    if not pile:
+        return Verdict(True, (Reason("empty-pile", "The pile is empty: there is nothing to take."),))
+    top = pile[-1]
+    if top.is_wild:
+        return Verdict(True, (Reason("wild-on-top", f"{top} lies on top: with a wild card on top nobody may take the "
+                                                    f"pile."),))
+    if top.is_black_three:
+        return Verdict(True, (Reason("black-three-on-top", f"{top} lies on top: a black three stops the pile, so the "
+                                                           f"next player may not take it."),))
+    if top.is_red_three:
+        return Verdict(True, (Reason("red-three-on-top", f"{top} lies on top: a red three can never be melded, so "
+                                                         f"nobody may take the pile."),))
+    return Verdict(False, (Reason("not-stopped", f"{top} on top does not stop the pile."),))
+
+
+def _finishable(hand_left: list[Card], pile_rest: list[Card], melds_after, rules, *, minimum: int = 0):
+    """Can the turn be finished after taking: a discard that keeps a card, or going out?"""
+    cards = hand_left + pile_rest
+    if len(cards) >= 2:
+        return True, None
+    plan, problems = find_go_out(cards, melds_after, rules, minimum=minimum)
+    if plan is not None:
+        return True, plan
+    return False, problems
+
+
+def check_take_pile(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | str = CLASSIC, *,
+                    stock_empty: bool = False) -> TakeVerdict:
+    """May the player take the whole pile now, at the start of the turn, with this hand?
+
+    The top card must be melded at once, with cards from the hand or on one of
+    the team's melds, and the turn must then be completable (a discard, or
+    going out legally). A team that has not opened must reach its opening
+    minimum with the top card and cards from hand only.
+    """
+    rules = get_rules(rules)
+    hand = as_cards(hand)
+    pile = as_cards(pile)
+    melds = [as_cards(m) for m in melds]
+    ensure_possible(rules, hand=hand, pile=pile, melds=melds)
+    ensure_no_red_three_in_hand(hand)
+    stopped = check_stopped(pile)
+    if stopped.ok:
+        return TakeVerdict(False, stopped.reasons, top=pile[-1] if pile else None)
+    top = pile[-1]
+    if rules.one_card_pile_rule and not stock_empty and len(hand) == 1 and len(pile) == 1:
+        return TakeVerdict(False, (Reason("one-card-rule", "With one card in hand you may not take a pile of one "
+                                                           "card (house rule)."),), top=top)
+    frozen = check_frozen(pile, melds, rules)
+    opened = bool(melds)
+    rank = top.rank
+    naturals = [c for c in hand if c.rank == rank and c.is_natural]
+    wilds = sorted((c for c in hand if c.is_wild), key=lambda c: c.points)
+    team_meld_index = next((i for i, m in enumerate(melds) if meld_key(m) == (GROUP, rank)), None)
+    team_meld = melds[team_meld_index] if team_meld_index is not None else None
+    pile_rest = [c for c in pile[:-1] if not c.is_red_three]
+    need_pair = frozen.ok
+    one = _one_of(rank)
+    plural = rank_plural(rank)
+
+    # The ways to meld the top card, most natural first.
+    options: list[tuple[str, tuple[Card, ...], tuple[Card, ...], list]] = []
+    failures: list[Reason] = []
+    if len(naturals) >= 2:
+        pair = tuple(naturals[:2])
+        if team_meld is not None:
+            added = check_add_to_meld(team_meld, (top,) + pair, rules)
+            if added.ok:
+                options.append(("pair", pair, team_meld + (top,) + pair, _replace(melds, team_meld_index,
+                                                                                    team_meld + (top,) + pair)))
+            else:
+                failures.extend(added.reasons)
+        else:
+            new = (top,) + pair
+            options.append(("pair", pair, new, melds + [new]))
+    if not need_pair:
+        if team_meld is not None:
+            added = check_add_to_meld(team_meld, (top,), rules)
+            closed = rules.take_onto_canasta is False and check_meld(team_meld, rules).canasta != "none"
+            if added.ok and not closed:
+                options.append(("lay-off", (), team_meld + (top,), _replace(melds, team_meld_index,
+                                                                            team_meld + (top,))))
+            elif closed:
+                failures.append(Reason("canasta-closed-for-pile", f"Under these rules the top card may not be laid "
+                                                                  f"off on a finished canasta "
+                                                                  f"({format_cards(team_meld)})."))
+            else:
+                failures.extend(added.reasons)
+        elif rules.take_with_natural_and_wild and naturals and wilds:
+            new = (top, naturals[0], wilds[0])
+            if check_meld(new, rules).ok:
+                options.append(("natural-and-wild", (naturals[0], wilds[0]), new, melds + [new]))
+
+    if not options:
+        return TakeVerdict(False, _why_no_option(frozen, need_pair, naturals, wilds, team_meld, top, one, plural,
+                                                 rules, failures, opened), top=top)
+
+    # An unopened team must reach its minimum with the top card and cards from hand.
+    minimum = 0 if opened else rules.opening_minimum(score)
+    reasons_min: list[Reason] = []
+    if not opened:
+        best = max_meld_points(hand, rules, top=top)
+        if best < minimum:
+            reasons = list(frozen.reasons) + [explain_minimum(score, rules)]
+            reasons.append(Reason("below-minimum", f"Your best first meld with {top} from the pile and the cards in "
+                                                   f"your hand counts only {best} points; the other pile cards do not "
+                                                   f"count."))
+            return TakeVerdict(False, tuple(reasons), top=top)
+        reasons_min = [explain_minimum(score, rules),
+                       Reason("reaches-minimum", f"With {top} from the pile and cards from your hand you can meld up to "
+                                                 f"{best} points, enough for the minimum.")]
+
+    # The turn must be completable after taking.
+    last_problems: list[Reason] = []
+    for method, used, meld, melds_after in options:
+        hand_left = list(hand)
+        for c in used:
+            hand_left.remove(c)
+        if opened:
+            ok, extra = _finishable(hand_left, pile_rest, melds_after, rules)
+        else:
+            ok, extra = _finish_unopened(hand, top, pile_rest, minimum, rules)
+        if ok:
+            return TakeVerdict(True, _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, extra,
+                                              melds),
+                               method=method, cards=used, meld=meld, top=top)
+        last_problems = extra or []
+    reasons = [Reason("cannot-finish", f"You could meld {top}, but you could not then finish your turn: you would "
+                                       f"be left without a card to discard and could not go out.")]
+    return TakeVerdict(False, tuple(reasons + list(last_problems)), top=top)
+
+
+def _replace(melds, index, new):
+    out = list(melds)
+    out[index] = new
+    return out
+
+
+def _finish_unopened(hand, top, pile_rest, minimum, rules):
+    """An unopened team: is there an opening of ``minimum`` points that leaves a turn to finish?"""
+    keep = 2 - len(pile_rest)
+    if keep <= 0:
+        return True, None
+    # Leave ``keep`` cards of the hand unmelded (to discard and keep one), and still reach the minimum.
+    distinct = sorted(set(hand), key=lambda c: c.code)
+    import itertools
+
+    for left in itertools.combinations_with_replacement(distinct, keep):
+        rest = list(hand)
+        try:
+            for c in left:
+                rest.remove(c)
+        except ValueError:
+            continue
+        if max_meld_points(rest, rules, top=top) >= minimum:
+            return True, None
+    # Otherwise the player must go out this turn, melding everything.
+    cards = list(hand) + [top] + list(pile_rest)
+    plan, problems = find_go_out(cards, [], rules, minimum=minimum + card_points(pile_rest))
+    if plan is not None:
+        return True, plan
+    return False, problems
+
+
+def _why_no_option(frozen, need_pair, naturals, wilds, team_meld, top, one, plural, rules, failures, opened):
+    reasons = list(frozen.reasons) if frozen.ok else []
+    held = f"you hold only {format_cards(naturals)}" if naturals else f"you hold no natural {one}"
+    if need_pair:
+        reasons.append(Reason("need-natural-pair", f"So you need two natural {plural} in your hand to take it; {held}."))
+    else:
+        ways = [f"two natural {plural}"]
+        if rules.take_with_natural_and_wild:
+            ways.append(f"one natural {one} and a wild card")
+        ways.append(f"laying {top} off on your team's meld of {plural}")
+        have = [held]
+        if rules.take_with_natural_and_wild and naturals and not wilds:
+            have.append("no wild card")
+        if team_meld is None:
+            have.append(f"your team has no meld of {plural}")
+        reasons.append(Reason("no-way-to-meld-top", f"The pile is not frozen for your team, so you could take it with "
+                                                    f"{', '.join(ways[:-1])} or by {ways[-1]}; "
+                                                    f"{' and '.join(have)}."))
+    reasons.extend(failures)
+    return tuple(reasons)
+
+
+def _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, plan, melds):
+    reasons = []
+    if method == "pair":
+        what = f"you hold two natural {rank_plural(top.rank)} ({format_cards(used)})"
+        if team_meld is not None:
+            reasons.append(Reason("take-with-pair", f"You can take it: {what}, and {top} with them goes on your "
+                                                    f"meld {format_cards(team_meld)}."))
+        else:
+            reasons.append(Reason("take-with-pair", f"You can take it: {what} to meld with {top}: "
+                                                    f"{format_cards(meld)}."))
+    elif method == "natural-and-wild":
+        reasons.append(Reason("take-with-natural-and-wild", f"You can take it: the pile is not frozen for your team, "
+                                                            f"so one natural {_one_of(top.rank)} and a wild card "
+                                                            f"({format_cards(used)}) meld with {top}."))
+    else:
+        reasons.append(Reason("take-lay-off", f"You can take it: the pile is not frozen for your team and {top} "
+                                              f"can be laid off on your meld {format_cards(team_meld)}."))
+    if frozen.ok:
+        reasons.extend(frozen.reasons)
+    reasons.extend(reasons_min)
+    if plan is not None:
+        steps = plan.describe(melds)
+        reasons.append(Reason("goes-out", "After taking, you go out: " + ", ".join(steps) + "."
+                              if steps else "After taking, you go out."))
+    return tuple(reasons)
+
+
+def is_frozen(pile, melds=(), rules: RuleSet | str = CLASSIC) -> bool:
+    return check_frozen(pile, melds, rules).ok
+
+
+def legal_take_methods(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | str = CLASSIC) -> list[str]:
+    """The methods by which the pile may be taken (empty if it may not)."""
+    v = check_take_pile(hand, melds, score, pile, rules)
+    return [v.method] if v.ok else []
+
+
+__all__ = ["TakeVerdict", "check_frozen", "check_stopped", "check_take_pile", "is_frozen", "card_points"]

@@ -1,0 +1,238 @@
+"""Puzzle files: load and validate a puzzle set (the contract of ``puzzle-format.md``).
+
+A puzzle set is one YAML file. The loader checks it against the JSON Schema
+shipped in ``canasta_tutor/schema/puzzle-set.schema.json``, then reads every
+card, resolves the rules and checks that the cards could all come from the
+rule set's decks. A broken file raises :class:`PuzzleError`; a broken puzzle
+does not stop the others: it is kept in ``PuzzleSet.errors``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .cards import parse_cards
+from .errors import CanastaError, NotationError, PuzzleError, RulesError
+from .rules import CLASSIC, OPTION_NAMES, RuleSet, get_rules, with_options
+from .situation import copies_problem
+
+KINDS = ("card-points", "meld", "opening", "freeze", "take-pile", "go-out", "score-hand")
+GROUP_FIELDS = ("cards", "hand", "pile", "red_threes")
+LIST_FIELDS = ("melds", "hands")
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One validated puzzle: its situation with cards parsed, and the author's ``expect``."""
+
+    id: str
+    kind: str
+    rules: RuleSet
+    situation: dict[str, Any]
+    expect: dict[str, Any] | None = None
+    difficulty: int = 1
+    topic: str = ""
+    prompt: str = ""
+    file: str = ""
+    set_title: str = ""
+
+    def field(self, name: str, default=None):
+        return self.situation.get(name, default)
+
+
+@dataclass
+class PuzzleSet:
+    file: str
+    title: str
+    rules: RuleSet
+    puzzles: list[Puzzle] = field(default_factory=list)
+    errors: list[PuzzleError] = field(default_factory=list)
+
+    def __iter__(self):
+        return iter(self.puzzles)
+
+    def __len__(self) -> int:
+        return len(self.puzzles)
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    """The JSON Schema of a puzzle set."""
+    text = resources.files("canasta_tutor").joinpath("schema/puzzle-set.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+@lru_cache(maxsize=1)
+def _validators():
+    from jsonschema import Draft202012Validator
+
+    full = schema()
+    top = Draft202012Validator(full)
+    puzzle = Draft202012Validator({"$ref": "#/$defs/puzzle", "$defs": full["$defs"]})
+    return top, puzzle
+
+
+def _yaml_load(text: str):
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+
+
+def _schema_message(error, kind: str | None) -> tuple[str | None, str]:
+    """Turn a jsonschema error into (field, plain message)."""
+    path = [str(p) for p in error.absolute_path]
+    field_name = ".".join(path) if path else None
+    v = error.validator
+    if v == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        return (extra[0] if extra else field_name), f"unknown key '{extra[0] if extra else '?'}'" + \
+            (f" (known keys here: {', '.join(error.schema.get('properties', {}))})" if error.schema.get("properties") else "")
+    if v == "propertyNames" or "propertyNames" in error.schema_path:
+        name = error.instance
+        allowed = error.validator_value if isinstance(error.validator_value, list) else error.validator_value["enum"]
+        return name, f"'{name}' is not a field of a '{kind}' puzzle (its fields are {', '.join(allowed)})"
+    if v == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else "?"
+        return missing, f"'{missing}' is missing"
+    if v == "type" or v == "oneOf" and path and path[-1] in GROUP_FIELDS + LIST_FIELDS:
+        want = error.validator_value if v == "type" else "a group of cards (a string or a list)"
+        return field_name, f"must be {_type_words(want)}, not {error.instance!r}"
+    if v in ("enum", "const"):
+        allowed = error.validator_value if v == "enum" else [error.validator_value]
+        return field_name, f"{error.instance!r} is not allowed; use one of {', '.join(map(str, allowed))}"
+    if v == "pattern":
+        return field_name, f"{error.instance!r} must be lower-case letters, digits and '-'"
+    if v in ("minimum", "maximum"):
+        return field_name, f"{error.instance!r} is out of range ({v} {error.validator_value})"
+    if v == "oneOf" and path and path[-1] == "rules":
+        return field_name, "must be a preset name (classic, classic-2p, classic-3p, classic-6p, danish, hoyle, " \
+                           "samba) or a mapping {preset: NAME, OPTION: VALUE}"
+    if v == "minItems":
+        return field_name, "must not be empty"
+    if v == "minProperties":
+        return field_name, "must not be empty"
+    return field_name, error.message
+
+
+def _type_words(t) -> str:
+    words = {"integer": "a whole number", "string": "text", "boolean": "true or false", "array": "a list",
+             "object": "a mapping"}
+    if isinstance(t, list):
+        return " or ".join(words.get(x, x) for x in t)
+    return words.get(t, str(t))
+
+
+def _resolve_rules(value, base: RuleSet | None = None) -> RuleSet:
+    if value is None:
+        return base or CLASSIC
+    if isinstance(value, str):
+        return get_rules(value)
+    options = dict(value)
+    preset = options.pop("preset")
+    for key in list(options):
+        if key.replace("-", "_") not in OPTION_NAMES:
+            raise RulesError(f"unknown rule option '{key}'")
+    return with_options(preset, **options)
+
+
+def load_puzzle_set(path: str | Path) -> PuzzleSet:
+    """Read and validate one puzzle file. Raises :class:`PuzzleError` if the file as a whole is broken."""
+    path = Path(path)
+    name = str(path)
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise PuzzleError(f"cannot read the file: {e.strerror if isinstance(e, OSError) else e}", file=name) from None
+    return parse_puzzle_set(text, name)
+
+
+def parse_puzzle_set(text: str, name: str = "<puzzles>") -> PuzzleSet:
+    """Validate a puzzle set given as YAML text."""
+    import yaml
+
+    try:
+        data = _yaml_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise PuzzleError(f"not valid YAML{where}: {problem}", file=name) from None
+    if not isinstance(data, dict):
+        raise PuzzleError("not a puzzle set: the file must be a mapping with a 'puzzles' list", file=name)
+    top, puzzle_validator = _validators()
+    errors = sorted(top.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        field_name, message = _schema_message(errors[0], None)
+        raise PuzzleError(f"not a puzzle set: {message}", file=name, field=field_name)
+    try:
+        set_rules = _resolve_rules(data.get("rules"))
+    except CanastaError as e:
+        raise PuzzleError(str(e), file=name, field="rules") from None
+    pset = PuzzleSet(file=name, title=data.get("title", ""), rules=set_rules)
+    seen_ids: set[str] = set()
+    for index, raw in enumerate(data["puzzles"], 1):
+        pid = raw.get("id") if isinstance(raw.get("id"), str) else f"#{index}"
+        try:
+            puzzle = _parse_puzzle(raw, name, pid, set_rules, puzzle_validator, pset.title)
+            if puzzle.id in seen_ids:
+                raise PuzzleError("this id is used twice in the file", file=name, puzzle_id=pid, field="id")
+            seen_ids.add(puzzle.id)
+            pset.puzzles.append(puzzle)
+        except PuzzleError as e:
+            pset.errors.append(e)
+    return pset
+
+
+def _parse_puzzle(raw: dict, file: str, pid: str, set_rules: RuleSet, validator, title: str) -> Puzzle:
+    kind = raw.get("kind") if raw.get("kind") in KINDS else None
+    errors = sorted(validator.iter_errors(raw), key=lambda e: (e.validator not in ("additionalProperties", "propertyNames"),
+                                                               list(map(str, e.absolute_path))))
+    if errors:
+        field_name, message = _schema_message(errors[0], kind)
+        raise PuzzleError(message, file=file, puzzle_id=pid, field=field_name)
+    try:
+        rules = _resolve_rules(raw.get("rules"), set_rules)
+    except CanastaError as e:
+        raise PuzzleError(str(e), file=file, puzzle_id=pid, field="rules") from None
+    situation: dict[str, Any] = {}
+    for key, value in raw.items():
+        try:
+            if key in GROUP_FIELDS:
+                situation[key] = parse_cards(value)
+            elif key in LIST_FIELDS:
+                situation[key] = [parse_cards(g) for g in value]
+            elif key in ("score", "going_out", "stock_empty", "went_out"):
+                situation[key] = value
+        except NotationError as e:
+            raise PuzzleError(str(e), file=file, puzzle_id=pid, field=key) from None
+    _check_counts(situation, rules, file, pid)
+    return Puzzle(id=raw["id"], kind=raw["kind"], rules=rules, situation=situation, expect=raw.get("expect"),
+                  difficulty=raw.get("difficulty", 1), topic=raw.get("topic", ""), prompt=raw.get("prompt", ""),
+                  file=file, set_title=title)
+
+
+def _check_counts(situation: dict, rules: RuleSet, file: str, pid: str) -> None:
+    """No card may appear more often than the rule set's decks hold."""
+    groups = {k: v for k, v in situation.items() if k in GROUP_FIELDS + LIST_FIELDS}
+    problem = copies_problem(rules, groups)
+    if problem:
+        fields, message = problem
+        raise PuzzleError(message, file=file, puzzle_id=pid, field=fields)
+
+
+def puzzle_files(paths) -> list[Path]:
+    """Expand files and folders (recursively: *.yaml, *.yml) in a stable order."""
+    out: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            out.extend(sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file()))
+        else:
+            out.append(p)
+    return out

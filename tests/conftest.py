@@ -1,0 +1,25 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+
+settings.register_profile("ci", max_examples=150, deadline=None)
+settings.register_profile("dev", max_examples=60, deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture
+def root() -> Path:
+    return ROOT
+
+
+def run_cli(*args, cwd=None):
+    import subprocess
+
+    return subprocess.run([sys.executable, "-m", "canasta_tutor.cli", *args], capture_output=True, text=True,
+                          cwd=cwd or ROOT, encoding="utf-8")
