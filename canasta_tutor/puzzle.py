@@ -67,9 +67,26 @@ def schema() -> dict:
     return json.loads(text)
 
 
+def _import_jsonschema():
+    """Import jsonschema without ``rfc3987_syntax``: where that optional package is installed
+    (JupyterLab brings it), jsonschema's format checkers build its grammar at import, which
+    costs seconds; the puzzle schema uses no ``format``, so the IRI checker is not needed."""
+    import sys
+
+    if "jsonschema" in sys.modules or "rfc3987_syntax" in sys.modules:
+        import jsonschema
+        return jsonschema
+    sys.modules["rfc3987_syntax"] = None  # makes its import fail fast inside jsonschema._format
+    try:
+        import jsonschema
+    finally:
+        del sys.modules["rfc3987_syntax"]
+    return jsonschema
+
+
 @lru_cache(maxsize=1)
 def _validators():
-    from jsonschema import Draft202012Validator
+    Draft202012Validator = _import_jsonschema().Draft202012Validator
 
     full = schema()
     top = Draft202012Validator(full)
@@ -90,8 +107,8 @@ def _schema_message(error, kind: str | None) -> tuple[str | None, str]:
     field_name = ".".join(path) if path else None
     v = error.validator
     if v == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-        return (extra[0] if extra else field_name), f"unknown key '{extra[0] if extra else '?'}'" + \
+        extra = sorted(str(k) for k in set(error.instance) - set(error.schema.get("properties", {})))
+        return ".".join(path + extra[:1]), f"unknown key '{extra[0] if extra else '?'}'" + \
             (f" (known keys here: {', '.join(error.schema.get('properties', {}))})" if error.schema.get("properties") else "")
     if v == "propertyNames" or "propertyNames" in error.schema_path:
         name = error.instance

@@ -23,3 +23,9 @@ def run_cli(*args, cwd=None):
 
     return subprocess.run([sys.executable, "-m", "canasta_tutor.cli", *args], capture_output=True, text=True,
                           cwd=cwd or ROOT, encoding="utf-8")
+
+
+@pytest.fixture
+def cli():
+    """Run ``canasta-tutor ARGS`` in a subprocess; returns the CompletedProcess."""
+    return run_cli

@@ -1,0 +1,164 @@
+"""Property-based tests: invariants that must hold for every situation."""
+
+from collections import Counter
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from canasta_tutor.cards import ALL_CARDS, Card, format_cards, parse_cards
+from canasta_tutor.errors import CanastaError, PuzzleError, SituationError
+from canasta_tutor.melds import check_meld
+from canasta_tutor.pile import check_take_pile
+from canasta_tutor.puzzle import parse_puzzle_set
+from canasta_tutor.rules import PRESETS, get_rules
+from canasta_tutor.scoring import score_hand
+
+cards = st.sampled_from(ALL_CARDS)
+natural_ranks = st.sampled_from(["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
+suits = st.sampled_from("SHDC")
+presets = st.sampled_from(list(PRESETS))
+
+
+@st.composite
+def legal_multiset(draw, rules, size):
+    """Cards that could all come from the decks of ``rules``."""
+    pool = [c for c in ALL_CARDS for _ in range(rules.jokers if c.rank == "JK" else rules.decks)]
+    return draw(st.lists(st.sampled_from(range(len(pool))), min_size=size, max_size=size, unique=True)
+                .map(lambda idx: [pool[i] for i in idx]))
+
+
+@st.composite
+def group_meld(draw, rules, used: Counter):
+    """A legal group for ``rules`` built from cards not yet used."""
+    rank = draw(natural_ranks)
+    n_nat = draw(st.integers(2, 8))
+    naturals = []
+    for suit in draw(st.lists(suits, min_size=n_nat, max_size=n_nat)):
+        card = Card(rank + suit)
+        if used[card] < rules.decks:
+            used[card] += 1
+            naturals.append(card)
+    n_wild = draw(st.integers(0, rules.wild_capacity(len(naturals))))
+    wild = []
+    for code in draw(st.lists(st.sampled_from(["2S", "2H", "2D", "2C", "JK"]), min_size=n_wild, max_size=n_wild)):
+        card = Card(code)
+        limit = rules.jokers if code == "JK" else rules.decks
+        if used[card] < limit:
+            used[card] += 1
+            wild.append(card)
+    return tuple(naturals + wild)
+
+
+@given(st.lists(cards, max_size=20), st.booleans(), st.sampled_from([" ", ", ", ",", "  "]))
+def test_notation_round_trips(cs, symbols, sep):
+    text = format_cards(cs, symbols=symbols, sep=sep)
+    assert parse_cards(text) == tuple(cs)
+    assert parse_cards([c.code.lower() for c in cs]) == tuple(cs)
+
+
+@given(st.data(), presets)
+def test_score_equals_sum_of_breakdown(data, name):
+    rules = get_rules(name)
+    used = Counter()
+    melds, ranks = [], set()
+    for _ in range(data.draw(st.integers(0, 4))):
+        meld = data.draw(group_meld(rules, used))
+        if check_meld(meld, rules).ok and meld[0].rank not in ranks:
+            melds.append(meld)
+            ranks.add(meld[0].rank)
+    n_red = data.draw(st.integers(0, rules.red_threes_in_game))
+    red = [Card("3H"), Card("3D")] * rules.decks
+    hands = data.draw(st.lists(st.lists(st.sampled_from([c for c in ALL_CARDS if not c.is_red_three]), max_size=6),
+                               max_size=2))
+    try:
+        sheet = score_hand(melds, red[:n_red], hands, data.draw(st.sampled_from([False, True, "concealed"])), rules)
+    except SituationError:
+        return
+    assert sheet.total == sum(item.points for item in sheet.items)
+    frame = sheet.to_frame()
+    assert frame["points"].iloc[-1] == sheet.total == frame["points"].iloc[:-1].sum()
+    melded = sum(c.points for m in melds for c in m)
+    assert dict((i.label, i.points) for i in sheet.items).get("Melded cards", 0) == melded
+    left = sum(c.points for h in hands for c in h)
+    assert dict((i.label, i.points) for i in sheet.items).get("Cards left in hand", 0) == -left
+
+
+@given(presets, st.lists(cards, min_size=1, max_size=12), st.lists(cards, min_size=1, max_size=6),
+       st.lists(st.lists(cards, min_size=3, max_size=8), max_size=3))
+def test_nothing_accepted_uses_too_many_copies(name, hand, pile, melds):
+    rules = get_rules(name)
+    text = (f"rules: {name}\npuzzles:\n  - id: p\n    kind: take-pile\n    hand: {format_cards(hand, symbols=False)}\n"
+            f"    pile: {format_cards(pile, symbols=False)}\n    melds: [{', '.join(format_cards(m, symbols=False) for m in melds)}]\n")
+    seen = Counter(hand) + Counter(pile) + Counter(c for m in melds for c in m)
+    legal = all(n <= (rules.jokers if c.rank == "JK" else rules.decks) for c, n in seen.items())
+    pset = parse_puzzle_set(text, "p.yaml")
+    assert (not pset.errors) == legal, pset.errors
+    # the engine's own checks agree with the loader
+    for meld in melds:
+        if check_meld(meld, rules, going_out=True).ok:
+            assert all(n <= (rules.jokers if c.rank == "JK" else rules.decks) for c, n in Counter(meld).items())
+    try:
+        check_take_pile(hand, melds, 0, pile, rules)
+        engine_accepts = True
+    except SituationError:
+        engine_accepts = False
+    if not legal:
+        assert not engine_accepts
+
+
+@st.composite
+def take_situation(draw):
+    rules = get_rules(draw(presets))
+    cards_ = draw(legal_multiset(rules, draw(st.integers(4, 24))))
+    cards_ = [c for c in cards_ if not c.is_red_three]
+    assume(len(cards_) >= 3)
+    n_hand = draw(st.integers(1, max(1, len(cards_) - 2)))
+    hand, rest = cards_[:n_hand], cards_[n_hand:]
+    n_pile = draw(st.integers(1, len(rest)))
+    pile, table = rest[:n_pile], rest[n_pile:]
+    # team melds from the remaining cards: groups of one rank with at least three naturals
+    melds = []
+    by_rank = {}
+    for c in table:
+        if c.is_natural:
+            by_rank.setdefault(c.rank, []).append(c)
+    for group in by_rank.values():
+        if len(group) >= 3 and draw(st.booleans()):
+            melds.append(tuple(group))
+    score = draw(st.sampled_from([-100, 0, 1495, 1500, 3000, 7000]))
+    return rules, tuple(hand), tuple(pile), melds, score
+
+
+@given(take_situation())
+def test_take_yes_names_hand_cards_forming_a_legal_meld_with_the_top_card(situation):
+    rules, hand, pile, melds, score = situation
+    v = check_take_pile(hand, melds, score, pile, rules)
+    assert v.reasons, "every verdict gives a reason"
+    if not v.ok:
+        return
+    top = pile[-1]
+    assert not (Counter(v.cards) - Counter(hand)), "the cards named come from the hand"
+    assert top in v.meld and all(c in v.meld for c in v.cards)
+    assert check_meld(v.meld, rules).ok, v
+    if v.method == "lay-off":
+        assert v.cards == () and any(set(m) <= set(v.meld) for m in melds)
+    if v.method == "pair":
+        assert len(v.cards) == 2 and all(c.rank == top.rank and c.is_natural for c in v.cards)
+    if not melds or v.method == "pair" and any(c.is_wild or c.is_red_three for c in pile):
+        assert v.method == "pair", "a frozen pile is taken only with a natural pair"
+
+
+@given(st.text(max_size=30))
+def test_parsing_garbage_raises_only_our_error(text):
+    try:
+        parse_cards(text)
+    except CanastaError:
+        pass
+
+
+@given(st.text(max_size=200))
+def test_loading_garbage_raises_only_puzzle_errors(text):
+    try:
+        parse_puzzle_set(text, "g.yaml")
+    except PuzzleError:
+        pass
