@@ -108,11 +108,8 @@ class Card:
     def __reduce__(self):
         return (Card, (self.code,))
 
-    def __eq__(self, other) -> bool:
-        return self is other or (isinstance(other, Card) and self.code == other.code)
-
-    def __hash__(self) -> int:
-        return hash(self.code)
+    # Cards are interned (one object per card, also after copying or unpickling), so the
+    # default identity equality and hash are right, and fast.
 
     def __lt__(self, other: Card) -> bool:
         return sort_key(self) < sort_key(other)
@@ -222,7 +219,9 @@ def parse_cards(group) -> tuple[Card, ...]:
 
 def format_cards(cards: Iterable[Card], *, symbols: bool = True, sep: str = " ") -> str:
     """Write cards as text: with suit symbols (``7♥``) or as codes (``7H``)."""
-    return sep.join(c._text if symbols else c.code for c in cards)
+    if symbols:
+        return sep.join([c._text for c in cards])
+    return sep.join([c.code for c in cards])
 
 
 def format_card(card: Card, *, symbols: bool = True) -> str:

@@ -21,10 +21,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .cards import SEQUENCE_ORDER, Card, card_points, format_cards, rank_plural, sort_key
-from .melds import BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, as_cards, check_meld
+from .melds import BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, as_cards, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import ensure_no_red_three_in_hand, ensure_possible
-from .verdict import Reason, Verdict
+from .verdict import Reason, Verdict, verdict_type
 
 _RANK_OF_ORDER = {v: k for k, v in SEQUENCE_ORDER.items()}
 
@@ -50,9 +50,10 @@ class GoOutPlan:
         return out
 
 
-@dataclass(frozen=True)
-class GoOutVerdict(Verdict):
-    plan: GoOutPlan | None = None
+class GoOutVerdict(verdict_type("GoOutVerdictBase", "plan", (None,), "")):
+    """May the player go out? ``plan``: a way to do it (a :class:`GoOutPlan`) when yes."""
+
+    __slots__ = ()
 
     @property
     def discard(self) -> Card | None:
@@ -79,14 +80,17 @@ def _table_info(melds, rules):
     sequences: list[tuple[int, str, int, int]] = []   # (index, suit, low, high)
     canastas = 0
     for i, meld in enumerate(melds):
-        v = check_meld(meld, rules, going_out=True)
-        if v.canasta != "none":
+        facts = meld_facts(meld, rules, True)
+        if facts is None:
+            continue
+        kind, rank, canasta, _points = facts
+        if canasta != "none":
             canastas += 1
-        if v.kind == SEQUENCE:
+        if kind == SEQUENCE:
             order = [SEQUENCE_ORDER[c.rank] for c in meld]
-            sequences.append((i, v.rank, min(order), max(order)))
-        elif v.kind in (GROUP, BLACK_THREES) and v.rank:
-            groups[v.rank] = i
+            sequences.append((i, rank, min(order), max(order)))
+        elif kind in (GROUP, BLACK_THREES) and rank:
+            groups[rank] = i
     return groups, sequences, canastas
 
 

@@ -17,11 +17,10 @@ No: a meld needs at least two natural cards; 5♥ 2♣ 2♦ has only one (5♥).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from .cards import SEQUENCE_ORDER, Card, card_points, format_cards, parse_cards, rank_plural, too_many_copies
 from .rules import CLASSIC, RuleSet, get_rules
-from .verdict import Reason, Verdict
+from .verdict import Reason, Verdict, verdict_type
 
 GROUP, SEQUENCE, BLACK_THREES = "group", "sequence", "black-threes"
 SEQUENCE_MAX = 7
@@ -33,16 +32,10 @@ def _n(k: int) -> str:
     return _NUMBER_WORDS.get(k, str(k))
 
 
-@dataclass(frozen=True)
-class MeldVerdict(Verdict):
+MeldVerdict = verdict_type(
+    "MeldVerdict", "kind rank canasta points cards", ("", "", "none", 0, ()),
     """A meld check: ``ok`` plus the meld's ``kind`` (group, sequence, black-threes),
-    ``rank`` (or suit for a sequence), ``canasta`` (none, natural, mixed, samba) and card ``points``."""
-
-    kind: str = ""
-    rank: str = ""
-    canasta: str = "none"
-    points: int = 0
-    cards: tuple[Card, ...] = ()
+    ``rank`` (or suit for a sequence), ``canasta`` (none, natural, mixed, samba), card ``points`` and ``cards``.""")
 
 
 def as_cards(cards) -> tuple[Card, ...]:
@@ -70,35 +63,49 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
 
     ``going_out``: the player goes out this turn (black threes may then be melded).
     """
-    rules = get_rules(rules)
+    if type(rules) is not RuleSet:
+        rules = get_rules(rules)
     cards = as_cards(cards)
+    naturals = []
+    wilds = []
+    threes = False
+    points = 0
+    for c in cards:
+        points += c.points
+        if c.is_natural:
+            naturals.append(c)
+        elif c.is_wild:
+            wilds.append(c)
+        else:
+            threes = True
     shown = format_cards(cards)
-    points = card_points(cards)
-    naturals = [c for c in cards if c.is_natural]
-    wilds = [c for c in cards if c.is_wild]
-    red = [c for c in cards if c.is_red_three]
-    black = [c for c in cards if c.is_black_three]
     problems: list[Reason] = []
-    if len(set(cards)) < len(cards):
+    if len(cards) > rules.decks and len(set(cards)) < len(cards):
         for card, n, allowed in too_many_copies(cards, rules.decks, rules.jokers):
             problems.append(Reason("impossible-copies", f"{shown} holds {n} copies of {card}, but {rules.name} is "
                                                         f"played with only {allowed}."))
         if problems:
             return MeldVerdict(False, tuple(problems), points=points, cards=cards)
+    red = black = ()
+    if threes:
+        red = [c for c in cards if c.is_red_three]
+        black = [c for c in cards if c.is_black_three]
     if red:
         problems.append(Reason("red-three", f"Red threes are never melded: {format_cards(red)} "
                                             f"{'is a bonus card' if len(red) == 1 else 'are bonus cards'}, laid down by "
                                             f"{'itself' if len(red) == 1 else 'themselves'}."))
     if black:
         return _check_black_threes(cards, shown, black, naturals, wilds, problems, rules, going_out, points)
-    ranks = {c.rank for c in naturals}
-    if len(ranks) > 1:
-        if rules.sequences and not red and len({c.suit for c in naturals}) == 1:
-            return _check_sequence(cards, shown, naturals, wilds, rules, points)
-        kinds = ", ".join(sorted({rank_plural(r) for r in ranks}))
-        problems.append(Reason("mixed-ranks", f"A meld is cards of one rank; {shown} mixes {kinds}."
-                               + (" A sequence must be of one suit." if rules.sequences else "")))
-    rank = next(iter(ranks)) if len(ranks) == 1 else ""
+    rank = naturals[0].rank if naturals else ""
+    for c in naturals:
+        if c.rank != rank:
+            if rules.sequences and not red and all(d.suit == naturals[0].suit for d in naturals):
+                return _check_sequence(cards, shown, naturals, wilds, rules, points)
+            kinds = ", ".join(sorted({rank_plural(d.rank) for d in naturals}))
+            problems.append(Reason("mixed-ranks", f"A meld is cards of one rank; {shown} mixes {kinds}."
+                                   + (" A sequence must be of one suit." if rules.sequences else "")))
+            rank = ""
+            break
     if len(cards) < 3:
         problems.append(Reason("too-few-cards", f"A meld needs at least three cards; {shown or 'this'} "
                                                 f"{'is only one' if len(cards) == 1 else 'has only ' + _n(len(cards))}."))
@@ -108,20 +115,20 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
                                                   f"{_n(len(naturals))}{which}."
                                if naturals else f"A meld needs at least two natural cards; {shown} has none: "
                                                 f"wild cards cannot make a meld by themselves."))
-    elif (p := wild_limit_problem(len(naturals), len(wilds), rules, shown)) is not None:
-        problems.append(p)
+    elif len(wilds) > rules.wild_capacity(len(naturals)):
+        problems.append(wild_limit_problem(len(naturals), len(wilds), rules, shown))
     if problems:
         return MeldVerdict(False, tuple(problems), kind=GROUP if rank else "", rank=rank, points=points, cards=cards)
     canasta = "none"
-    what = f"{shown} is a meld of {rank_plural(rank)}"
     if len(cards) >= CANASTA_SIZE:
         canasta = "mixed" if wilds else "natural"
         bonus = rules.mixed_canasta_bonus if wilds else rules.natural_canasta_bonus
-        detail = f" With {_n(len(cards)) if len(cards) < 7 else len(cards)} cards it is a {canasta} canasta (bonus {bonus})."
+        detail = f" With {len(cards)} cards it is a {canasta} canasta (bonus {bonus})."
     else:
         detail = f" It needs {_n(CANASTA_SIZE - len(cards))} more for a canasta."
     wild_text = f" and {_n(len(wilds))} wild" if wilds else ""
-    text = f"{what}: {_n(len(naturals)) if len(naturals) < 7 else len(naturals)} natural{wild_text}.{detail}"
+    text = (f"{shown} is a meld of {rank_plural(rank)}: {_n(len(naturals)) if len(naturals) < 7 else len(naturals)} "
+            f"natural{wild_text}.{detail}")
     return MeldVerdict(True, (Reason("meld", text),), kind=GROUP, rank=rank, canasta=canasta, points=points,
                        cards=cards)
 
@@ -180,6 +187,38 @@ def _check_sequence(cards, shown, naturals, wilds, rules, points) -> MeldVerdict
                        kind=SEQUENCE, rank=suit, points=points, cards=cards)
 
 
+def meld_facts(cards: tuple[Card, ...], rules: RuleSet, going_out: bool = False):
+    """``(kind, rank, canasta, points)`` of a legal meld, or ``None`` if it is not one.
+
+    The same judgement as :func:`check_meld` without writing the sentences: for the
+    engine's inner loops (scoring, going out). Unusual melds defer to :func:`check_meld`.
+    """
+    n_nat = n_wild = points = 0
+    rank = None
+    for c in cards:
+        points += c.points
+        if c.is_natural:
+            if rank is None:
+                rank = c.rank
+            elif c.rank != rank:
+                break
+            n_nat += 1
+        elif c.is_wild:
+            n_wild += 1
+        else:
+            break
+    else:
+        if (len(cards) >= 3 and n_nat >= 2 and n_wild <= rules.wild_capacity(n_nat)
+                and (len(cards) <= rules.decks or len(set(cards)) == len(cards) or
+                     not too_many_copies(cards, rules.decks, rules.jokers))):
+            canasta = "none" if len(cards) < CANASTA_SIZE else "mixed" if n_wild else "natural"
+            return GROUP, rank, canasta, points
+        if n_nat >= 2 or not rules.sequences:
+            return None
+    v = check_meld(cards, rules, going_out=going_out)
+    return (v.kind, v.rank, v.canasta, v.points) if v.ok else None
+
+
 def is_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False) -> bool:
     return check_meld(cards, rules, going_out=going_out).ok
 
@@ -236,14 +275,18 @@ def check_add_to_meld(meld, cards, rules: RuleSet | str = CLASSIC, *, going_out:
                        canasta=after.canasta, points=after.points, cards=meld + cards)
 
 
-def check_team_melds(melds: Iterable, rules: RuleSet | str = CLASSIC, *, going_out: bool = False) -> Verdict:
-    """Are these a team's legal melds on the table: each a meld, and no two groups of one rank?"""
+def check_team_melds(melds: Iterable, rules: RuleSet | str = CLASSIC, *, going_out: bool = False,
+                     verdicts: Sequence[MeldVerdict] | None = None) -> Verdict:
+    """Are these a team's legal melds on the table: each a meld, and no two groups of one rank?
+
+    ``verdicts``: the melds' own checks, when the caller has made them already.
+    """
     rules = get_rules(rules)
     problems = []
     seen: dict[str, tuple] = {}
     for i, meld in enumerate(melds, 1):
         meld = as_cards(meld)
-        v = check_meld(meld, rules, going_out=going_out)
+        v = verdicts[i - 1] if verdicts is not None else check_meld(meld, rules, going_out=going_out)
         if not v.ok:
             problems.append(Reason("invalid-meld", f"Meld {i} ({format_cards(meld) or 'empty'}) is not a legal meld: "
                                    + " ".join(r.text[0].lower() + r.text[1:] for r in v.reasons)))
@@ -263,7 +306,8 @@ def check_team_melds(melds: Iterable, rules: RuleSet | str = CLASSIC, *, going_o
 def count_canastas(melds: Iterable, rules: RuleSet | str = CLASSIC) -> int:
     """How many canastas (sambas included) these melds hold."""
     rules = get_rules(rules)
-    return sum(1 for m in melds if check_meld(as_cards(m), rules, going_out=True).canasta != "none")
+    facts = (meld_facts(as_cards(m), rules, True) for m in melds)
+    return sum(1 for f in facts if f is not None and f[2] != "none")
 
 
 def meld_points(cards) -> int:

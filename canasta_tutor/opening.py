@@ -9,19 +9,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from .cards import Card, card_points, format_cards, rank_plural
 from .melds import as_cards, check_meld, check_team_melds
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import ensure_possible
-from .verdict import Reason, Verdict
+from .verdict import Reason, Verdict, verdict_type
 
 
-@dataclass(frozen=True)
-class OpeningVerdict(Verdict):
-    minimum: int = 0
-    points: int = 0
+OpeningVerdict = verdict_type("OpeningVerdict", "minimum points", (0, 0),
+                              "Is this a legal initial meld? With the ``minimum`` and the melds' card ``points``.")
 
 
 def opening_minimum(score: int, rules: RuleSet | str = CLASSIC) -> int:

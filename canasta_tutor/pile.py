@@ -15,7 +15,6 @@ False
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from .cards import Card, card_points, format_cards, rank_plural
 from .going_out import find_go_out
@@ -23,19 +22,14 @@ from .melds import GROUP, as_cards, check_add_to_meld, check_meld, meld_key
 from .opening import explain_minimum, max_meld_points
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import ensure_possible, ensure_no_red_three_in_hand
-from .verdict import Reason, Verdict
+from .verdict import Reason, Verdict, verdict_type
 
 
-@dataclass(frozen=True)
-class TakeVerdict(Verdict):
+TakeVerdict = verdict_type(
+    "TakeVerdict", "method cards meld top", ("", (), (), None),
     """May the player take the pile? ``cards``: the cards from hand shown with the
     top card; ``meld``: the meld the top card ends up in; ``method``: ``pair``,
-    ``natural-and-wild`` or ``lay-off``."""
-
-    method: str = ""
-    cards: tuple[Card, ...] = ()
-    meld: tuple[Card, ...] = ()
-    top: Card | None = None
+    ``natural-and-wild`` or ``lay-off``; ``top``: the top card.""")
 
 
 def _one_of(rank: str) -> str:
@@ -49,6 +43,10 @@ def check_frozen(pile, melds=(), rules: RuleSet | str = CLASSIC) -> Verdict:
     pile = as_cards(pile)
     melds = [as_cards(m) for m in melds]
     ensure_possible(rules, pile=pile, melds=melds)
+    return _frozen(pile, melds, rules)
+
+
+def _frozen(pile, melds, rules: RuleSet) -> Verdict:
     reasons = []
     wild = [c for c in pile if c.is_wild]
     red = [c for c in pile if c.is_red_three]
@@ -125,7 +123,7 @@ def check_take_pile(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | st
     if rules.one_card_pile_rule and not stock_empty and len(hand) == 1 and len(pile) == 1:
         return TakeVerdict(False, (Reason("one-card-rule", "With one card in hand you may not take a pile of one "
                                                            "card (house rule)."),), top=top)
-    frozen = check_frozen(pile, melds, rules)
+    frozen = _frozen(pile, melds, rules)
     opened = bool(melds)
     rank = top.rank
     naturals = [c for c in hand if c.rank == rank and c.is_natural]

@@ -15,14 +15,17 @@ card left in its players' hands.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass, field
 
 from .cards import card_points, format_cards, rank_plural
 from .errors import SituationError
-from .melds import as_cards, check_meld, check_team_melds
+from .melds import as_cards, check_team_melds, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import ensure_possible
 from .verdict import Reason
+
+_Facts = namedtuple("_Facts", "kind rank canasta points")
 
 WENT_OUT_VALUES = {False: False, True: True, "no": False, "yes": True, "false": False, "true": True,
                    "concealed": "concealed"}
@@ -36,11 +39,10 @@ def parse_went_out(value) -> bool | str:
     raise SituationError(f"went_out must be false, true or concealed, not {value!r}")
 
 
-@dataclass(frozen=True)
-class ScoreItem:
-    label: str
-    points: int
-    detail: str = ""
+class ScoreItem(namedtuple("ScoreItem", "label points detail", defaults=("",))):
+    """One line of a score sheet: a ``label``, its ``points`` and a ``detail`` in words."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True)
@@ -106,10 +108,12 @@ def score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules: RuleSet
     if len(red_threes) > rules.red_threes_in_game:
         raise SituationError(f"{len(red_threes)} red threes, but the decks of {rules.name} hold only "
                              f"{rules.red_threes_in_game}")
-    table = check_team_melds(melds, rules, going_out=bool(went_out))
-    if not table.ok:
+    facts = [meld_facts(m, rules, bool(went_out)) for m in melds]
+    ranks = [f[1] for f in facts if f is not None and f[0] != "sequence"]
+    if None in facts or len(set(ranks)) < len(ranks):
+        table = check_team_melds(melds, rules, going_out=bool(went_out))
         raise SituationError(" ".join(table.explanation))
-    verdicts = [check_meld(m, rules, going_out=bool(went_out)) for m in melds]
+    verdicts = [_Facts(*f) for f in facts]
     canastas = [(m, v) for m, v in zip(melds, verdicts) if v.canasta != "none"]
     if went_out and len(canastas) < rules.canastas_to_go_out:
         raise SituationError(f"the team went out with {len(canastas)} "

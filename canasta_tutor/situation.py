@@ -9,6 +9,7 @@ from .errors import SituationError
 from .rules import RuleSet
 
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
+_JOKER = Card("JK")
 
 
 def copies_problem(rules: RuleSet, groups: dict) -> tuple[str, str] | None:
@@ -16,24 +17,27 @@ def copies_problem(rules: RuleSet, groups: dict) -> tuple[str, str] | None:
 
     ``groups`` maps a field name to a group of cards or a list of groups.
     """
-    seen: Counter = Counter()
-    where: dict[Card, list[str]] = {}
+    flat: dict[str, list[Card]] = {}
     for name, value in groups.items():
-        parts = value if value and not isinstance(value[0], Card) else [value]
-        for group in parts:
-            for card in group:
-                seen[card] += 1
-                if name not in where.setdefault(card, []):
-                    where[card].append(name)
-    for card, n in sorted(seen.items(), key=lambda kv: kv[0].code):
-        allowed = rules.jokers if card.rank == "JK" else rules.decks
-        if n > allowed:
-            packs = f"{_NUMBERS.get(rules.decks, rules.decks)} pack{'s' if rules.decks != 1 else ''}"
-            holds = f"only {allowed} jokers" if card.rank == "JK" else f"only {allowed} of each card"
-            return (", ".join(where[card]),
-                    f"{n} copies of {format_card(card)}, but {rules.name} is played with {packs} and "
-                    f"{rules.jokers} jokers, which hold {holds}")
-    return None
+        if value and not isinstance(value[0], Card):
+            cards = [c for group in value for c in group]
+        else:
+            cards = list(value)
+        flat[name] = cards
+    counts = Counter(c for cards in flat.values() for c in cards)
+    decks, jokers = rules.decks, rules.jokers
+    over = [c for c, n in counts.items() if n > (jokers if c is _JOKER else decks)]
+    if not over:
+        return None
+    card = min(over, key=lambda c: c.code)
+    n = counts[card]
+    allowed = jokers if card is _JOKER else decks
+    where = [name for name, cards in flat.items() if card in cards]
+    packs = f"{_NUMBERS.get(decks, decks)} pack{'s' if decks != 1 else ''}"
+    holds = f"only {allowed} jokers" if card is _JOKER else f"only {allowed} of each card"
+    return (", ".join(where),
+            f"{n} copies of {format_card(card)}, but {rules.name} is played with {packs} and "
+            f"{jokers} jokers, which hold {holds}")
 
 
 def ensure_possible(rules: RuleSet, **groups) -> None:

@@ -3,7 +3,8 @@
 Every rule check returns a :class:`Verdict` (or a subclass with extra fields).
 It is truthy when the answer is yes; ``reasons`` holds every reason that
 applies, each with a machine-readable ``code`` (for tests and widgets to
-branch on) and a ``text`` that names the cards involved.
+branch on) and a ``text`` that names the cards involved. Verdicts are
+immutable (named tuples: cheap to make, since the engine makes many).
 
 >>> v = Verdict(False, (Reason("frozen", "The pile is frozen because 2♣ lies in it."),))
 >>> bool(v), v.codes
@@ -14,29 +15,28 @@ branch on) and a ``text`` that names the cards involved.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import namedtuple
 
 
-@dataclass(frozen=True, slots=True)
-class Reason:
+class Reason(namedtuple("Reason", "code text")):
     """One reason: a stable ``code`` and a plain sentence."""
 
-    code: str
-    text: str
+    __slots__ = ()
 
     def __str__(self) -> str:
         return self.text
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """The answer to a yes/no rule question with its reasons."""
+class Verdict(namedtuple("VerdictFields", "ok reasons", defaults=((),))):
+    """The answer to a yes/no rule question (``ok``) with its ``reasons``.
 
-    ok: bool
-    reasons: tuple[Reason, ...] = ()
+    Subclasses add fields with :func:`verdict_type`.
+    """
+
+    __slots__ = ()
 
     def __bool__(self) -> bool:
-        return self.ok
+        return bool(self.ok)
 
     @property
     def codes(self) -> tuple[str, ...]:
@@ -67,24 +67,7 @@ class Verdict:
         return self.sentence
 
 
-def reasons(*pairs: tuple[str, str]) -> tuple[Reason, ...]:
-    return tuple(Reason(c, t) for c, t in pairs)
-
-
-@dataclass(frozen=True)
-class Collector:
-    """A small helper to gather reasons while a check runs."""
-
-    items: list = field(default_factory=list)
-
-    def add(self, code: str, text: str) -> None:
-        self.items.append(Reason(code, text))
-
-    def extend(self, rs) -> None:
-        self.items.extend(rs)
-
-    def __bool__(self) -> bool:
-        return bool(self.items)
-
-    def tuple(self) -> tuple[Reason, ...]:
-        return tuple(self.items)
+def verdict_type(name: str, fields: str, defaults: tuple, doc: str) -> type:
+    """A :class:`Verdict` subclass with extra named fields after ``ok`` and ``reasons``."""
+    base = namedtuple(name + "Fields", "ok reasons " + fields, defaults=((),) + defaults)
+    return type(name, (base, Verdict), {"__slots__": (), "__doc__": doc, "__module__": "canasta_tutor.verdict"})

@@ -1,0 +1,144 @@
+"""Speed figures for the engine and the puzzle contract; run on demand:
+
+    .venv/bin/python benchmarks/run.py [--quick]
+
+Prints the median of several repeats for each measurement, next to its goal.
+The machine is shared and noisy: medians, not best or mean, and no assertion.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from canasta_tutor import CLASSIC, check_go_out, check_meld, check_take_pile, parse_cards, score_hand  # noqa: E402
+
+
+def per_call(fn, *, number: int, repeat: int) -> float:
+    """Median seconds per call over ``repeat`` timings of ``number`` calls each."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        times.append((time.perf_counter() - start) / number)
+    return statistics.median(times)
+
+
+def wall(cmd, *, repeat: int, env=None) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+TAKE_CASES = [
+    # (hand, melds, score, pile)
+    ("7H 7S KD 4C JK 9D 9S QH", [], 0, "5D 9C 7C"),                       # unopened, natural pair, minimum
+    ("7H KD 4C 9S 5H 6D", ["KH KS KD"], 0, "5D 2C 7C"),                   # frozen by a wild card, no pair
+    ("7H JK QD 4C 8S 8D", ["KH KS KD"], 1500, "5D 9C 7C"),                # natural and wild
+    ("4C 9D 5S QH QS", ["KH KS KD", "7H 7S 7D"], 3000, "5D 9C 7C"),      # lay off
+    ("7H 7S KD KC KS 4C 5D", [], 0, "9D 7C"),                            # unopened, below minimum
+    ("3S 3C KD", ["KH KS KD"], 0, "5D 9C 3C"),                            # stopped
+]
+GO_OUT_HAND = "KH KS KD 5C 5D 9H 9S 9D QH QS 2C 2D 2S JK 8C"  # 15 cards, 4 wild
+GO_OUT_MELDS = ["8H 8S 8D 8C 8H 8S", "AH AS AD"]
+
+
+def bench_engine(quick: bool) -> list[tuple[str, float, str]]:
+    n = 200 if quick else 2000
+    rows = []
+    parsed = [(parse_cards(h), [parse_cards(m) for m in ms], s, parse_cards(p)) for h, ms, s, p in TAKE_CASES]
+    medians = []
+    for hand, melds, score, pile in parsed:
+        medians.append(per_call(lambda: check_take_pile(hand, melds, score, pile, CLASSIC), number=n, repeat=7))
+    rows.append(("take-pile decision (median of 6 situations)", statistics.median(medians), "50 µs"))
+    rows.append(("take-pile decision, slowest situation", max(medians), "50 µs"))
+    meld = parse_cards("KH KS KD KC 2C JK")
+    rows.append(("meld validation (6 cards)", per_call(lambda: check_meld(meld, CLASSIC), number=n * 5, repeat=7),
+                 "10 µs"))
+    bad = parse_cards("9H 9S 2C 2D 2S JK")
+    rows.append(("meld validation (invalid, 6 cards)", per_call(lambda: check_meld(bad, CLASSIC), number=n * 5,
+                                                                 repeat=7), "10 µs"))
+    melds = [parse_cards("KH KS KD KC KH KS KD"), parse_cards("7C 7D 2S"), parse_cards("AH AS AD JK")]
+    red, hands = parse_cards("3H 3D"), [parse_cards("5C 9D"), ()]
+    rows.append(("hand score", per_call(lambda: score_hand(melds, red, hands, True, CLASSIC), number=n, repeat=7),
+                 "50 µs"))
+    hand = parse_cards(GO_OUT_HAND)
+    go_melds = [parse_cards(m) for m in GO_OUT_MELDS]
+    rows.append(("go-out search, 15 cards with 4 wild",
+                 per_call(lambda: check_go_out(hand, go_melds, 0, CLASSIC), number=max(20, n // 20), repeat=7),
+                 "5 ms"))
+    hand_no = parse_cards("KH KS KD 5C 6D 9H 9S 9D QH 4S 2C 2D 2S JK 8C")
+    rows.append(("go-out search, 15 cards with 4 wild (answer no)",
+                 per_call(lambda: check_go_out(hand_no, go_melds, 0, CLASSIC), number=max(20, n // 20), repeat=7),
+                 "5 ms"))
+    return rows
+
+
+def thousand_puzzles(path: Path) -> None:
+    kinds = [
+        "  - {{id: t{i}, kind: take-pile, hand: 7H 7S KD 4C JK, melds: [], score: 0, pile: 5D 9S 7C}}",
+        "  - {{id: m{i}, kind: meld, cards: 9H 9S 9D 2C 2D JK}}",
+        "  - {{id: s{i}, kind: score-hand, melds: [KH KS KD KC KH KS KD, 7C 7D 2S], red_threes: 3H, "
+        "hands: [5C 9D, ''], went_out: true}}",
+        "  - {{id: g{i}, kind: go-out, hand: KH KS 2C 9D 5C 5D, melds: [7H 7S 7D 7C 7H 7S 7D], score: 0}}",
+        "  - {{id: o{i}, kind: opening, score: 1500, melds: [KH KS KD, AC AD 2S]}}",
+        "  - {{id: f{i}, kind: freeze, pile: 5D 2C 9S, melds: [KH KS KD]}}",
+        "  - {{id: c{i}, kind: card-points, cards: JK AS 2D 3C 7H}}",
+    ]
+    lines = ["title: benchmark", "rules: classic", "puzzles:"]
+    lines += [kinds[i % len(kinds)].format(i=i) for i in range(1000)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def bench_processes(quick: bool) -> list[tuple[str, float, str]]:
+    rows = []
+    repeat = 3 if quick else 7
+    exe = [sys.executable]
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "thousand.yaml"
+        thousand_puzzles(path)
+        rows.append(("solve 1,000 puzzles end to end (process)",
+                     wall(exe + ["-m", "canasta_tutor.cli", "solve", str(path)], repeat=repeat, env=env), "2 s"))
+    bare = wall(exe + ["-c", "pass"], repeat=repeat * 2)
+    with_pkg = wall(exe + ["-c", "import canasta_tutor"], repeat=repeat * 2)
+    rows.append(("python -c 'import canasta_tutor' (process)", with_pkg, ""))
+    rows.append(("python -c 'pass' (process)", bare, ""))
+    rows.append(("import canasta_tutor (difference)", with_pkg - bare, "150 ms"))
+    return rows
+
+
+def fmt(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:8.1f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:8.1f} ms"
+    return f"{seconds:8.2f} s "
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    args = parser.parse_args()
+    rows = bench_engine(args.quick) + bench_processes(args.quick)
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measurement':<{width}}  {'median':>11}  goal")
+    for name, seconds, goal in rows:
+        print(f"{name:<{width}}  {fmt(seconds)}  {('< ' + goal) if goal else ''}")
+
+
+if __name__ == "__main__":
+    main()
