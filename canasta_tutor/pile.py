@@ -66,7 +66,7 @@ def _frozen(pile, melds, rules: RuleSet) -> Verdict:
 
 
 def _and(cards) -> str:
-    texts = [str(c) for c in cards]
+    texts = ["a joker" if c.rank == "JK" else str(c) for c in cards]
     if len(texts) <= 1:
         return "".join(texts)
     return ", ".join(texts[:-1]) + " and " + texts[-1]
@@ -283,8 +283,9 @@ def _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, pla
     reasons.extend(reasons_min)
     if plan is not None:
         steps = plan.describe(melds)
-        reasons.append(Reason("goes-out", "After taking, you go out: " + ", ".join(steps) + "."
-                              if steps else "After taking, you go out."))
+        canastas = f"your team has the {plan.canastas} {'canasta' if plan.canastas == 1 else 'canastas'} it needs"
+        reasons.append(Reason("goes-out", f"After taking, you go out ({', '.join(steps)}); {canastas}."
+                              if steps else f"After taking, you have no card left, so you go out; {canastas}."))
     return tuple(reasons)
 
 
