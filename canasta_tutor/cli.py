@@ -94,6 +94,30 @@ def _solve_all(paths, *, check: bool) -> int:
     return status
 
 
+def _generate(args) -> int:
+    from .generator import generate, to_yaml
+
+    if args.count < 1:
+        sys.stderr.write("canasta-tutor generate: --count must be at least 1\n")
+        return 2
+    try:
+        text = to_yaml(generate(args.kind, count=args.count, seed=args.seed, difficulty=args.difficulty,
+                                rules=args.rules))
+    except CanastaError as e:
+        sys.stderr.write(f"canasta-tutor generate: {e}\n")
+        return 2
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            sys.stderr.write(f"canasta-tutor generate: cannot write {args.output}: {e.strerror}\n")
+            return 2
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def _where(err: PuzzleError) -> str:
     parts = []
     if err.field:
@@ -115,12 +139,21 @@ def main(argv=None) -> int:
     p_solve.add_argument("files", nargs="+", metavar="FILE")
     p_check = sub.add_parser("check", help="report puzzles whose expect: disagrees with the engine")
     p_check.add_argument("files", nargs="+", metavar="FILE")
+    p_gen = sub.add_parser("generate", help="write a set of random, legal puzzles (YAML)")
+    p_gen.add_argument("kind", help="card-points, meld, opening, freeze, take-pile, go-out or score-hand")
+    p_gen.add_argument("--count", type=int, default=20)
+    p_gen.add_argument("--seed", default="0")
+    p_gen.add_argument("--difficulty", type=int, default=1, choices=range(1, 6), metavar="1..5")
+    p_gen.add_argument("--rules", default="classic", help="a preset name (default classic)")
+    p_gen.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     args = parser.parse_args(argv)
     try:
         if args.command == "solve":
             return _solve_all(args.files, check=False)
         if args.command == "check":
             return _solve_all(args.files, check=True)
+        if args.command == "generate":
+            return _generate(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
