@@ -118,6 +118,26 @@ def _generate(args) -> int:
     return 0
 
 
+def _progress(args) -> int:
+    from .progress import ProgressStore
+
+    try:
+        store = ProgressStore(args.db)
+        frame = store.summary(args.learner)
+    except CanastaError as e:
+        sys.stderr.write(f"canasta-tutor progress: {e}\n")
+        return 2
+    if frame.empty:
+        who = f" for {args.learner}" if args.learner else ""
+        sys.stdout.write(f"No attempts recorded{who} yet (database: {store.path}).\n")
+        return 0
+    frame = frame.copy()
+    frame["accuracy"] = (frame["accuracy"] * 100).round().astype(int).astype(str) + " %"
+    frame["median_seconds"] = frame["median_seconds"].round(1)
+    sys.stdout.write(frame.to_string(index=False) + "\n")
+    return 0
+
+
 def _where(err: PuzzleError) -> str:
     parts = []
     if err.field:
@@ -146,6 +166,9 @@ def main(argv=None) -> int:
     p_gen.add_argument("--difficulty", type=int, default=1, choices=range(1, 6), metavar="1..5")
     p_gen.add_argument("--rules", default="classic", help="a preset name (default classic)")
     p_gen.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    p_prog = sub.add_parser("progress", help="print each learner's results per topic")
+    p_prog.add_argument("--learner", help="only this learner")
+    p_prog.add_argument("--db", help="the progress database (default: $CANASTA_TUTOR_DB or the user data folder)")
     args = parser.parse_args(argv)
     try:
         if args.command == "solve":
@@ -154,6 +177,8 @@ def main(argv=None) -> int:
             return _solve_all(args.files, check=True)
         if args.command == "generate":
             return _generate(args)
+        if args.command == "progress":
+            return _progress(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

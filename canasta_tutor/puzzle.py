@@ -206,6 +206,16 @@ def parse_puzzle_set(text: str, name: str = "<puzzles>") -> PuzzleSet:
     return pset
 
 
+def puzzle_from_mapping(raw: dict, *, rules: RuleSet | str = CLASSIC, file: str = "<generated>",
+                        set_title: str = "") -> Puzzle:
+    """Validate one puzzle given as a mapping (as in a file), e.g. from the generator."""
+    _top, validator = _validators()
+    pid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else "?"
+    if not isinstance(raw, dict):
+        raise PuzzleError("a puzzle must be a mapping", file=file)
+    return _parse_puzzle(raw, file, pid, get_rules(rules), validator, set_title)
+
+
 def _parse_puzzle(raw: dict, file: str, pid: str, set_rules: RuleSet, validator, title: str) -> Puzzle:
     kind = raw.get("kind") if raw.get("kind") in KINDS else None
     errors = sorted(validator.iter_errors(raw), key=lambda e: (e.validator not in ("additionalProperties", "propertyNames"),

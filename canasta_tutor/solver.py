@@ -106,3 +106,58 @@ def disagreements(puzzle: Puzzle, solution: Solution) -> dict[str, tuple[Any, An
         if expected != got or type(expected) is not type(got):
             out[key] = (expected, got)
     return out
+
+
+def hints(puzzle: Puzzle) -> list[str]:
+    """Hints that point at the rule without giving the answer away, gentlest first."""
+    rules = puzzle.rules
+    s = puzzle.situation
+    kind = puzzle.kind
+    out: list[str] = []
+    limit = {"three": f"at most {rules.max_wild} wild cards",
+             "not-more-than-natural": "never more wild cards than natural ones (and at most three)",
+             "fewer-than-natural": f"more natural cards than wild ones (and at most {rules.max_wild} wild)"}
+    if kind == "card-points":
+        out.append("A joker counts 50; an ace or a two 20; K, Q, J, 10, 9 and 8 count 10; 7, 6, 5, 4 and a black "
+                   "three count 5.")
+        out.append("Add the cards one by one, or group them by value first.")
+    elif kind == "meld":
+        cards = s.get("cards", ())
+        wild = sum(1 for c in cards if c.is_wild)
+        out.append(f"Count them: {len(cards)} cards, {wild} of them wild.")
+        out.append(f"Under these rules a meld is at least three cards of one rank, with at least two natural cards "
+                   f"and {limit[rules.wild_limit]}; seven cards or more make a canasta."
+                   + (" A run of three to seven cards of one suit is a meld too." if rules.sequences else ""))
+        out.append("Threes are special: red threes are never melded, black threes only by a player going out.")
+    elif kind == "opening":
+        out.append(f"With a score of {s.get('score', 0)} the team's first meld needs "
+                   f"{rules.opening_minimum(s.get('score', 0))} points.")
+        out.append("Only card points count, not bonuses; and every meld must itself be legal.")
+    elif kind == "freeze":
+        out.append("Look through the whole pile, not just the top card.")
+        out.append("The pile is frozen for a team when a wild card or a red three lies in it, or when the team has "
+                   "not melded yet. A black three only stops the next player.")
+    elif kind == "take-pile":
+        pile = s.get("pile", ())
+        if pile:
+            out.append(f"The top card is {pile[-1]}. Where could it go: with cards from your hand, or on one of "
+                       f"your team's melds?")
+        out.append("Is the pile frozen for your team? Then only a natural pair from your hand takes it.")
+        if not s.get("melds"):
+            score = s.get("score", 0)
+            out.append(f"Your team has not melded: your first meld must reach {rules.opening_minimum(score)} points, "
+                       f"counting the top card but no other card of the pile.")
+        out.append("After taking, you must still be able to discard a card, or go out.")
+    elif kind == "go-out":
+        from .melds import count_canastas
+
+        have = count_canastas(s.get("melds", []), rules)
+        out.append(f"Your team has {have} canasta{'s' if have != 1 else ''} and needs "
+                   f"{rules.canastas_to_go_out} to go out; you may complete one this turn.")
+        out.append("Every card must go somewhere: on a meld, into a new meld, or as your one last discard.")
+    elif kind == "score-hand":
+        melded = sum(c.points for m in s.get("melds", []) for c in m)
+        out.append(f"Start with the card points of every melded card: {melded}.")
+        out.append(f"Then bonuses: canastas ({rules.natural_canasta_bonus} natural, {rules.mixed_canasta_bonus} "
+                   f"mixed), red threes, going out; then subtract the cards left in hand.")
+    return out

@@ -1,0 +1,339 @@
+"""The puzzle trainer: one widget that shows a puzzle, takes the answer, explains it.
+
+The answer never leaves the kernel before the learner has answered: the
+widget keeps the puzzle in plain Python attributes (never in a synced trait)
+and asks the engine only when an answer comes in. Every attempt is saved at
+once in the progress store.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from pathlib import Path
+
+import ipywidgets as widgets
+
+from ..errors import CanastaError
+from ..practice import Practice, set_of, topic_of
+from ..progress import Attempt, ProgressStore
+from ..puzzle import Puzzle, PuzzleSet, load_puzzle_set, puzzle_files
+from ..render import situation_html
+from ..solver import hints, solve
+
+QUESTIONS = {
+    "card-points": "How many points are these cards worth?",
+    "meld": "Is this a legal meld, and is it a canasta?",
+    "opening": "Is this a legal first meld for your team (an opening)?",
+    "freeze": "Is the discard pile frozen for your team?",
+    "take-pile": "May you take the discard pile now?",
+    "go-out": "Can you go out this turn?",
+    "score-hand": "What does your team score for this hand?",
+}
+YES_NO_KEY = {"opening": "enough", "freeze": "frozen", "take-pile": "take", "go-out": "go_out"}
+NUMBER_KEY = {"card-points": "points", "score-hand": "score"}
+MELD_CHOICES = [("Not a meld", (False, "none")), ("A meld, no canasta", (True, "none")),
+                ("Natural canasta", (True, "natural")), ("Mixed canasta", (True, "mixed"))]
+_OK = "#2e7d32"
+_BAD = "#c62828"
+
+
+def default_puzzle_dir() -> Path:
+    """The project's ``puzzles/`` folder (beside the package in a checkout), else ./puzzles."""
+    here = Path(__file__).resolve().parent.parent.parent / "puzzles"
+    return here if here.is_dir() else Path.cwd() / "puzzles"
+
+
+def load_puzzles(source=None, *, kind: str | None = None, ids=None) -> tuple[list[Puzzle], list[str]]:
+    """Puzzles from a file, a folder, a PuzzleSet, a list of puzzles or paths; problems as messages."""
+    problems: list[str] = []
+    puzzles: list[Puzzle] = []
+    if source is None:
+        source = default_puzzle_dir()
+    items = source if isinstance(source, (list, tuple)) else [source]
+    for item in items:
+        if isinstance(item, Puzzle):
+            puzzles.append(item)
+        elif isinstance(item, PuzzleSet):
+            puzzles.extend(item.puzzles)
+            problems.extend(str(e) for e in item.errors)
+        else:
+            files = puzzle_files([item])
+            if not files:
+                problems.append(f"no puzzle files in {item}")
+            for path in files:
+                try:
+                    pset = load_puzzle_set(path)
+                except CanastaError as e:
+                    problems.append(str(e))
+                    continue
+                puzzles.extend(pset.puzzles)
+                problems.extend(str(e) for e in pset.errors)
+    if kind is not None:
+        kinds = {kind} if isinstance(kind, str) else set(kind)
+        puzzles = [p for p in puzzles if p.kind in kinds]
+    if ids is not None:
+        wanted = list(ids)
+        by_id = {p.id: p for p in puzzles}
+        puzzles = [by_id[i] for i in wanted if i in by_id]
+    return puzzles, problems
+
+
+class Trainer(widgets.VBox):
+    """Solve Canasta puzzles one by one; the engine checks and explains every answer.
+
+    ``source``: a puzzle file or folder (default: the project's puzzles), a
+    ``PuzzleSet`` or a list of puzzles; ``kind``: keep only puzzles of that kind
+    (or kinds); ``ids``: keep these puzzles, in this order; ``topics``,
+    ``difficulties``, ``missed_only``: narrow the practice (see
+    :mod:`canasta_tutor.practice`); ``endless``: generate new puzzles when the
+    chosen ones are done; ``store``: where attempts are saved (default: the
+    progress database); ``learner``: whose attempts they are.
+    """
+
+    def __init__(self, source=None, *, kind=None, ids=None, learner: str = "learner", store=None,
+                 topics=None, difficulties=None, missed_only: bool = False, endless: bool = True,
+                 title: str = "Canasta puzzles", seed: int | str = 0, **kwargs):
+        super().__init__(**kwargs)
+        self.learner = (learner or "learner").strip() or "learner"
+        self.title = title
+        self.puzzles, problems = load_puzzles(source, kind=kind, ids=ids)
+        self.store = None
+        self._store_problem = ""
+        try:
+            self.store = store if store is not None else ProgressStore()
+        except CanastaError as e:
+            self._store_problem = str(e)
+        history = []
+        if self.store is not None:
+            try:
+                history = self.store.history(self.learner)
+            except CanastaError as e:
+                self._store_problem = str(e)
+        self.practice = Practice(self.puzzles, history=history, topics=topics, difficulties=difficulties,
+                                 missed_only=missed_only, endless=endless and ids is None, seed=seed)
+        self.right = 0
+        self.answered_count = 0
+        self.streak = 0
+        self.best_streak = 0
+        self.puzzle: Puzzle | None = None
+        self.solution = None        # filled in only after the learner answers
+        self.answered = False
+        self._hints: list[str] = []
+        self._hints_shown = 0
+        self._shown_at = 0.0
+        self._skip_warned = False
+
+        self.header = widgets.HTML()
+        self.prompt = widgets.HTML()
+        self.situation = widgets.HTML()
+        self.question = widgets.HTML()
+        self.controls = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.number = widgets.Text(placeholder="points", layout=widgets.Layout(width="9em"),
+                                   description="Your answer:", style={"description_width": "initial"})
+        self.check_button = widgets.Button(description="Check", button_style="primary")
+        self.check_button.on_click(lambda _b: self.answer(self.number.value))
+        self.hint_button = widgets.Button(description="Hint", icon="lightbulb-o")
+        self.hint_button.on_click(lambda _b: self.hint())
+        self.next_button = widgets.Button(description="Next puzzle", icon="arrow-right")
+        self.next_button.on_click(lambda _b: self.next())
+        self.hint_box = widgets.HTML()
+        self.notice = widgets.HTML()
+        self.message = widgets.HTML()
+        self.feedback = widgets.HTML()
+        self.children = [self.header, self.notice, self.prompt, self.situation, self.question, self.controls,
+                         widgets.HBox([self.hint_button, self.next_button]), self.hint_box, self.message,
+                         self.feedback]
+        self.add_class("ct-trainer")
+        if problems:
+            text = ("Some puzzles could not be loaded: " + "; ".join(problems[:3])
+                    + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""))
+            self.notice.value = f"<div style='color:{_BAD}'>{html.escape(text)}</div>"
+        self.next()
+
+    # --- showing a puzzle ------------------------------------------------------------
+    def _say(self, text: str, *, error: bool = False) -> None:
+        colour = _BAD if error else "#444"
+        self.message.value = f"<div style='color:{colour}'>{html.escape(text)}</div>" if text else ""
+
+    def _update_header(self) -> None:
+        p = self.puzzle
+        where = ""
+        if p is not None:
+            where = (f" · {html.escape(topic_of(p))} · difficulty {p.difficulty}")
+        self.header.value = (f"<h3 style='margin:4px 0'>{html.escape(self.title)}</h3>"
+                             f"<div>Score <b>{self.right}</b> of {self.answered_count} · streak <b>{self.streak}</b>"
+                             f" (best {self.best_streak}){where}</div>")
+
+    def next(self) -> None:
+        """Show the next puzzle (chosen by the practice rules)."""
+        if self.puzzle is not None and not self.answered and not self._skip_warned:
+            self._say("Answer this puzzle first, or press Next again to skip it.")
+            self._skip_warned = True  # a second press skips
+            return
+        if self.puzzle is not None and not self.answered:
+            self.practice.skip(self.puzzle)
+        self._skip_warned = False
+        try:
+            puzzle = self.practice.next()
+        except CanastaError as e:
+            puzzle = None
+            self._say(f"No more puzzles could be made: {e}", error=True)
+        self.puzzle = puzzle
+        self.solution = None
+        self.answered = False
+        self._hints = []
+        self._hints_shown = 0
+        self.feedback.value = ""
+        self.hint_box.value = ""
+        if puzzle is None:
+            if not self.puzzles:
+                self._say("There are no puzzles here yet. Choose another puzzle set, kind or topic.")
+            else:
+                self._say("Well done: you have answered every puzzle here.")
+            self.prompt.value = self.situation.value = self.question.value = ""
+            self.controls.children = []
+            self.hint_button.disabled = True
+            self.next_button.disabled = True
+            self._update_header()
+            return
+        self._say("")
+        self.prompt.value = f"<p><i>{html.escape(puzzle.prompt)}</i></p>" if puzzle.prompt else ""
+        self.situation.value = situation_html(puzzle, show_frozen=puzzle.kind != "freeze",
+                                              show_minimum=puzzle.kind != "opening")
+        self.question.value = f"<p><b>{html.escape(QUESTIONS[puzzle.kind])}</b></p>"
+        self.controls.children = self._make_controls(puzzle)
+        self.hint_button.disabled = False
+        self.next_button.disabled = False
+        self._shown_at = time.perf_counter()
+        self._update_header()
+
+    def _make_controls(self, puzzle: Puzzle) -> list:
+        if puzzle.kind in NUMBER_KEY:
+            self.number.value = ""
+            self.number.disabled = False
+            self.check_button.disabled = False
+            return [self.number, self.check_button]
+        if puzzle.kind == "meld":
+            choices = list(MELD_CHOICES) + ([("Samba", (True, "samba"))] if puzzle.rules.sequences else [])
+            buttons = []
+            for label, value in choices:
+                b = widgets.Button(description=label, layout=widgets.Layout(width="auto"))
+                b.on_click(lambda _b, v=value: self.answer(v))
+                buttons.append(b)
+            return buttons
+        yes = widgets.Button(description="Yes", button_style="success")
+        no = widgets.Button(description="No", button_style="danger")
+        yes.on_click(lambda _b: self.answer(True))
+        no.on_click(lambda _b: self.answer(False))
+        return [yes, no]
+
+    # --- answering -------------------------------------------------------------------
+    def hint(self) -> None:
+        """Reveal one more hint (never the answer)."""
+        if self.puzzle is None:
+            return
+        if not self._hints:
+            self._hints = hints(self.puzzle)
+        if self._hints_shown >= len(self._hints):
+            self._say("No more hints for this puzzle.")
+            return
+        self._hints_shown += 1
+        items = "".join(f"<li>{html.escape(h)}</li>" for h in self._hints[:self._hints_shown])
+        self.hint_box.value = f"<div style='color:#5d4037'><b>Hint</b><ul>{items}</ul></div>"
+
+    def _parse(self, value):
+        """The learner's answer in the engine's terms, or a message saying what is wrong."""
+        kind = self.puzzle.kind
+        if kind in NUMBER_KEY:
+            text = str(value).strip().replace("−", "-").replace(" ", "")
+            if not text:
+                return None, "Type your answer in the box first."
+            try:
+                return {NUMBER_KEY[kind]: int(text.lstrip("+"))}, ""
+            except ValueError:
+                return None, f"Please type a whole number, like 65 or -120: '{str(value).strip()}' is not one."
+        if kind == "meld":
+            if isinstance(value, str):
+                value = {"not a meld": (False, "none"), "meld": (True, "none"), "natural": (True, "natural"),
+                         "mixed": (True, "mixed"), "samba": (True, "samba")}.get(value.strip().lower(), value)
+            if not (isinstance(value, tuple) and len(value) == 2):
+                return None, "Choose one of the buttons."
+            return {"valid": value[0], "canasta": value[1]}, ""
+        if isinstance(value, str):
+            value = {"yes": True, "no": False}.get(value.strip().lower(), value)
+        if not isinstance(value, bool):
+            return None, "Answer with Yes or No."
+        return {YES_NO_KEY[kind]: value}, ""
+
+    def answer(self, value) -> bool | None:
+        """Take the learner's answer; returns whether it was right (None if it was not taken)."""
+        if self.puzzle is None:
+            self._say("There is no puzzle to answer.")
+            return None
+        if self.answered:
+            self._say("You have answered this one already: press Next puzzle.")
+            return None
+        given, problem = self._parse(value)
+        if given is None:
+            self._say(problem, error=True)
+            return None
+        seconds = time.perf_counter() - self._shown_at
+        try:
+            self.solution = solve(self.puzzle)
+        except CanastaError as e:
+            self.answered = True
+            self._say(f"This puzzle cannot be solved: {e}. Press Next puzzle.", error=True)
+            return None
+        self.answered = True
+        expected = {k: self.solution.answer[k] for k in given}
+        correct = given == expected
+        self.answered_count += 1
+        if correct:
+            self.right += 1
+            self.streak += 1
+            self.best_streak = max(self.best_streak, self.streak)
+        else:
+            self.streak = 0
+        for child in self.controls.children:
+            child.disabled = True
+        self._save(given, correct, seconds)
+        self._show_feedback(correct, expected)
+        self._update_header()
+        return correct
+
+    def _save(self, given, correct: bool, seconds: float) -> None:
+        p = self.puzzle
+        attempt = Attempt(self.learner, set_of(p), p.id, p.kind, topic_of(p), p.difficulty, correct, seconds, given)
+        self.practice.note(attempt)
+        if self.store is None:
+            if self._store_problem:
+                self._say(f"Your progress is not being saved: {self._store_problem}", error=True)
+            return
+        try:
+            self.store.record(learner=self.learner, puzzle_set=attempt.puzzle_set, puzzle_id=p.id, kind=p.kind,
+                              topic=attempt.topic, difficulty=p.difficulty, answer=given, correct=correct,
+                              seconds=seconds)
+        except CanastaError as e:
+            self._say(f"Your answer counts here but could not be saved: {e}", error=True)
+
+    def _show_feedback(self, correct: bool, expected: dict) -> None:
+        kind = self.puzzle.kind
+        if kind in NUMBER_KEY:
+            right_answer = str(expected[NUMBER_KEY[kind]])
+        elif kind == "meld":
+            valid, canasta = expected["valid"], expected["canasta"]
+            right_answer = ("not a meld" if not valid else "a meld, no canasta" if canasta == "none"
+                            else "a samba" if canasta == "samba" else f"a {canasta} canasta")
+        else:
+            right_answer = "Yes" if expected[YES_NO_KEY[kind]] else "No"
+        head = (f"<div style='color:{_OK};font-size:1.2em'><b>✔ Right!</b> {html.escape(right_answer)}.</div>"
+                if correct else
+                f"<div style='color:{_BAD};font-size:1.2em'><b>✘ Not quite.</b> The answer is "
+                f"<b>{html.escape(right_answer)}</b>.</div>")
+        reasons = "".join(f"<li>{html.escape(line)}</li>" for line in self.solution.explanation)
+        body = f"<div class='ct-why'><b>Why</b><ul>{reasons}</ul></div>"
+        table = ""
+        if kind == "score-hand":
+            table = self.solution.verdict.to_frame().to_html(index=False, border=0, classes="ct-breakdown")
+        self.feedback.value = f"<div class='ct-feedback'>{head}{body}{table}</div>"

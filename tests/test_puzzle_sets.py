@@ -1,0 +1,67 @@
+"""The hand-written puzzle sets in puzzles/: enough of each skill, every one checked by the engine."""
+
+from collections import Counter
+
+import pytest
+
+from canasta_tutor.puzzle import load_puzzle_set, puzzle_files
+from canasta_tutor.solver import disagreements, solve
+
+MINIMA = {"card-points": 10, "meld": 25, "opening": 20, "freeze": 10, "take-pile": 40, "go-out": 15,
+          "score-hand": 30}
+
+
+@pytest.fixture(scope="module")
+def sets(root):
+    return [load_puzzle_set(p) for p in puzzle_files([root / "puzzles"])]
+
+
+@pytest.fixture(scope="module")
+def root():
+    from pathlib import Path
+
+    return Path(__file__).resolve().parent.parent
+
+
+def test_every_set_loads_without_errors(sets):
+    assert sets
+    for pset in sets:
+        assert not pset.errors, pset.errors
+
+
+def test_every_stored_answer_agrees_with_the_engine(sets):
+    for pset in sets:
+        for puzzle in pset:
+            assert puzzle.expect, (pset.file, puzzle.id, "hand-written puzzles carry the author's answer")
+            assert not disagreements(puzzle, solve(puzzle)), (pset.file, puzzle.id)
+
+
+def test_enough_puzzles_per_skill(sets):
+    classic = Counter(p.kind for s in sets if s.rules.name == "classic" for p in s)
+    for kind, minimum in MINIMA.items():
+        assert classic[kind] >= minimum, (kind, classic[kind])
+    assert sum(len(s) for s in sets) >= 150
+
+
+def test_difficulties_spread_within_each_skill(sets):
+    for pset in sets:
+        if pset.rules.name != "classic":
+            continue
+        levels = {p.difficulty for p in pset}
+        assert len(levels) >= 3 and min(levels) <= 2 and max(levels) >= 4, (pset.file, levels)
+
+
+def test_variant_sets_exist(sets):
+    names = {s.rules.name for s in sets}
+    assert {"danish", "samba", "classic-2p"} <= names
+
+
+def test_prompts_tell_stories(sets):
+    with_prompt = sum(1 for s in sets for p in s if p.prompt)
+    assert with_prompt >= 40
+
+
+def test_check_command_passes_on_the_shipped_puzzles(cli, root):
+    r = cli("check", str(root / "puzzles"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "0 disagree, 0 errors" in r.stderr
