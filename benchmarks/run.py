@@ -121,6 +121,38 @@ def bench_processes(quick: bool) -> list[tuple[str, float, str]]:
     return rows
 
 
+def bench_trainer(quick: bool) -> list[tuple[str, float, str]]:
+    from canasta_tutor.generator import generate
+    from canasta_tutor.progress import ProgressStore
+    from canasta_tutor.puzzle import load_puzzle_set
+    from canasta_tutor.widgets import Trainer
+
+    rows = []
+    repeat = 3 if quick else 7
+    times = []
+    for i in range(repeat):
+        start = time.perf_counter()
+        generate("take-pile", count=1000, seed=i, difficulty=3)
+        times.append(time.perf_counter() - start)
+    rows.append(("generate 1,000 take-pile puzzles (difficulty 3, in process)", statistics.median(times), "2 s"))
+    with tempfile.TemporaryDirectory() as tmp:
+        store = ProgressStore(Path(tmp) / "bench.sqlite3")
+        puzzles = []
+        for name in ("05-take-pile.yaml", "07-score-hand.yaml", "02-melds.yaml", "06-go-out.yaml"):
+            puzzles += load_puzzle_set(ROOT / "puzzles" / name).puzzles
+        answers = {"take-pile": True, "go-out": True, "score-hand": "100", "meld": (True, "none")}
+        per_answer = []
+        for puzzle in puzzles[: (40 if quick else len(puzzles))]:
+            trainer = Trainer([puzzle], learner="bench", store=store, endless=False)
+            start = time.perf_counter()
+            trainer.answer(answers[puzzle.kind])
+            per_answer.append(time.perf_counter() - start)
+        rows.append((f"trainer: check an answer and show its feedback ({len(per_answer)} puzzles, incl. saving)",
+                     statistics.median(per_answer), "50 ms"))
+        rows.append(("trainer: same, slowest puzzle", max(per_answer), "50 ms"))
+    return rows
+
+
 def fmt(seconds: float) -> str:
     if seconds < 1e-3:
         return f"{seconds * 1e6:8.1f} µs"
@@ -133,7 +165,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
     args = parser.parse_args()
-    rows = bench_engine(args.quick) + bench_processes(args.quick)
+    rows = bench_engine(args.quick) + bench_processes(args.quick) + bench_trainer(args.quick)
     width = max(len(r[0]) for r in rows)
     print(f"{'measurement':<{width}}  {'median':>11}  goal")
     for name, seconds, goal in rows:

@@ -360,8 +360,12 @@ def check_go_out(hand, melds=(), score: int = 0, rules: RuleSet | str = CLASSIC)
     plan, problems = find_go_out(hand, melds, rules, need=need, minimum=minimum)
     if plan is not None:
         steps = plan.describe(melds)
-        text = "You can go out: " + ", ".join(steps) + "." if steps else "You can go out."
-        reasons = [Reason("can-go-out", text[0] + text[1:])]
+        if steps:
+            text = "Every card finds a place: " + ", ".join(steps[:-1]) + (" and " if len(steps) > 1 else "") \
+                + steps[-1] + "."
+        else:
+            text = "Your hand is already empty."
+        reasons = [Reason("can-go-out", text)]
         reasons.append(Reason("canastas", f"Your team then has {plan.canastas} "
                                           f"{'canasta' if plan.canastas == 1 else 'canastas'}; {need} "
                                           f"{'is' if need == 1 else 'are'} needed to go out."))

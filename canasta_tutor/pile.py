@@ -266,18 +266,18 @@ def _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, pla
     if method == "pair":
         what = f"you hold two natural {rank_plural(top.rank)} ({format_cards(used)})"
         if team_meld is not None:
-            reasons.append(Reason("take-with-pair", f"You can take it: {what}, and {top} with them goes on your "
-                                                    f"meld {format_cards(team_meld)}."))
+            reasons.append(Reason("take-with-pair", f"{what[0].upper()}{what[1:]}, and {top} with them goes on "
+                                                    f"your meld {format_cards(team_meld)}."))
         else:
-            reasons.append(Reason("take-with-pair", f"You can take it: {what} to meld with {top}: "
+            reasons.append(Reason("take-with-pair", f"{what[0].upper()}{what[1:]} to meld with {top}: "
                                                     f"{format_cards(meld)}."))
     elif method == "natural-and-wild":
-        reasons.append(Reason("take-with-natural-and-wild", f"You can take it: the pile is not frozen for your team, "
-                                                            f"so one natural {_one_of(top.rank)} and a wild card "
-                                                            f"({format_cards(used)}) meld with {top}."))
+        reasons.append(Reason("take-with-natural-and-wild", f"The pile is not frozen for your team, so one natural "
+                                                            f"{_one_of(top.rank)} and a wild card "
+                                                            f"({format_cards(used)}) can meld with {top}."))
     else:
-        reasons.append(Reason("take-lay-off", f"You can take it: the pile is not frozen for your team and {top} "
-                                              f"can be laid off on your meld {format_cards(team_meld)}."))
+        reasons.append(Reason("take-lay-off", f"The pile is not frozen for your team and {top} can be laid off on "
+                                              f"your meld {format_cards(team_meld)}."))
     if frozen.ok:
         reasons.extend(frozen.reasons)
     reasons.extend(reasons_min)

@@ -53,6 +53,7 @@ class Practice:
     endless: bool = True
     rules: object = None
     seed: int | str = 0
+    ordered: bool = False  # take fresh puzzles in the given order (a lesson's puzzles)
 
     def __post_init__(self):
         self._generated = itertools.count(1)
@@ -140,6 +141,8 @@ class Practice:
         skipped = {k: i for i, k in enumerate(self.skipped)}
         if fresh:
             # skipped puzzles go to the back of the queue, the most recently skipped last
+            if self.ordered:
+                return min(fresh, key=lambda p: skipped.get(self._key(p), -1))
             return min(fresh, key=lambda p: (skipped.get(self._key(p), -1), acc.get(topic_of(p), 0.5),
                                              p.difficulty))
         if not self.endless or not pool:

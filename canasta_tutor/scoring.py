@@ -81,6 +81,24 @@ class ScoreSheet:
         return self.total
 
 
+def score_red_threes(count: int, opened: bool, rules: RuleSet | str = CLASSIC) -> ScoreItem:
+    """What ``count`` red threes are worth to a team that has melded (``opened``) or not.
+
+    >>> score_red_threes(4, True).points, score_red_threes(2, False).points, score_red_threes(1, False, "danish").points
+    (800, -200, -200)
+    """
+    rules = get_rules(rules)
+    all_of_them = count == rules.red_threes_in_game
+    if opened:
+        points = rules.all_red_threes_bonus if all_of_them else count * rules.red_three_bonus
+        detail = f"all {count}: {points}" if all_of_them else f"{count} × {rules.red_three_bonus}"
+    else:
+        points = -(rules.all_red_threes_penalty if all_of_them else count * rules.red_three_penalty)
+        detail = (f"all {count}, and the team never melded: {points}" if all_of_them else
+                  f"{count} × -{rules.red_three_penalty}, because the team never melded")
+    return ScoreItem("Red threes", points if count else 0, detail if count else "none")
+
+
 def score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules: RuleSet | str = CLASSIC, *,
                concealed_canastas: int = 0) -> ScoreSheet:
     """Score one hand for one team.
@@ -140,16 +158,8 @@ def score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules: RuleSet
             parts.append(f"{concealed_canastas} concealed × {rules.concealed_canasta_bonus}")
         items.append(ScoreItem("Canasta bonuses", bonus, ", ".join(parts)))
     if red_threes:
-        n = len(red_threes)
-        all_of_them = n == rules.red_threes_in_game
-        if melds:
-            points = rules.all_red_threes_bonus if all_of_them else n * rules.red_three_bonus
-            detail = (f"all {n}: {points}" if all_of_them else f"{n} × {rules.red_three_bonus}")
-        else:
-            points = -(rules.all_red_threes_penalty if all_of_them else n * rules.red_three_penalty)
-            detail = (f"all {n}, and the team never melded: {points}" if all_of_them else
-                      f"{n} × -{rules.red_three_penalty}, because the team never melded")
-        items.append(ScoreItem("Red threes", points, f"{format_cards(red_threes)}: {detail}"))
+        item = score_red_threes(len(red_threes), bool(melds), rules)
+        items.append(item._replace(detail=f"{format_cards(red_threes)}: {item.detail}"))
     if went_out:
         if went_out == "concealed":
             items.append(ScoreItem("Going out concealed", rules.concealed_going_out_bonus,

@@ -1,5 +1,6 @@
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -7,6 +8,9 @@ from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
+
+# Tests, lessons run by nbval and servers started by tests keep their progress away from the user's own.
+os.environ.setdefault("CANASTA_TUTOR_DB", os.path.join(tempfile.mkdtemp(prefix="canasta-tests-"), "progress.sqlite3"))
 
 settings.register_profile("ci", max_examples=150, deadline=None)
 settings.register_profile("dev", max_examples=60, deadline=None)

@@ -93,7 +93,8 @@ class Trainer(widgets.VBox):
 
     def __init__(self, source=None, *, kind=None, ids=None, learner: str = "learner", store=None,
                  topics=None, difficulties=None, missed_only: bool = False, endless: bool = True,
-                 title: str = "Canasta puzzles", seed: int | str = 0, **kwargs):
+                 title: str = "Canasta puzzles", seed: int | str = 0, resume: bool = True,
+                 ask_name: bool = True, **kwargs):
         super().__init__(**kwargs)
         self.learner = (learner or "learner").strip() or "learner"
         self.title = title
@@ -105,13 +106,14 @@ class Trainer(widgets.VBox):
         except CanastaError as e:
             self._store_problem = str(e)
         history = []
-        if self.store is not None:
+        if self.store is not None and resume:
             try:
                 history = self.store.history(self.learner)
             except CanastaError as e:
                 self._store_problem = str(e)
         self.practice = Practice(self.puzzles, history=history, topics=topics, difficulties=difficulties,
-                                 missed_only=missed_only, endless=endless and ids is None, seed=seed)
+                                 missed_only=missed_only, endless=endless and ids is None, seed=seed,
+                                 ordered=ids is not None)
         self.right = 0
         self.answered_count = 0
         self.streak = 0
@@ -125,6 +127,9 @@ class Trainer(widgets.VBox):
         self._skip_warned = False
 
         self.header = widgets.HTML()
+        self.name_box = widgets.Text(value=self.learner, description="Your name:", continuous_update=False,
+                                     layout=widgets.Layout(width="20em", display="" if ask_name else "none"))
+        self.name_box.observe(self._rename, "value")
         self.prompt = widgets.HTML()
         self.situation = widgets.HTML()
         self.question = widgets.HTML()
@@ -133,15 +138,15 @@ class Trainer(widgets.VBox):
                                    description="Your answer:", style={"description_width": "initial"})
         self.check_button = widgets.Button(description="Check", button_style="primary")
         self.check_button.on_click(lambda _b: self.answer(self.number.value))
-        self.hint_button = widgets.Button(description="Hint", icon="lightbulb-o")
+        self.hint_button = widgets.Button(description="Hint")
         self.hint_button.on_click(lambda _b: self.hint())
-        self.next_button = widgets.Button(description="Next puzzle", icon="arrow-right")
+        self.next_button = widgets.Button(description="Next puzzle →")
         self.next_button.on_click(lambda _b: self.next())
         self.hint_box = widgets.HTML()
         self.notice = widgets.HTML()
         self.message = widgets.HTML()
         self.feedback = widgets.HTML()
-        self.children = [self.header, self.notice, self.prompt, self.situation, self.question, self.controls,
+        self.children = [self.header, self.name_box, self.notice, self.prompt, self.situation, self.question, self.controls,
                          widgets.HBox([self.hint_button, self.next_button]), self.hint_box, self.message,
                          self.feedback]
         self.add_class("ct-trainer")
@@ -150,6 +155,14 @@ class Trainer(widgets.VBox):
                     + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""))
             self.notice.value = f"<div style='color:{_BAD}'>{html.escape(text)}</div>"
         self.next()
+
+    def _rename(self, change) -> None:
+        name = str(change["new"]).strip()
+        if not name:
+            self._say("Type your name, so that your progress is kept under it.", error=True)
+            return
+        self.learner = name[:60]
+        self._say(f"Your answers are now saved for {self.learner}.")
 
     # --- showing a puzzle ------------------------------------------------------------
     def _say(self, text: str, *, error: bool = False) -> None:
@@ -337,3 +350,36 @@ class Trainer(widgets.VBox):
         if kind == "score-hand":
             table = self.solution.verdict.to_frame().to_html(index=False, border=0, classes="ct-breakdown")
         self.feedback.value = f"<div class='ct-feedback'>{head}{body}{table}</div>"
+
+
+class PracticeRoom(widgets.VBox):
+    """Choose topics, difficulty and whether to replay only missed puzzles; then practise."""
+
+    def __init__(self, source=None, *, learner: str = "learner", store=None, **kwargs):
+        super().__init__(**kwargs)
+        self._source = source
+        self._store = store
+        puzzles, problems = load_puzzles(source)
+        self._puzzles = puzzles
+        topics = sorted({topic_of(p) for p in puzzles})
+        self.name = widgets.Text(value=learner, description="Your name:", layout=widgets.Layout(width="20em"))
+        self.topics = widgets.SelectMultiple(options=topics, description="Topics:", rows=min(8, max(3, len(topics))),
+                                             layout=widgets.Layout(width="30em"))
+        self.difficulty = widgets.IntRangeSlider(value=(1, 5), min=1, max=5, description="Difficulty:")
+        self.missed = widgets.Checkbox(value=False, description="Only the puzzles I missed")
+        self.start = widgets.Button(description="Start", button_style="primary")
+        self.start.on_click(lambda _b: self.begin())
+        self.message = widgets.HTML(
+            f"<div style='color:{_BAD}'>{html.escape('; '.join(problems[:3]))}</div>" if problems else "")
+        self.area = widgets.VBox()
+        self.trainer: Trainer | None = None
+        self.children = [self.name, widgets.HTML("<small>No topic chosen means all of them.</small>"), self.topics,
+                         self.difficulty, self.missed, self.start, self.message, self.area]
+
+    def begin(self) -> None:
+        low, high = self.difficulty.value
+        self.trainer = Trainer(self._puzzles, learner=self.name.value, store=self._store,
+                               topics=list(self.topics.value) or None, difficulties=range(low, high + 1),
+                               missed_only=self.missed.value, endless=not self.missed.value, title="Practice",
+                               ask_name=False)
+        self.area.children = [self.trainer]

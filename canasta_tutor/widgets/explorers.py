@@ -1,0 +1,516 @@
+"""Interactive explorers for the lessons: change the situation, see the engine's verdict live.
+
+Every verdict comes from the engine; these widgets only gather the situation
+and show the answer. Bad input (a mistyped card) gives a message naming it.
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+
+from ..cards import Card, parse_cards
+from ..errors import CanastaError
+from ..going_out import check_go_out
+from ..melds import check_meld
+from ..opening import check_opening
+from ..pile import check_frozen, check_stopped, check_take_pile
+from ..render import card_html, cards_html, melds_html, pile_html
+from ..rules import PRESETS, get_rules
+from ..scoring import GameScore, score_hand, score_red_threes
+
+_GOOD = "#2e7d32"
+_BAD = "#c62828"
+
+
+def _verdict_html(verdict, *, yes: str = "Yes", no: str = "No") -> str:
+    colour = _GOOD if verdict.ok else _BAD
+    head = yes if verdict.ok else no
+    items = "".join(f"<li>{html.escape(r.text)}</li>" for r in verdict.reasons)
+    return (f"<div class='ct-verdict'><div style='color:{colour};font-size:1.15em'><b>{html.escape(head)}</b></div>"
+            f"<ul>{items}</ul></div>")
+
+
+def _error_html(text: str) -> str:
+    if not text:
+        return ""
+    return f"<div class='ct-error' style='color:{_BAD}'>{html.escape(text)}</div>"
+
+
+def _preset_dropdown(value: str = "classic") -> widgets.Dropdown:
+    return widgets.Dropdown(options=[(f"{r.name}: {r.title}", r.name) for r in PRESETS.values()], value=value,
+                            description="Rules:", layout=widgets.Layout(width="32em"))
+
+
+class CardPalette(widgets.VBox):
+    """Every card as a button; clicking one calls ``on_pick(card)``."""
+
+    def __init__(self, on_pick, *, ranks=None, **kwargs):
+        super().__init__(**kwargs)
+        self._on_pick = on_pick
+        wanted = ranks or ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+        rows = []
+        for suit in "SHDC":
+            buttons = [self._button(Card(rank + suit)) for rank in wanted]
+            rows.append(widgets.HBox(buttons))
+        rows.append(widgets.HBox([self._button(Card("JK"))]))
+        self.children = rows
+        self.add_class("ct-palette")
+
+    def _button(self, card: Card) -> widgets.Button:
+        b = widgets.Button(description=card.text if card.rank != "JK" else "Joker",
+                           tooltip=f"add {card.text}", layout=widgets.Layout(width="52px" if card.rank != "JK"
+                                                                            else "80px", height="30px"))
+        b.style.text_color = "#c62828" if card.is_red else ("#6a1b9a" if card.rank == "JK" else "#1b1b1b")
+        b.style.font_weight = "bold"
+        b.add_class("ct-card-button")
+        b.on_click(lambda _b, c=card: self._on_pick(c))
+        return b
+
+
+class _CardList:
+    """A small list of picked cards that respects the decks (no third K♥ with two packs)."""
+
+    def __init__(self, cards=()):
+        self.cards: list[Card] = list(parse_cards(cards))
+
+    def add(self, card: Card, rules, others=()) -> str:
+        seen = sum(1 for c in list(self.cards) + list(others) if c is card)
+        allowed = rules.jokers if card.rank == "JK" else rules.decks
+        if seen >= allowed:
+            return (f"The decks hold only {allowed} × {card.text if card.rank != 'JK' else 'joker'} "
+                    f"under {rules.name}.")
+        self.cards.append(card)
+        return ""
+
+
+class CardCounter(widgets.VBox):
+    """Lesson 1: click cards and watch their points add up."""
+
+    def __init__(self, cards: str = "KH 7S JK", **kwargs):
+        super().__init__(**kwargs)
+        self.picked = _CardList(cards)
+        self.rules = get_rules("classic")
+        self.palette = CardPalette(self.add)
+        self.clear_button = widgets.Button(description="Start again")
+        self.clear_button.on_click(lambda _b: self.clear())
+        self.view = widgets.HTML()
+        self.message = widgets.HTML()
+        self.children = [widgets.HTML("<b>Click cards to pick them up:</b>"), self.palette, self.clear_button,
+                         self.message, self.view]
+        self.update()
+
+    def add(self, card: Card) -> None:
+        if card.is_red_three:
+            self.message.value = _error_html(f"{card.text} is a red three: it has no card value. It is laid down at "
+                                             f"once and scores as a bonus of {self.rules.red_three_bonus}.")
+            return
+        self.message.value = _error_html(self.picked.add(card, self.rules))
+        self.update()
+
+    def clear(self) -> None:
+        self.picked.cards.clear()
+        self.message.value = ""
+        self.update()
+
+    def update(self) -> None:
+        cards = self.picked.cards
+        total = sum(c.points for c in cards)
+        rows = "".join(f"<tr><td>{card_html(c, size='small')}</td><td style='text-align:right'>{c.points}</td></tr>"
+                       for c in cards)
+        self.view.value = (f"<table class='ct-points'>{rows}<tr><td><b>Total</b></td>"
+                           f"<td style='text-align:right'><b class='ct-total'>{total}</b></td></tr></table>")
+
+
+class MeldBuilder(widgets.VBox):
+    """Lesson 2 (and 3): click cards into a meld; see valid, canasta or what is wrong."""
+
+    def __init__(self, cards: str = "KH KS", *, rules: str = "classic", going_out: bool = False, **kwargs):
+        super().__init__(**kwargs)
+        self.meld = _CardList(cards)
+        self.preset = _preset_dropdown(rules)
+        self.going_out = widgets.Checkbox(value=going_out, description="I go out this turn")
+        self.palette = CardPalette(self.add)
+        self.clear_button = widgets.Button(description="Start again")
+        self.clear_button.on_click(lambda _b: self.clear())
+        self.meld_row = widgets.HBox()
+        self.message = widgets.HTML()
+        self.verdict = widgets.HTML()
+        self.preset.observe(lambda _c: self.update(), "value")
+        self.going_out.observe(lambda _c: self.update(), "value")
+        self.children = [widgets.HBox([self.preset, self.going_out]),
+                         widgets.HTML("<b>Click cards to add them to the meld; click a card in the meld to take it "
+                                      "back.</b>"),
+                         self.palette, widgets.HTML("<b>Your meld:</b>"), self.meld_row, self.clear_button,
+                         self.message, self.verdict]
+        self.update()
+
+    @property
+    def rules(self):
+        return get_rules(self.preset.value)
+
+    def add(self, card: Card) -> None:
+        self.message.value = _error_html(self.meld.add(card, self.rules))
+        self.update()
+
+    def remove(self, index: int) -> None:
+        if 0 <= index < len(self.meld.cards):
+            self.meld.cards.pop(index)
+        self.update()
+
+    def clear(self) -> None:
+        self.meld.cards.clear()
+        self.message.value = ""
+        self.update()
+
+    def update(self) -> None:
+        buttons = []
+        for i, card in enumerate(self.meld.cards):
+            b = widgets.Button(description=card.text if card.rank != "JK" else "Joker",
+                               tooltip="take it back", layout=widgets.Layout(width="60px", height="40px"))
+            b.style.text_color = "#c62828" if card.is_red else "#1b1b1b"
+            b.style.font_weight = "bold"
+            b.on_click(lambda _b, i=i: self.remove(i))
+            buttons.append(b)
+        self.meld_row.children = buttons
+        if not self.meld.cards:
+            self.verdict.value = "<i>Pick some cards.</i>"
+            return
+        v = check_meld(tuple(self.meld.cards), self.rules, going_out=self.going_out.value)
+        label = ("not a meld" if not v.ok else "valid meld" if v.canasta == "none" else
+                 "samba" if v.canasta == "samba" else f"valid: {v.canasta} canasta")
+        self.verdict.value = _verdict_html(v, yes=label.capitalize(), no=label.capitalize()) + \
+            f"<div>Card points: {v.points}</div>"
+
+
+class RedThreeExplorer(widgets.VBox):
+    """Lesson 3: what red threes are worth, with and without a meld on the table."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.preset = _preset_dropdown()
+        self.count = widgets.IntSlider(value=1, min=0, max=4, description="Red threes:")
+        self.opened = widgets.Checkbox(value=True, description="My team has melded this hand")
+        self.view = widgets.HTML()
+        for w in (self.preset, self.count, self.opened):
+            w.observe(lambda _c: self.update(), "value")
+        self.children = [self.preset, self.count, self.opened, self.view]
+        self.update()
+
+    def update(self) -> None:
+        rules = get_rules(self.preset.value)
+        self.count.max = rules.red_threes_in_game
+        item = score_red_threes(self.count.value, self.opened.value, rules)
+        reds = ["3H", "3D"] * rules.decks
+        colour = _GOOD if item.points >= 0 else _BAD
+        self.view.value = (f"{cards_html(' '.join(reds[:self.count.value]), size='small', empty='no red threes')}"
+                           f"<div style='font-size:1.3em;color:{colour}'><b class='ct-total'>{item.points:+d}</b></div>"
+                           f"<div>{html.escape(item.detail)}</div>")
+
+
+class FreezeExplorer(widgets.VBox):
+    """Lesson 5: put cards on the pile and watch it freeze (or only stop)."""
+
+    DISCARDS = [("a 7♥", "7H"), ("a K♠", "KS"), ("a 2♣ (wild)", "2C"), ("a joker", "JK"),
+                ("a black 3 (3♠)", "3S")]
+
+    def __init__(self, pile: str = "5D 9S 7C", *, melded: bool = True, **kwargs):
+        super().__init__(**kwargs)
+        self.pile = _CardList(pile)
+        self.preset = _preset_dropdown()
+        self.melded = widgets.Checkbox(value=melded, description="My team has melded")
+        self.always = widgets.Checkbox(value=False, description="House rule: the pile is always frozen")
+        buttons = []
+        for label, code in self.DISCARDS:
+            b = widgets.Button(description=f"Discard {label}", layout=widgets.Layout(width="auto"))
+            b.on_click(lambda _b, c=code: self.discard(c))
+            buttons.append(b)
+        self.red_start = widgets.Button(description="A red 3 was turned up at the start",
+                                        layout=widgets.Layout(width="auto"))
+        self.red_start.on_click(lambda _b: self.red_three_at_start())
+        self.taken = widgets.Button(description="Someone takes the pile", layout=widgets.Layout(width="auto"))
+        self.taken.on_click(lambda _b: self.take())
+        self.message = widgets.HTML()
+        self.view = widgets.HTML()
+        for w in (self.preset, self.melded, self.always):
+            w.observe(lambda _c: self.update(), "value")
+        self.children = [widgets.HBox([self.preset]), widgets.HBox([self.melded, self.always]),
+                         widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")),
+                         widgets.HBox([self.red_start, self.taken]), self.message, self.view]
+        self.update()
+
+    def _rules(self):
+        from ..rules import with_options
+
+        rules = get_rules(self.preset.value)
+        return with_options(rules, pile_always_frozen=True) if self.always.value else rules
+
+    def discard(self, code: str) -> None:
+        self.message.value = _error_html(self.pile.add(Card(code), self._rules()))
+        self.update()
+
+    def red_three_at_start(self) -> None:
+        problem = self.pile.add(Card("3H"), self._rules())
+        self.message.value = _error_html(problem)
+        if not problem:  # it lies at the bottom: it was turned up when the pile began
+            self.pile.cards.insert(0, self.pile.cards.pop())
+        self.update()
+
+    def take(self) -> None:
+        self.pile.cards.clear()
+        self.message.value = ""
+        self.update()
+
+    def update(self) -> None:
+        rules = self._rules()
+        melds = [parse_cards("QH QS QD")] if self.melded.value else []
+        pile = tuple(self.pile.cards)
+        frozen = check_frozen(pile, melds, rules)
+        stopped = check_stopped(pile)
+        extra = ""
+        if pile and stopped.ok:
+            extra = f"<div style='color:#6d4c41'><b>Stopped:</b> {html.escape(stopped.reasons[0].text)}</div>"
+        self.view.value = (pile_html(pile, frozen=frozen.ok) +
+                           _verdict_html(frozen, yes="Frozen for your team", no="Not frozen") + extra)
+
+
+def _parse_melds(text: str):
+    """'KH KS KD | 7C 7D 2S' -> list of groups; raises CanastaError naming the bad part."""
+    parts = [p for p in text.replace(";", "|").split("|")]
+    melds = []
+    for i, part in enumerate(parts, 1):
+        if part.strip():
+            try:
+                melds.append(parse_cards(part))
+            except CanastaError as e:
+                raise CanastaError(f"meld {i}: {e}") from None
+    return melds
+
+
+class OpeningExplorer(widgets.VBox):
+    """Lesson 6: change the team's score and watch the opening minimum; try melds against it."""
+
+    def __init__(self, melds: str = "KH KS KD | 7C 7D 2S", **kwargs):
+        super().__init__(**kwargs)
+        self.preset = _preset_dropdown()
+        self.score = widgets.IntSlider(value=0, min=-500, max=9995, step=5, description="Team score:",
+                                       continuous_update=True, layout=widgets.Layout(width="40em"))
+        self.melds = widgets.Text(value=melds, description="Your melds:", placeholder="KH KS KD | 7C 7D 2S",
+                                  layout=widgets.Layout(width="40em"), continuous_update=False)
+        self.table = widgets.HTML()
+        self.view = widgets.HTML()
+        for w in (self.preset, self.score, self.melds):
+            w.observe(lambda _c: self.update(), "value")
+        self.children = [self.preset, self.score, self.table,
+                         widgets.HTML("<small>Melds separated by |, cards by spaces.</small>"), self.melds,
+                         self.view]
+        self.update()
+
+    def update(self) -> None:
+        rules = get_rules(self.preset.value)
+        score = self.score.value
+        minimum = rules.opening_minimum(score)
+        rows = []
+        table = rules.opening_table
+        for i, (lowest, value) in enumerate(table):
+            nxt = table[i + 1][0] if i + 1 < len(table) else None
+            band = (f"below {nxt}" if lowest is None else f"{lowest} or more" if nxt is None
+                    else f"{lowest} to {nxt - 5}")
+            here = (lowest is None or score >= lowest) and (nxt is None or score < nxt)
+            style = " style='background:#fff3c4;font-weight:bold'" if here else ""
+            rows.append(f"<tr{style}><td>{band}</td><td style='text-align:right'>{value}</td></tr>")
+        self.table.value = (f"<div style='font-size:1.2em'>Opening minimum: <b class='ct-minimum'>{minimum}</b>"
+                            f"</div><table><tr><th>Team score</th><th>Minimum</th></tr>{''.join(rows)}</table>")
+        try:
+            melds = _parse_melds(self.melds.value)
+            v = check_opening(melds, score, rules)
+        except CanastaError as e:
+            self.view.value = _error_html(str(e))
+            return
+        self.view.value = _verdict_html(v, yes=f"Enough: {v.points} points", no=f"Not an opening ({v.points} points)")
+
+
+class TakePileExplorer(widgets.VBox):
+    """Lesson 4: change your hand, the pile and the table; may you take the pile?"""
+
+    def __init__(self, hand: str = "7H 7S KD 4C JK", pile: str = "5D 9S 7C", melds: str = "", score: int = 0,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.preset = _preset_dropdown()
+        self.hand = widgets.Text(value=hand, description="Your hand:", layout=widgets.Layout(width="40em"),
+                                 continuous_update=False)
+        self.pile = widgets.Text(value=pile, description="Pile:", layout=widgets.Layout(width="40em"),
+                                 placeholder="bottom ... top", continuous_update=False)
+        self.melds = widgets.Text(value=melds, description="Team melds:", layout=widgets.Layout(width="40em"),
+                                  placeholder="KH KS KD | 7C 7D 2S (empty: not melded yet)", continuous_update=False)
+        self.score = widgets.IntSlider(value=score, min=-500, max=9995, step=5, description="Team score:",
+                                       layout=widgets.Layout(width="40em"))
+        self.view = widgets.HTML()
+        for w in (self.preset, self.hand, self.pile, self.melds, self.score):
+            w.observe(lambda _c: self.update(), "value")
+        self.children = [self.preset, self.hand, self.pile, self.melds, self.score, self.view]
+        self.update()
+
+    def update(self) -> None:
+        rules = get_rules(self.preset.value)
+        try:
+            hand = parse_cards(self.hand.value)
+            pile = parse_cards(self.pile.value)
+            melds = _parse_melds(self.melds.value)
+            if not hand:
+                raise CanastaError("your hand is empty: type some cards, like 7H 7S KD")
+            v = check_take_pile(hand, melds, self.score.value, pile, rules)
+            frozen = check_frozen(pile, melds, rules).ok
+        except CanastaError as e:
+            self.view.value = _error_html(str(e))
+            return
+        self.view.value = (melds_html(melds, rules) + pile_html(pile, frozen=frozen) +
+                           f"<div><b>Your hand</b><br>{cards_html(hand)}</div>" +
+                           _verdict_html(v, yes="Yes, you may take the pile", no="No, you may not take the pile"))
+
+
+class GoOutExplorer(widgets.VBox):
+    """Lesson 7: can you get rid of every card this turn?"""
+
+    def __init__(self, hand: str = "KH KS 2C 9D", melds: str = "7H 7S 7D 7C 7H 7S 7D", **kwargs):
+        super().__init__(**kwargs)
+        self.preset = _preset_dropdown()
+        self.hand = widgets.Text(value=hand, description="Your hand:", layout=widgets.Layout(width="40em"),
+                                 continuous_update=False)
+        self.melds = widgets.Text(value=melds, description="Team melds:", layout=widgets.Layout(width="40em"),
+                                  continuous_update=False)
+        self.view = widgets.HTML()
+        for w in (self.preset, self.hand, self.melds):
+            w.observe(lambda _c: self.update(), "value")
+        self.children = [self.preset, self.hand, self.melds, self.view]
+        self.update()
+
+    def update(self) -> None:
+        rules = get_rules(self.preset.value)
+        try:
+            hand = parse_cards(self.hand.value)
+            melds = _parse_melds(self.melds.value)
+            if not hand:
+                raise CanastaError("your hand is empty: type some cards, like KH KS KD")
+            v = check_go_out(hand, melds, 0, rules)
+        except CanastaError as e:
+            self.view.value = _error_html(str(e))
+            return
+        self.view.value = (melds_html(melds, rules) + f"<div><b>Your hand</b><br>{cards_html(hand)}</div>" +
+                           _verdict_html(v, yes="Yes, you can go out", no="No, you cannot go out yet"))
+
+
+class ScoreExplorer(widgets.VBox):
+    """Lesson 8: score a hand, then add it to a game played to the preset's target."""
+
+    def __init__(self, melds: str = "KH KS KD KC KH KS KD | 7C 7D 2S", red_threes: str = "3H",
+                 hands: str = "5C 9D", **kwargs):
+        super().__init__(**kwargs)
+        self.preset = _preset_dropdown()
+        self.melds = widgets.Text(value=melds, description="Melds:", layout=widgets.Layout(width="40em"),
+                                  continuous_update=False)
+        self.red = widgets.Text(value=red_threes, description="Red threes:", layout=widgets.Layout(width="40em"),
+                                continuous_update=False)
+        self.hands = widgets.Text(value=hands, description="Left in hand:", layout=widgets.Layout(width="40em"),
+                                  continuous_update=False, placeholder="cards left in your team's hands")
+        self.went_out = widgets.Dropdown(options=[("did not go out", False), ("went out", True),
+                                                  ("went out concealed", "concealed")], value=True,
+                                         description="Your team:")
+        self.their = widgets.Text(value="150", description="Their score for the hand:",
+                                  style={"description_width": "initial"}, layout=widgets.Layout(width="20em"))
+        self.add_button = widgets.Button(description="Add this hand to the game", button_style="primary",
+                                         layout=widgets.Layout(width="auto"))
+        self.add_button.on_click(lambda _b: self.add_to_game())
+        self.new_game = widgets.Button(description="New game")
+        self.new_game.on_click(lambda _b: self.reset_game())
+        self.view = widgets.HTML()
+        self.game_view = widgets.HTML()
+        self.sheet = None
+        self.game = GameScore(["Your team", "Them"], get_rules("classic"))
+        for w in (self.preset, self.melds, self.red, self.hands, self.went_out):
+            w.observe(lambda _c: self.update(), "value")
+        self.preset.observe(lambda _c: self.reset_game(), "value")
+        self.message = widgets.HTML()
+        self.children = [self.preset, self.melds, self.red, self.hands, self.went_out, self.view,
+                         widgets.HBox([self.their, self.add_button, self.new_game]), self.message, self.game_view]
+        self.update()
+        self.show_game()
+
+    def update(self) -> None:
+        rules = get_rules(self.preset.value)
+        self.sheet = None
+        try:
+            melds = _parse_melds(self.melds.value)
+            sheet = score_hand(melds, parse_cards(self.red.value), [parse_cards(self.hands.value)],
+                               self.went_out.value, rules)
+        except CanastaError as e:
+            self.view.value = _error_html(str(e))
+            self.add_button.disabled = True
+            return
+        self.sheet = sheet
+        self.add_button.disabled = self.game.is_over
+        self.view.value = (sheet.to_frame().to_html(index=False, border=0, classes="ct-breakdown") +
+                           f"<div style='font-size:1.2em'>This hand: <b class='ct-total'>{sheet.total}</b></div>")
+
+    def add_to_game(self) -> None:
+        if self.sheet is None or self.game.is_over:
+            return
+        text = self.their.value.strip().replace("−", "-")
+        try:
+            other = int(text.lstrip("+"))
+        except ValueError:
+            self.message.value = _error_html(f"Their score must be a whole number, like 150 or -40: "
+                                             f"'{self.their.value.strip()}' is not one.")
+            return
+        self.message.value = ""
+        self.game.add_hand({"Your team": self.sheet.total, "Them": other})
+        self.add_button.disabled = self.game.is_over
+        self.show_game()
+
+    def reset_game(self) -> None:
+        self.game = GameScore(["Your team", "Them"], get_rules(self.preset.value))
+        self.add_button.disabled = self.sheet is None
+        self.show_game()
+
+    def show_game(self) -> None:
+        rules = self.game.rules
+        if not self.game.hands:
+            self.game_view.value = f"<i>A game is played to {rules.target_score}. Add hands to play one.</i>"
+            return
+        table = self.game.to_frame().to_html(border=0)
+        end = ""
+        if self.game.is_over:
+            end = (f"<div style='color:{_GOOD}'><b>Game over: {html.escape(self.game.winner or 'a tie')} "
+                   f"{'wins' if self.game.winner else ''}.</b></div>")
+        else:
+            mins = ", ".join(f"{t}: {self.game.opening_minimum(t)}" for t in self.game.teams)
+            end = f"<div>Opening minimum for the next hand: {html.escape(mins)}</div>"
+        self.game_view.value = table + end
+
+
+class VariantsExplorer(widgets.VBox):
+    """Lesson 9: one situation judged under every preset, differences highlighted, sources named."""
+
+    def __init__(self, **kwargs):
+        from ..variants import EXAMPLES
+
+        super().__init__(**kwargs)
+        self.choice = widgets.Dropdown(options=list(EXAMPLES), description="Situation:",
+                                       layout=widgets.Layout(width="40em"), style={"description_width": "initial"})
+        self.view = widgets.HTML()
+        self.choice.observe(lambda _c: self.update(), "value")
+        self.children = [self.choice, self.view]
+        self.update()
+
+    def update(self) -> None:
+        from ..variants import EXAMPLES, highlight_differences, judge_everywhere
+
+        kind, situation = EXAMPLES[self.choice.value]
+        frame = judge_everywhere(kind, **situation)
+        styled = highlight_differences(frame).set_table_attributes("class='ct-variants'")
+        self.view.value = styled.to_html()
+
+
+__all__ = ["CardPalette", "CardCounter", "MeldBuilder", "RedThreeExplorer", "FreezeExplorer", "OpeningExplorer",
+           "TakePileExplorer", "GoOutExplorer", "ScoreExplorer", "VariantsExplorer"]
