@@ -11,8 +11,9 @@ commits, and writers wait (up to 30 s) for each other instead of failing.
 >>> store = ProgressStore(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
 >>> store.record(learner="ana", puzzle_set="Melds", puzzle_id="m-001", kind="meld", topic="melds",
 ...              difficulty=1, answer={"valid": True}, correct=True, seconds=4.2)
->>> store.summary().loc[0, ["learner", "topic", "attempts", "correct"]].tolist()
-['ana', 'melds', 1, 1]
+>>> row = store.summary().iloc[0]
+>>> row.learner, row.topic, int(row.attempts), int(row.correct)
+('ana', 'melds', 1, 1)
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 import html
 import json
+import re
 
 import ipywidgets as widgets
 import pytest
@@ -51,7 +52,7 @@ def all_state(root) -> str:
                 stack.append(value)
             elif isinstance(value, (list, tuple)):
                 stack.extend(v for v in value if isinstance(v, widgets.Widget))
-    return "\n".join(out)
+    return re.sub(r"IPY_MODEL_[0-9a-f]+", "IPY_MODEL", "\n".join(out))
 
 
 def test_yes_no_by_clicking(store):
@@ -131,7 +132,7 @@ def test_answer_is_not_in_the_widget_state_before_answering(store):
         if puzzle.kind == "score-hand":
             secrets.append(str(solution.answer["score"]))
         for secret in secrets:
-            assert secret not in before, (pid, secret)
+            assert not re.search(r"(?<![\w.])" + re.escape(secret) + r"(?![\w])", before), (pid, secret)
         assert t.solution is None
         t.hint()
         assert not any(s in all_state(t) for s in secrets if len(s) > 8)
