@@ -169,6 +169,13 @@ def main(argv=None) -> int:
     p_prog = sub.add_parser("progress", help="print each learner's results per topic")
     p_prog.add_argument("--learner", help="only this learner")
     p_prog.add_argument("--db", help="the progress database (default: $CANASTA_TUTOR_DB or the user data folder)")
+    p_serve = sub.add_parser("serve", help="start the lessons as a web app (Voilà), landing page first")
+    p_serve.add_argument("--port", type=int, default=8866)
+    p_serve.add_argument("--no-browser", action="store_true", help="do not open a web browser")
+    p_serve.add_argument("--lessons", help="the folder of lesson notebooks (default: the project's lessons/)")
+    p_serve.add_argument("--no-preheat", action="store_true", help="start kernels on demand only")
+    p_serve.add_argument("--cull-idle", type=int, default=1800, metavar="SECONDS",
+                         help="shut down kernels idle this long, open tabs included (default 1800)")
     args = parser.parse_args(argv)
     try:
         if args.command == "solve":
@@ -179,6 +186,16 @@ def main(argv=None) -> int:
             return _generate(args)
         if args.command == "progress":
             return _progress(args)
+        if args.command == "serve":
+            from .app import serve
+
+            try:
+                serve(args.lessons, port=args.port, open_browser=not args.no_browser, preheat=not args.no_preheat,
+                      cull_idle=args.cull_idle)
+            except FileNotFoundError as e:
+                sys.stderr.write(f"canasta-tutor serve: {e}\n")
+                return 2
+            return 0
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
