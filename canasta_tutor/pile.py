@@ -16,6 +16,8 @@ False
 from __future__ import annotations
 
 
+from collections import Counter
+
 from .cards import Card, card_points, format_cards, rank_plural
 from .going_out import find_go_out
 from .melds import GROUP, as_cards, check_add_to_meld, check_meld, meld_key
@@ -300,3 +302,81 @@ def legal_take_methods(hand, melds=(), score: int = 0, pile=(), rules: RuleSet |
 
 
 __all__ = ["TakeVerdict", "check_frozen", "check_stopped", "check_take_pile", "is_frozen", "card_points"]
+
+
+def check_shown_cards(hand, melds=(), score: int = 0, pile=(), shown=(), rules: RuleSet | str = CLASSIC) -> Verdict:
+    """Are ``shown`` the right cards from ``hand`` to show with the top card when taking the pile?
+
+    A team that has opened shows exactly the cards of one legal way: a natural
+    pair, one natural card and a wild card, or none (the top card goes on a
+    team meld). A team that has not opened shows a natural pair and whatever
+    else it melds for its opening: all the cards shown, with the top card, must
+    form legal melds that reach the minimum.
+    """
+    rules = get_rules(rules)
+    hand = as_cards(hand)
+    pile = as_cards(pile)
+    shown = as_cards(shown)
+    melds = [as_cards(m) for m in melds]
+    missing = Counter(shown) - Counter(hand)
+    if missing:
+        return Verdict(False, (Reason("not-in-hand", f"You do not hold {format_cards(missing.elements())}."),))
+    take = check_take_pile(hand, melds, score, pile, rules)
+    if not take.ok:
+        return Verdict(False, (Reason("cannot-take", "You may not take this pile at all, whatever you show."),)
+                       + take.reasons)
+    top = pile[-1]
+    pair = [c for c in shown if c.rank == top.rank and c.is_natural]
+    frozen = _frozen(pile, melds, rules)
+    if frozen.ok and len(pair) < 2:
+        return Verdict(False, (Reason("need-natural-pair", f"The pile is frozen for your team: you must show two "
+                                                           f"natural {rank_plural(top.rank)} from your hand."),))
+    if melds:
+        ways = _take_options(hand, melds, top, frozen.ok, rules)
+        naturals = [c for c in shown if c.is_natural and c.rank == top.rank]
+        wild = [c for c in shown if c.is_wild]
+        pattern = ("lay-off" if not shown else
+                   "pair" if len(shown) == 2 and len(naturals) == 2 else
+                   "natural-and-wild" if len(shown) == 2 and len(naturals) == 1 and len(wild) == 1 else "")
+        for method, _used, meld in ways:
+            if method == pattern:
+                what = (f"{top} goes on your meld {format_cards(meld[:-1])}" if method == "lay-off"
+                        else f"{format_cards(shown)} with {top} make a meld")
+                return Verdict(True, (Reason("shown-ok", f"{what[0].upper()}{what[1:]}."),))
+        options = "; or ".join(("no card: lay it off on your meld" if not used else format_cards(used))
+                               for _method, used, _meld in ways)
+        return Verdict(False, (Reason("shown-wrong", f"Show only the cards that meld with {top}: {options}."),))
+    if any(c.is_black_three or c.is_red_three for c in shown):
+        return Verdict(False, (Reason("threes", "Threes cannot be part of an opening meld here."),))
+    minimum = rules.opening_minimum(score)
+    plan, problems = find_go_out(list(shown) + [top], [], rules, need=0, allow_discard=False, minimum=minimum)
+    if plan is None:
+        lead = Reason("shown-not-enough", f"With {top}, the cards you show must all go into legal melds worth at "
+                                          f"least {minimum} points.")
+        return Verdict(False, (lead,) + tuple(problems))
+    melded = " and ".join(format_cards(m) for m in plan.new_melds)
+    points = card_points(shown) + top.points
+    return Verdict(True, (Reason("shown-ok", f"{melded}: {points} points, enough for your first meld "
+                                             f"({minimum})."),))
+
+
+def _take_options(hand, melds, top, frozen: bool, rules: RuleSet):
+    """The ways an opened team may meld the top card: (method, cards from hand, resulting meld)."""
+    rank = top.rank
+    naturals = [c for c in hand if c.rank == rank and c.is_natural]
+    wilds = sorted({c for c in hand if c.is_wild}, key=lambda c: c.points)
+    index = next((i for i, m in enumerate(melds) if meld_key(m) == (GROUP, rank)), None)
+    team_meld = melds[index] if index is not None else None
+    out = []
+    if len(naturals) >= 2:
+        pair = tuple(naturals[:2])
+        out.append(("pair", pair, (team_meld or ()) + (top,) + pair))
+    if not frozen:
+        if team_meld is not None:
+            closed = not rules.take_onto_canasta and check_meld(team_meld, rules).canasta != "none"
+            if not closed and check_add_to_meld(team_meld, (top,), rules).ok:
+                out.append(("lay-off", (), team_meld + (top,)))
+        elif rules.take_with_natural_and_wild and naturals:
+            for wild in wilds:
+                out.append(("natural-and-wild", (naturals[0], wild), (top, naturals[0], wild)))
+    return out

@@ -127,3 +127,18 @@ def test_always_frozen_house_rule():
     house = with_options("classic", pile_always_frozen=True)
     assert not check_take_pile("7H JK QD 4C", OPENED, 0, "5D 9C 7C", house).ok
     assert check_take_pile("7H 7D QD 4C", OPENED, 0, "5D 9C 7C", house).ok
+
+
+def test_shown_cards():
+    from canasta_tutor.pile import check_shown_cards
+
+    opened = ["KH KS KD"]
+    assert check_shown_cards("7H 7S 7D 9D", opened, 0, "5D 8S 7C", "7H 7D").ok
+    assert not check_shown_cards("7H 7S 4C 9D", opened, 0, "5D 8S 7C", "7H 4C").ok
+    assert check_shown_cards("7H JK 4C", opened, 0, "5D 8S 7C", "7H JK").ok
+    assert not check_shown_cards("7H JK 7S", opened, 0, "5D 2C 7C", "7H JK").ok   # frozen
+    assert check_shown_cards("4C 9D", ["KH KS KD", "7D 7S 7H"], 0, "5D 8S 7C", "").ok
+    assert not check_shown_cards("7H 7S", opened, 0, "5D 8S 7C", "7H 7D").ok     # not in hand
+    assert not check_shown_cards("KH KS QH QS QD", [], 0, "5D 8S KC", "KH KS").ok   # 30 < 50
+    assert check_shown_cards("KH KS QH QS QD", [], 0, "5D 8S KC", "KH KS QH QS QD").ok
+    assert not check_shown_cards("KH KS QH QS QD 4C", [], 0, "5D 8S KC", "KH KS QH QS QD 4C").ok  # 4♣ fits no meld

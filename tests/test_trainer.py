@@ -192,3 +192,34 @@ def test_cards_drawn_as_cards(store):
     assert value.count("class='ct-card'") == 4 + 3 + 3
     assert "❄ frozen for your team" in value and "#c62828" in value
     assert "opening minimum" in value and "<b>Your team's score</b>: 0" in value
+
+
+WHICH = parse_puzzle_set("""
+puzzles:
+  - {id: w1, kind: take-pile, hand: 7H 7S KD 4C, melds: [KH KS KD], score: 0, pile: 5D 8S 7C, expect: {take: true}}
+  - {id: w2, kind: take-pile, hand: KH KS QH QS QD 9D, melds: [], score: 0, pile: 5D 8S KC, expect: {take: true}}
+""", "w.yaml").puzzles
+
+
+def test_which_cards_after_a_right_yes(store):
+    t = Trainer(WHICH, ids=["w1", "w2"], learner="ana", store=store)
+    assert not t.card_toggles
+    buttons(t)["Yes"].click()
+    assert len(t.card_toggles) == 4 and "which cards" in t.followup.children[0].value
+    t.card_toggles[0].value = True  # 7♥ only
+    assert t.check_cards() is False and "Not those" in t.followup_feedback.value
+    t.choose_cards("7H", "7S")
+    assert t.check_cards() is True and "make a meld" in t.followup_feedback.value
+    assert t.answered_count == 1  # the follow-up is practice, not a second answer
+    t.next()
+    buttons(t)["Yes"].click()
+    t.choose_cards("KH", "KS")
+    assert t.check_cards() is False and "50" in t.followup_feedback.value
+    t.choose_cards("KH", "KS", "QH", "QS", "QD")
+    assert t.check_cards() is True
+
+
+def test_no_which_cards_after_no(store):
+    t = trainer(store, ["tk"])
+    buttons(t)["No"].click()
+    assert not t.card_toggles and not t.followup.children

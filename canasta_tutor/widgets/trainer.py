@@ -146,9 +146,12 @@ class Trainer(widgets.VBox):
         self.notice = widgets.HTML()
         self.message = widgets.HTML()
         self.feedback = widgets.HTML()
+        self.followup = widgets.VBox()
+        self.card_toggles: list[widgets.ToggleButton] = []
+        self.followup_feedback = widgets.HTML()
         self.children = [self.header, self.name_box, self.notice, self.prompt, self.situation, self.question, self.controls,
                          widgets.HBox([self.hint_button, self.next_button]), self.hint_box, self.message,
-                         self.feedback]
+                         self.feedback, self.followup]
         self.add_class("ct-trainer")
         if problems:
             text = ("Some puzzles could not be loaded: " + "; ".join(problems[:3])
@@ -199,6 +202,8 @@ class Trainer(widgets.VBox):
         self._hints_shown = 0
         self.feedback.value = ""
         self.hint_box.value = ""
+        self.followup.children = []
+        self.card_toggles = []
         if puzzle is None:
             if not self.puzzles:
                 self._say("There are no puzzles here yet. Choose another puzzle set, kind or topic.")
@@ -350,6 +355,53 @@ class Trainer(widgets.VBox):
         if kind == "score-hand":
             table = self.solution.verdict.to_frame().to_html(index=False, border=0, classes="ct-breakdown")
         self.feedback.value = f"<div class='ct-feedback'>{head}{body}{table}</div>"
+        if kind == "take-pile" and correct and expected.get("take"):
+            self._ask_which_cards()
+
+    # --- "which cards?" after a right Yes on a take-the-pile puzzle -------------------
+    def _ask_which_cards(self) -> None:
+        hand = self.puzzle.field("hand", ())
+        top = self.puzzle.field("pile", ())[-1]
+        self.card_toggles = []
+        for card in hand:
+            t = widgets.ToggleButton(description=card.text, layout=widgets.Layout(width="60px", height="40px"))
+            t.style.text_color = "#c62828" if card.is_red else ("#6a1b9a" if card.rank == "JK" else "#1b1b1b")
+            t.style.font_weight = "bold"
+            t.add_class("ct-card-toggle")
+            self.card_toggles.append(t)
+        check = widgets.Button(description="Check these cards", button_style="primary",
+                               layout=widgets.Layout(width="auto"))
+        check.on_click(lambda _b: self.check_cards())
+        self.followup_feedback.value = ""
+        question = widgets.HTML(f"<p><b>And which cards from your hand do you show with the "
+                                f"{html.escape(top.text)}?</b> Click them (none, if it goes on a meld), then "
+                                f"check.</p>")
+        self.followup.children = [question, widgets.HBox(self.card_toggles), check, self.followup_feedback]
+
+    def choose_cards(self, *codes: str) -> None:
+        """Select the hand cards with these codes (as clicking them would)."""
+        wanted = [str(c).upper() for c in codes]
+        hand = self.puzzle.field("hand", ())
+        for toggle, card in zip(self.card_toggles, hand):
+            toggle.value = card.code in wanted
+            if toggle.value:
+                wanted.remove(card.code)
+
+    def check_cards(self) -> bool | None:
+        """Ask the engine whether the selected cards are a right way to take the pile."""
+        if not self.card_toggles and not self.followup.children:
+            return None
+        from ..pile import check_shown_cards
+
+        p = self.puzzle
+        hand = p.field("hand", ())
+        shown = tuple(card for toggle, card in zip(self.card_toggles, hand) if toggle.value)
+        v = check_shown_cards(hand, p.field("melds", []), p.field("score", 0), p.field("pile", ()), shown, p.rules)
+        colour = _OK if v.ok else _BAD
+        mark = "✔ Yes." if v.ok else "✘ Not those."
+        items = "".join(f"<li>{html.escape(r.text)}</li>" for r in v.reasons)
+        self.followup_feedback.value = f"<div style='color:{colour}'><b>{mark}</b><ul>{items}</ul></div>"
+        return v.ok
 
 
 class PracticeRoom(widgets.VBox):
