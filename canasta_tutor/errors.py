@@ -18,6 +18,8 @@ class NotationError(CanastaError):
     group (``None`` for a single card).
     """
 
+    field: str | None = None  # set by the puzzle loader: which field of a puzzle held the card
+
     def __init__(self, message: str, token: str = "", position: int | None = None):
         super().__init__(message)
         self.token = token

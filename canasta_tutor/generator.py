@@ -286,18 +286,10 @@ _MAKERS = {"card-points": _card_points, "meld": _meld, "opening": _opening, "fre
 
 def _solve_raw(kind: str, situation: dict, rules: RuleSet):
     """Solve a candidate; ``None`` if the engine finds the situation impossible."""
-    from .cards import parse_cards
-    from .puzzle import Puzzle
+    from .puzzle import Puzzle, parse_situation
     from .solver import solve
 
-    parsed = {}
-    for key, value in situation.items():
-        if key in ("cards", "hand", "pile", "red_threes"):
-            parsed[key] = parse_cards(value)
-        elif key in ("melds", "hands"):
-            parsed[key] = [parse_cards(v) for v in value]
-        else:
-            parsed[key] = value
+    parsed = parse_situation(situation)
     if kind in ("freeze", "take-pile", "go-out") and not check_team_melds(parsed.get("melds", []), rules).ok:
         return None
     puzzle = Puzzle(id="x", kind=kind, rules=rules, situation=parsed)

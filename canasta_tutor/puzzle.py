@@ -206,6 +206,26 @@ def parse_puzzle_set(text: str, name: str = "<puzzles>") -> PuzzleSet:
     return pset
 
 
+def parse_situation(raw: dict) -> dict[str, Any]:
+    """The situation fields of a puzzle mapping with their cards read; other keys are left out.
+
+    Raises :class:`NotationError` with ``field`` set to the key of the bad card.
+    """
+    situation: dict[str, Any] = {}
+    for key, value in raw.items():
+        try:
+            if key in GROUP_FIELDS:
+                situation[key] = parse_cards(value)
+            elif key in LIST_FIELDS:
+                situation[key] = [parse_cards(g) for g in value]
+            elif key in ("score", "going_out", "stock_empty", "went_out"):
+                situation[key] = value
+        except NotationError as e:
+            e.field = key
+            raise
+    return situation
+
+
 def puzzle_from_mapping(raw: dict, *, rules: RuleSet | str = CLASSIC, file: str = "<generated>",
                         set_title: str = "") -> Puzzle:
     """Validate one puzzle given as a mapping (as in a file), e.g. from the generator."""
@@ -227,17 +247,10 @@ def _parse_puzzle(raw: dict, file: str, pid: str, set_rules: RuleSet, validator,
         rules = _resolve_rules(raw.get("rules"), set_rules)
     except CanastaError as e:
         raise PuzzleError(str(e), file=file, puzzle_id=pid, field="rules") from None
-    situation: dict[str, Any] = {}
-    for key, value in raw.items():
-        try:
-            if key in GROUP_FIELDS:
-                situation[key] = parse_cards(value)
-            elif key in LIST_FIELDS:
-                situation[key] = [parse_cards(g) for g in value]
-            elif key in ("score", "going_out", "stock_empty", "went_out"):
-                situation[key] = value
-        except NotationError as e:
-            raise PuzzleError(str(e), file=file, puzzle_id=pid, field=key) from None
+    try:
+        situation = parse_situation(raw)
+    except NotationError as e:
+        raise PuzzleError(str(e), file=file, puzzle_id=pid, field=e.field) from None
     _check_counts(situation, rules, file, pid)
     return Puzzle(id=raw["id"], kind=raw["kind"], rules=rules, situation=situation, expect=raw.get("expect"),
                   difficulty=raw.get("difficulty", 1), topic=raw.get("topic", ""), prompt=raw.get("prompt", ""),

@@ -7,9 +7,8 @@
 
 from __future__ import annotations
 
-from .cards import parse_cards
 from .errors import CanastaError
-from .puzzle import Puzzle
+from .puzzle import Puzzle, parse_situation
 from .rules import PRESETS, citation, get_rules
 
 #: The options that decide each kind of question, for naming the source of each answer.
@@ -62,14 +61,7 @@ def judge_everywhere(kind: str, presets=None, **situation):
     rows = {}
     for name in presets or PRESETS:
         rules = get_rules(name)
-        parsed = {}
-        for key, value in situation.items():
-            if key in ("cards", "hand", "pile", "red_threes"):
-                parsed[key] = parse_cards(value)
-            elif key in ("melds", "hands"):
-                parsed[key] = [parse_cards(v) for v in value]
-            else:
-                parsed[key] = value
+        parsed = parse_situation(situation)
         try:
             solution = solve(Puzzle(id="compare", kind=kind, rules=rules, situation=parsed))
             answer = _describe(kind, solution.answer)

@@ -19,6 +19,7 @@ from ..pile import check_frozen, check_stopped, check_take_pile
 from ..render import card_html, cards_html, melds_html, pile_html
 from ..rules import PRESETS, get_rules
 from ..scoring import GameScore, score_hand, score_red_threes
+from .cardbuttons import card_button
 
 _GOOD = "#2e7d32"
 _BAD = "#c62828"
@@ -59,12 +60,8 @@ class CardPalette(widgets.VBox):
         self.add_class("ct-palette")
 
     def _button(self, card: Card) -> widgets.Button:
-        b = widgets.Button(description=card.text if card.rank != "JK" else "Joker",
-                           tooltip=f"add {card.text}", layout=widgets.Layout(width="52px" if card.rank != "JK"
-                                                                            else "80px", height="30px"))
-        b.style.text_color = "#c62828" if card.is_red else ("#6a1b9a" if card.rank == "JK" else "#1b1b1b")
-        b.style.font_weight = "bold"
-        b.add_class("ct-card-button")
+        b = card_button(card, width="52px" if card.rank != "JK" else "80px", height="30px",
+                        tooltip=f"add {card.text}")
         b.on_click(lambda _b, c=card: self._on_pick(c))
         return b
 
@@ -167,10 +164,7 @@ class MeldBuilder(widgets.VBox):
     def update(self) -> None:
         buttons = []
         for i, card in enumerate(self.meld.cards):
-            b = widgets.Button(description=card.text if card.rank != "JK" else "Joker",
-                               tooltip="take it back", layout=widgets.Layout(width="60px", height="40px"))
-            b.style.text_color = "#c62828" if card.is_red else "#1b1b1b"
-            b.style.font_weight = "bold"
+            b = card_button(card, tooltip="take it back")
             b.on_click(lambda _b, i=i: self.remove(i))
             buttons.append(b)
         self.meld_row.children = buttons

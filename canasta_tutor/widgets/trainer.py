@@ -20,6 +20,7 @@ from ..progress import Attempt, ProgressStore
 from ..puzzle import Puzzle, PuzzleSet, load_puzzle_set, puzzle_files
 from ..render import situation_html
 from ..solver import hints, solve
+from .cardbuttons import card_button
 
 QUESTIONS = {
     "card-points": "How many points are these cards worth?",
@@ -364,11 +365,7 @@ class Trainer(widgets.VBox):
         top = self.puzzle.field("pile", ())[-1]
         self.card_toggles = []
         for card in hand:
-            t = widgets.ToggleButton(description=card.text, layout=widgets.Layout(width="60px", height="40px"))
-            t.style.text_color = "#c62828" if card.is_red else ("#6a1b9a" if card.rank == "JK" else "#1b1b1b")
-            t.style.font_weight = "bold"
-            t.add_class("ct-card-toggle")
-            self.card_toggles.append(t)
+            self.card_toggles.append(card_button(card, toggle=True))
         check = widgets.Button(description="Check these cards", button_style="primary",
                                layout=widgets.Layout(width="auto"))
         check.on_click(lambda _b: self.check_cards())
