@@ -85,7 +85,7 @@ def main() -> None:
                     start = time.perf_counter()
                     page.goto(f"{base}/voila/render/{name}", wait_until="commit")
                     try:
-                        page.locator(WIDGET).first.wait_for(state="visible", timeout=120_000)
+                        page.locator(WIDGET).locator("visible=true").first.wait_for(state="visible", timeout=120_000)
                     except Exception:
                         page.screenshot(path=str(tmp / "failed.png"))
                         print(f"no widget appeared on {name}; see {tmp / 'failed.png'} and {log}", file=sys.stderr)

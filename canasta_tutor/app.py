@@ -40,6 +40,9 @@ def voila_arguments(lessons: Path, *, port: int, open_browser: bool, preheat: bo
         f"--MappingKernelManager.cull_idle_timeout={cull_idle}",
         "--MappingKernelManager.cull_interval=60",
         "--MappingKernelManager.cull_connected=True",
+        # Preheating runs every lesson at start-up at once; on a small machine a widget's output may take
+        # longer than nbclient's default 4 s to arrive, and would then be dropped from the page.
+        "--VoilaExecutor.iopub_timeout=60",
     ]
     if not open_browser:
         args.append("--no-browser")
@@ -58,7 +61,15 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
     import tornado.web
     from jupyter_server.utils import url_path_join
     from voila.app import Voila
+    from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
     from voila.static_file_handler import MultiStaticFileHandler
+
+    class ShutdownOnLeaveHandler(VoilaShutdownKernelHandler):
+        """Voilà's page asks, as it closes, for its kernel to be shut down, with a beacon that carries no
+        XSRF token; without this the request is refused and the kernel lives on until it is culled."""
+
+        def check_xsrf_cookie(self):
+            return None
 
     class CachedStaticFileHandler(MultiStaticFileHandler):
         """Voilà's front-end bundle (about 10 MB in 90 files) may stay in the browser's cache for an
@@ -75,6 +86,8 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
             for handler in super().init_handlers():
                 if handler[1] is MultiStaticFileHandler:
                     handler = (handler[0], CachedStaticFileHandler) + tuple(handler[2:])
+                elif handler[1] is VoilaShutdownKernelHandler:
+                    handler = (handler[0], ShutdownOnLeaveHandler) + tuple(handler[2:])
                 handlers.append(handler)
             landing = url_path_join(self.server_url, "voila/render/index.ipynb")
             return [(self.server_url, tornado.web.RedirectHandler, {"url": landing})] + handlers

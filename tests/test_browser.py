@@ -58,6 +58,13 @@ def server(tmp_path_factory):
     base = f"http://127.0.0.1:{port}"
     try:
         wait_for(base + "/voila/tree", 90)
+        # let the preheated kernels finish their first run, so that visits do not compete with them
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            text = (tmp / "serve.log").read_text(errors="replace")
+            if all(f"Kernel pool of {name} is filled" in text for name in LESSONS):
+                break
+            time.sleep(0.5)
         yield {"url": base, "db": tmp / "progress.sqlite3", "log": tmp / "serve.log"}
     finally:
         proc.terminate()
@@ -166,7 +173,12 @@ def test_no_lesson_shows_an_error_or_source(page, server, name):
     page.locator("#rendered_cells").wait_for(state="visible")
     page.locator(".jupyter-widgets, .jp-RenderedMarkdown").first.wait_for()
     if name not in ("index.ipynb",):
-        page.locator(".widget-button, .widget-slider, .widget-dropdown, .widget-text").first.wait_for()
+        try:
+            page.locator(".widget-button, .widget-slider, .widget-dropdown, .widget-text") \
+                .locator("visible=true").first.wait_for()
+        except Exception:
+            shot(page, f"failed-{name.removesuffix('.ipynb')}")
+            raise
     text = page.locator("body").inner_text()
     for bad in ("Traceback", "There was an error when executing cell", "Error:", "Exception"):
         assert bad not in text, (name, bad)
