@@ -209,8 +209,9 @@ def meld_facts(cards: tuple[Card, ...], rules: RuleSet, going_out: bool = False)
             break
     else:
         if (len(cards) >= 3 and n_nat >= 2 and n_wild <= rules.wild_capacity(n_nat)
-                and (len(cards) <= rules.decks or len(set(cards)) == len(cards) or
-                     not too_many_copies(cards, rules.decks, rules.jokers))):
+                and (len(cards) <= rules.decks or
+                     not any(cards.count(c) > (rules.jokers if c.rank == "JK" else rules.decks)
+                             for c in set(cards)))):
             canasta = "none" if len(cards) < CANASTA_SIZE else "mixed" if n_wild else "natural"
             return GROUP, rank, canasta, points
         if n_nat >= 2 or not rules.sequences:

@@ -74,8 +74,18 @@ class ScoreSheet:
         rows.append({"item": "Total", "detail": "", "points": self.total})
         return pd.DataFrame(rows, columns=["item", "detail", "points"])
 
+    def to_html(self) -> str:
+        """The breakdown as an HTML table (no pandas needed)."""
+        import html
+
+        rows = "".join(f"<tr><td>{html.escape(i.label)}</td><td>{html.escape(i.detail)}</td>"
+                       f"<td style='text-align:right'>{i.points:+d}</td></tr>" for i in self.items)
+        return (f"<table class='ct-breakdown'><thead><tr><th>item</th><th>detail</th><th>points</th></tr></thead>"
+                f"<tbody>{rows}<tr><td><b>Total</b></td><td></td><td style='text-align:right'><b>{self.total}</b>"
+                f"</td></tr></tbody></table>")
+
     def _repr_html_(self):
-        return self.to_frame().to_html(index=False)
+        return self.to_html()
 
     def __int__(self) -> int:
         return self.total

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 
 from .cards import Card, format_card
 from .errors import SituationError
@@ -20,11 +21,10 @@ def copies_problem(rules: RuleSet, groups: dict) -> tuple[str, str] | None:
     flat: dict[str, list[Card]] = {}
     for name, value in groups.items():
         if value and not isinstance(value[0], Card):
-            cards = [c for group in value for c in group]
+            flat[name] = list(chain.from_iterable(value))
         else:
-            cards = list(value)
-        flat[name] = cards
-    counts = Counter(c for cards in flat.values() for c in cards)
+            flat[name] = value
+    counts = Counter(chain.from_iterable(flat.values()))
     decks, jokers = rules.decks, rules.jokers
     over = [c for c, n in counts.items() if n > (jokers if c is _JOKER else decks)]
     if not over:

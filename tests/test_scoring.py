@@ -89,3 +89,9 @@ def test_game_target_per_preset():
 def test_unknown_team():
     with pytest.raises(SituationError):
         GameScore(["Us", "Them"]).add_hand({"Others": 10})
+
+
+def test_breakdown_as_html_without_pandas():
+    sheet = score_hand([CANASTA, "7C 7D 2S"], "3H", ["5C 9D", ""], True)
+    page = sheet.to_html()
+    assert page.count("<tr>") == len(sheet.items) + 2 and "<b>785</b>" in page and "Canasta bonuses" in page

@@ -444,7 +444,7 @@ class ScoreExplorer(widgets.VBox):
             return
         self.sheet = sheet
         self.add_button.disabled = self.game.is_over
-        self.view.value = (sheet.to_frame().to_html(index=False, border=0, classes="ct-breakdown") +
+        self.view.value = (sheet.to_html() +
                            f"<div style='font-size:1.2em'>This hand: <b class='ct-total'>{sheet.total}</b></div>")
 
     def add_to_game(self) -> None:

@@ -354,7 +354,7 @@ class Trainer(widgets.VBox):
         body = f"<div class='ct-why'><b>Why</b><ul>{reasons}</ul></div>"
         table = ""
         if kind == "score-hand":
-            table = self.solution.verdict.to_frame().to_html(index=False, border=0, classes="ct-breakdown")
+            table = self.solution.verdict.to_html()
         self.feedback.value = f"<div class='ct-feedback'>{head}{body}{table}</div>"
         if kind == "take-pile" and correct and expected.get("take"):
             self._ask_which_cards()
