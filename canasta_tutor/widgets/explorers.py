@@ -19,6 +19,7 @@ from ..pile import check_frozen, check_stopped, check_take_pile
 from ..render import card_html, cards_html, melds_html, pile_html
 from ..rules import PRESETS, get_rules
 from ..scoring import GameScore, score_hand, score_red_threes
+from ..situation import copies_problem
 from .cardbuttons import card_button
 
 _GOOD = "#2e7d32"
@@ -72,12 +73,11 @@ class _CardList:
     def __init__(self, cards=()):
         self.cards: list[Card] = list(parse_cards(cards))
 
-    def add(self, card: Card, rules, others=()) -> str:
-        seen = sum(1 for c in list(self.cards) + list(others) if c is card)
-        allowed = rules.jokers if card.rank == "JK" else rules.decks
-        if seen >= allowed:
-            return (f"The decks hold only {allowed} × {card.text if card.rank != 'JK' else 'joker'} "
-                    f"under {rules.name}.")
+    def add(self, card: Card, rules) -> str:
+        """Add ``card``, or say why the decks cannot give another one."""
+        problem = copies_problem(rules, {"cards": self.cards + [card]})
+        if problem:
+            return problem[1][0].upper() + problem[1][1:] + "."
         self.cards.append(card)
         return ""
 
