@@ -80,7 +80,7 @@ def _table_info(melds, rules):
     sequences: list[tuple[int, str, int, int]] = []   # (index, suit, low, high)
     canastas = 0
     for i, meld in enumerate(melds):
-        facts = meld_facts(meld, rules, True)
+        facts = meld_facts(meld, rules, True, copies_checked=True)
         if facts is None:
             continue
         kind, rank, canasta, _points = facts
@@ -309,6 +309,8 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
     Returns ``(plan, problems)``: a :class:`GoOutPlan` or ``None`` with the
     reasons of the closest failed attempt. ``minimum``: card points the melded
     cards must reach (an unopened team that must meet its opening minimum).
+    The situation must be a possible one (the public checks make sure of that
+    first); the search does not count copies again.
     """
     rules = get_rules(rules)
     hand = list(as_cards(hand))

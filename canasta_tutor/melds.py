@@ -187,11 +187,13 @@ def _check_sequence(cards, shown, naturals, wilds, rules, points) -> MeldVerdict
                        kind=SEQUENCE, rank=suit, points=points, cards=cards)
 
 
-def meld_facts(cards: tuple[Card, ...], rules: RuleSet, going_out: bool = False):
+def meld_facts(cards: tuple[Card, ...], rules: RuleSet, going_out: bool = False, *, copies_checked: bool = False):
     """``(kind, rank, canasta, points)`` of a legal meld, or ``None`` if it is not one.
 
     The same judgement as :func:`check_meld` without writing the sentences: for the
     engine's inner loops (scoring, going out). Unusual melds defer to :func:`check_meld`.
+    ``copies_checked``: the caller has already made sure no card appears more often
+    than the decks hold (so this check is not done twice).
     """
     n_nat = n_wild = points = 0
     rank = None
@@ -209,7 +211,7 @@ def meld_facts(cards: tuple[Card, ...], rules: RuleSet, going_out: bool = False)
             break
     else:
         if (len(cards) >= 3 and n_nat >= 2 and n_wild <= rules.wild_capacity(n_nat)
-                and (len(cards) <= rules.decks or
+                and (copies_checked or len(cards) <= rules.decks or
                      not any(cards.count(c) > (rules.jokers if c.rank == "JK" else rules.decks)
                              for c in set(cards)))):
             canasta = "none" if len(cards) < CANASTA_SIZE else "mixed" if n_wild else "natural"

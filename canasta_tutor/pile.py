@@ -20,7 +20,7 @@ from collections import Counter
 
 from .cards import Card, card_points, format_cards, rank_plural
 from .going_out import find_go_out
-from .melds import GROUP, as_cards, check_add_to_meld, check_meld, meld_key
+from .melds import GROUP, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
 from .opening import explain_minimum, max_meld_points
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import ensure_possible, ensure_no_red_three_in_hand
@@ -138,37 +138,7 @@ def check_take_pile(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | st
     plural = rank_plural(rank)
 
     # The ways to meld the top card, most natural first.
-    options: list[tuple[str, tuple[Card, ...], tuple[Card, ...], list]] = []
-    failures: list[Reason] = []
-    if len(naturals) >= 2:
-        pair = tuple(naturals[:2])
-        if team_meld is not None:
-            added = check_add_to_meld(team_meld, (top,) + pair, rules)
-            if added.ok:
-                options.append(("pair", pair, team_meld + (top,) + pair, _replace(melds, team_meld_index,
-                                                                                    team_meld + (top,) + pair)))
-            else:
-                failures.extend(added.reasons)
-        else:
-            new = (top,) + pair
-            options.append(("pair", pair, new, melds + [new]))
-    if not need_pair:
-        if team_meld is not None:
-            added = check_add_to_meld(team_meld, (top,), rules)
-            closed = rules.take_onto_canasta is False and check_meld(team_meld, rules).canasta != "none"
-            if added.ok and not closed:
-                options.append(("lay-off", (), team_meld + (top,), _replace(melds, team_meld_index,
-                                                                            team_meld + (top,))))
-            elif closed:
-                failures.append(Reason("canasta-closed-for-pile", f"Under these rules the top card may not be laid "
-                                                                  f"off on a finished canasta "
-                                                                  f"({format_cards(team_meld)})."))
-            else:
-                failures.extend(added.reasons)
-        elif rules.take_with_natural_and_wild and naturals and wilds:
-            new = (top, naturals[0], wilds[0])
-            if check_meld(new, rules).ok:
-                options.append(("natural-and-wild", (naturals[0], wilds[0]), new, melds + [new]))
+    options, failures = _take_options(hand, melds, top, need_pair, rules)
 
     if not options:
         return TakeVerdict(False, _why_no_option(frozen, need_pair, naturals, wilds, team_meld, top, one, plural,
@@ -338,13 +308,14 @@ def check_shown_cards(hand, melds=(), score: int = 0, pile=(), shown=(), rules: 
         pattern = ("lay-off" if not shown else
                    "pair" if len(shown) == 2 and len(naturals) == 2 else
                    "natural-and-wild" if len(shown) == 2 and len(naturals) == 1 and len(wild) == 1 else "")
-        for method, _used, meld in ways:
+        ways, _failures = ways
+        for method, _used, meld, _after in ways:
             if method == pattern:
                 what = (f"{top} goes on your meld {format_cards(meld[:-1])}" if method == "lay-off"
                         else f"{format_cards(shown)} with {top} make a meld")
                 return Verdict(True, (Reason("shown-ok", f"{what[0].upper()}{what[1:]}."),))
         options = "; or ".join(("no card: lay it off on your meld" if not used else format_cards(used))
-                               for _method, used, _meld in ways)
+                               for _method, used, _meld, _after in ways)
         return Verdict(False, (Reason("shown-wrong", f"Show only the cards that meld with {top}: {options}."),))
     if any(c.is_black_three or c.is_red_three for c in shown):
         return Verdict(False, (Reason("threes", "Threes cannot be part of an opening meld here."),))
@@ -360,23 +331,52 @@ def check_shown_cards(hand, melds=(), score: int = 0, pile=(), shown=(), rules: 
                                              f"({minimum})."),))
 
 
+def _fits(meld: tuple[Card, ...], cards: tuple[Card, ...], rules: RuleSet) -> bool:
+    """Can ``cards`` go on ``meld`` (a legal meld on the table)? The fast judgement, no sentences."""
+    facts = meld_facts(meld, rules, copies_checked=True)
+    if facts is None or facts[2] == "samba":  # a samba is closed
+        return False
+    return meld_facts(meld + cards, rules, copies_checked=True) is not None
+
+
 def _take_options(hand, melds, top, frozen: bool, rules: RuleSet):
-    """The ways an opened team may meld the top card: (method, cards from hand, resulting meld)."""
+    """The ways to meld the top card, most natural first, and why the others fail.
+
+    Returns ``(options, failures)``; each option is ``(method, cards from hand, the meld
+    the top card ends up in, the team's melds afterwards)``.
+    """
     rank = top.rank
     naturals = [c for c in hand if c.rank == rank and c.is_natural]
     wilds = sorted({c for c in hand if c.is_wild}, key=lambda c: c.points)
     index = next((i for i, m in enumerate(melds) if meld_key(m) == (GROUP, rank)), None)
     team_meld = melds[index] if index is not None else None
-    out = []
+    options: list = []
+    failures: list[Reason] = []
     if len(naturals) >= 2:
         pair = tuple(naturals[:2])
-        out.append(("pair", pair, (team_meld or ()) + (top,) + pair))
+        if team_meld is None:
+            new = (top,) + pair
+            options.append(("pair", pair, new, list(melds) + [new]))
+        elif _fits(team_meld, (top,) + pair, rules):
+            grown = team_meld + (top,) + pair
+            options.append(("pair", pair, grown, _replace(melds, index, grown)))
+        else:
+            failures.extend(check_add_to_meld(team_meld, (top,) + pair, rules).reasons)
     if not frozen:
         if team_meld is not None:
             closed = not rules.take_onto_canasta and check_meld(team_meld, rules).canasta != "none"
-            if not closed and check_add_to_meld(team_meld, (top,), rules).ok:
-                out.append(("lay-off", (), team_meld + (top,)))
-        elif rules.take_with_natural_and_wild and naturals:
+            if closed:
+                failures.append(Reason("canasta-closed-for-pile", f"Under these rules the top card may not be laid "
+                                                                  f"off on a finished canasta "
+                                                                  f"({format_cards(team_meld)})."))
+            elif _fits(team_meld, (top,), rules):
+                grown = team_meld + (top,)
+                options.append(("lay-off", (), grown, _replace(melds, index, grown)))
+            else:
+                failures.extend(check_add_to_meld(team_meld, (top,), rules).reasons)
+        elif rules.take_with_natural_and_wild and naturals and wilds:
             for wild in wilds:
-                out.append(("natural-and-wild", (naturals[0], wild), (top, naturals[0], wild)))
-    return out
+                new = (top, naturals[0], wild)
+                if check_meld(new, rules).ok:
+                    options.append(("natural-and-wild", (naturals[0], wild), new, list(melds) + [new]))
+    return options, failures

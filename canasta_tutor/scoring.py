@@ -136,7 +136,7 @@ def score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules: RuleSet
     if len(red_threes) > rules.red_threes_in_game:
         raise SituationError(f"{len(red_threes)} red threes, but the decks of {rules.name} hold only "
                              f"{rules.red_threes_in_game}")
-    facts = [meld_facts(m, rules, bool(went_out)) for m in melds]
+    facts = [meld_facts(m, rules, bool(went_out), copies_checked=True) for m in melds]
     ranks = [f[1] for f in facts if f is not None and f[0] != "sequence"]
     if None in facts or len(set(ranks)) < len(ranks):
         table = check_team_melds(melds, rules, going_out=bool(went_out))
