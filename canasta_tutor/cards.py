@@ -176,9 +176,6 @@ def parse_card(token: str) -> Card:
     return Card(token)
 
 
-CardsLike = "str | Iterable[str | Card] | None"
-
-
 def parse_cards(group) -> tuple[Card, ...]:
     """Read a group of cards: a string separated by spaces and/or commas, or a list.
 

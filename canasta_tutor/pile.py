@@ -271,7 +271,8 @@ def legal_take_methods(hand, melds=(), score: int = 0, pile=(), rules: RuleSet |
     return [v.method] if v.ok else []
 
 
-__all__ = ["TakeVerdict", "check_frozen", "check_stopped", "check_take_pile", "is_frozen", "card_points"]
+__all__ = ["TakeVerdict", "check_frozen", "check_stopped", "check_take_pile", "check_shown_cards", "is_frozen",
+           "legal_take_methods"]
 
 
 def check_shown_cards(hand, melds=(), score: int = 0, pile=(), shown=(), rules: RuleSet | str = CLASSIC) -> Verdict:

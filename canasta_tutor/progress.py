@@ -108,25 +108,8 @@ class ProgressStore:
         finally:
             conn.close()
 
-    def history(self, learner: str | None = None) -> list[Attempt]:
-        """The attempts in the order they were made (all learners when ``learner`` is None)."""
-        query = "SELECT learner, puzzle_set, puzzle_id, kind, topic, difficulty, correct, seconds, answer, timestamp " \
-                "FROM attempts"
-        args: tuple = ()
-        if learner is not None:
-            query += " WHERE learner = ?"
-            args = (learner,)
-        conn = self._connect()
-        try:
-            rows = conn.execute(query + " ORDER BY id", args).fetchall()
-        finally:
-            conn.close()
-        return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], json.loads(r[8]), r[9]) for r in rows]
-
-    def attempts(self, learner: str | None = None):
-        """Every attempt as a pandas DataFrame."""
-        import pandas as pd
-
+    def _select(self, learner: str | None, read):
+        """Run ``read(connection, query, params)`` on every attempt (of ``learner``), oldest first."""
         query = f"SELECT {', '.join(COLUMNS)} FROM attempts"
         params: tuple = ()
         if learner is not None:
@@ -134,9 +117,21 @@ class ProgressStore:
             params = (learner,)
         conn = self._connect()
         try:
-            frame = pd.read_sql_query(query + " ORDER BY id", conn, params=params)
+            return read(conn, query + " ORDER BY id", params)
         finally:
             conn.close()
+
+    def history(self, learner: str | None = None) -> list[Attempt]:
+        """The attempts in the order they were made (all learners when ``learner`` is None)."""
+        rows = self._select(learner, lambda conn, q, p: conn.execute(q, p).fetchall())
+        return [Attempt(learner=r[1], puzzle_set=r[2], puzzle_id=r[3], kind=r[4], topic=r[5], difficulty=r[6],
+                        answer=json.loads(r[7]), correct=bool(r[8]), seconds=r[9], timestamp=r[10]) for r in rows]
+
+    def attempts(self, learner: str | None = None):
+        """Every attempt as a pandas DataFrame."""
+        import pandas as pd
+
+        frame = self._select(learner, lambda conn, q, p: pd.read_sql_query(q, conn, params=p))
         frame["correct"] = frame["correct"].astype(bool)
         return frame
 

@@ -107,17 +107,26 @@ class RuleSet:
                 break
         return minimum
 
+    def opening_rows(self) -> list[tuple[str, int, int | None, int | None]]:
+        """The opening table in words: ``(band, minimum, lowest score, next band's lowest)`` per row.
+
+        >>> get_rules("classic").opening_rows()[1][:2]
+        ('0 to 1495', 50)
+        """
+        rows = []
+        table = self.opening_table
+        for i, (lowest, value) in enumerate(table):
+            nxt = table[i + 1][0] if i + 1 < len(table) else None
+            band = (f"below {nxt}" if lowest is None else f"{lowest} or more" if nxt is None
+                    else f"{lowest} to {nxt - 5}")
+            rows.append((band, value, lowest, nxt))
+        return rows
+
     def opening_band(self, score: int) -> str:
         """The opening table's row for ``score`` in words: ``'0 to 1495'``, ``'below 0'``..."""
-        table = self.opening_table
-        for i, (lowest, _value) in enumerate(table):
-            nxt = table[i + 1][0] if i + 1 < len(table) else None
+        for band, _value, lowest, nxt in self.opening_rows():
             if (lowest is None or score >= lowest) and (nxt is None or score < nxt):
-                if lowest is None:
-                    return f"below {nxt}"
-                if nxt is None:
-                    return f"{lowest} or more"
-                return f"{lowest} to {nxt - 5}"
+                return band
         return ""
 
     def wild_capacity(self, naturals: int) -> int:
@@ -349,8 +358,7 @@ def presets_table(presets=None):
         for r in chosen:
             value = getattr(r, option)
             if option == "opening_table":
-                value = "; ".join(("below " + str(value[i + 1][0]) if lo is None else f"{lo}+") + f": {m}"
-                                  for i, (lo, m) in enumerate(value))
+                value = "; ".join(f"{band}: {m}" for band, m, _lo, _nxt in r.opening_rows())
             row[r.name] = value
         rows[option] = row
     frame = pd.DataFrame.from_dict(rows, orient="index")

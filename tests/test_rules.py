@@ -91,4 +91,4 @@ def test_presets_table_side_by_side():
     assert set(frame.index) == set(OPTION_NAMES)
     assert frame.loc["canastas_to_go_out", "danish"] == 2
     assert frame.loc["target_score", "samba"] == 10000
-    assert "7000+: 150" in frame.loc["opening_table", "samba"]
+    assert "7000 or more: 150" in frame.loc["opening_table", "samba"]

@@ -306,12 +306,9 @@ class OpeningExplorer(widgets.VBox):
         score = self.score.value
         minimum = rules.opening_minimum(score)
         rows = []
-        table = rules.opening_table
-        for i, (lowest, value) in enumerate(table):
-            nxt = table[i + 1][0] if i + 1 < len(table) else None
-            band = (f"below {nxt}" if lowest is None else f"{lowest} or more" if nxt is None
-                    else f"{lowest} to {nxt - 5}")
-            here = (lowest is None or score >= lowest) and (nxt is None or score < nxt)
+        current = rules.opening_band(score)
+        for band, value, _lowest, _next in rules.opening_rows():
+            here = band == current
             style = " style='background:#fff3c4;font-weight:bold'" if here else ""
             rows.append(f"<tr{style}><td>{band}</td><td style='text-align:right'>{value}</td></tr>")
         self.table.value = (f"<div style='font-size:1.2em'>Opening minimum: <b class='ct-minimum'>{minimum}</b>"
