@@ -1,6 +1,9 @@
 # Shared set-up for scripts/start.sh and scripts/test.sh: a virtual environment in .venv
 # with canasta-tutor installed (editable) and its dependencies. Re-installs only when
 # pyproject.toml changed since the last install.
+#
+# Sourced, so it never reads the caller's arguments: the caller names the extras to install in
+# CANASTA_SETUP_EXTRAS (empty for the lessons, "test" for the test suite).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -15,16 +18,20 @@ pick_python() {
   return 1
 }
 
-extras="${1:-}"
+setup_extras="${CANASTA_SETUP_EXTRAS:-}"
+case "$setup_extras" in
+  ""|test) ;;
+  *) echo "scripts/_setup.sh: unknown extras '$setup_extras' (expected nothing or 'test')" >&2; exit 2 ;;
+esac
 if [ ! -x .venv/bin/python ]; then
   echo "== creating a virtual environment in .venv"
   "$(pick_python)" -m venv .venv
 fi
-stamp=".venv/.canasta-tutor-installed${extras:+-$extras}"
-want="$(cat pyproject.toml | sha256sum | cut -c1-16)"
+stamp=".venv/.canasta-tutor-installed${setup_extras:+-$setup_extras}"
+want="$(sha256sum < pyproject.toml | cut -c1-16)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  echo "== installing canasta-tutor${extras:+[$extras]} and its dependencies (first run takes a few minutes)"
+  echo "== installing canasta-tutor${setup_extras:+[$setup_extras]} and its dependencies (first run takes a few minutes)"
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e ".${extras:+[$extras]}"
+  .venv/bin/python -m pip install --quiet -e ".${setup_extras:+[$setup_extras]}"
   echo "$want" > "$stamp"
 fi

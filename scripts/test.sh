@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Install everything (first run only) and run every test. Extra arguments go to pytest.
+# Install everything (first run only) and run every test. Every argument goes to pytest.
 set -euo pipefail
-source "$(dirname "$0")/_setup.sh" test
+CANASTA_SETUP_EXTRAS=test source "$(dirname "$0")/_setup.sh"
 if [ ! -x /usr/bin/chromium ]; then
   echo "== installing Debian's chromium for the browser tests"
   sudo=""
