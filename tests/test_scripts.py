@@ -42,7 +42,8 @@ def test_start_script_with_arguments_serves_the_landing_page(root, tmp_path):
     project = tmp_path / "canasta-tutor"
     _clean_copy(root, project)
     port = free_port()
-    argv = ["bash", "scripts/start.sh", *(a.format(port=port) for a in args)]
+    args = [a.format(port=port) for a in args]
+    argv = ["bash", "scripts/start.sh", *args]
     env = {k: v for k, v in os.environ.items() if not k.startswith("VIRTUAL_ENV")}
     env["CANASTA_TUTOR_DB"] = str(tmp_path / "progress.sqlite3")
     log = open(tmp_path / "start.log", "w+")
