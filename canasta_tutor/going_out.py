@@ -38,9 +38,13 @@ class GoOutPlan:
     lay_offs: tuple[tuple[int, tuple[Card, ...]], ...]
     new_melds: tuple[tuple[Card, ...], ...]
     canastas: int
+    swaps: tuple[tuple[int, Card, Card], ...] = ()   # (meld index, natural card put in, wild card taken out)
 
     def describe(self, melds) -> list[str]:
         out = []
+        for idx, natural, wild in self.swaps:
+            name = "the joker" if wild.rank == "JK" else str(wild)
+            out.append(f"swap {natural} for {name} in {format_cards(melds[idx])}")
         for idx, cards in self.lay_offs:
             out.append(f"lay off {format_cards(cards)} on {format_cards(melds[idx])}")
         for meld in self.new_melds:
@@ -72,6 +76,8 @@ class _Slot:
     min_wild: int
     cap: int              # wild cards it may still take
     base_size: int
+    swap: int = 0         # wild cards a swap may take out of it (samba, 004 rule 4)
+    wild_cards: tuple = ()  # the wild cards it holds on the table (what a swap takes out)
 
 
 def _table_info(melds, rules):
@@ -96,14 +102,16 @@ def _table_info(melds, rules):
 
 def _wild_dp(slots: list[_Slot], n_wild: int, base_canastas: int, rules):
     """Spread exactly ``n_wild`` wild cards over the slots; return (max canastas, wilds per slot) or None."""
-    # dp maps wilds used -> (canastas, choices)
+    # dp maps wilds used -> (canastas, choices); a negative choice is a swap (a wild card taken out)
     dp = {0: (0, ())}
+    freed_later = sum(s.swap for s in slots)
     for slot in slots:
+        freed_later -= slot.swap
         nxt: dict[int, tuple[int, tuple]] = {}
         for used, (cans, choice) in dp.items():
-            for w in range(slot.min_wild, slot.cap + 1):
+            for w in range(slot.min_wild - slot.swap, slot.cap + 1):
                 total = used + w
-                if total > n_wild:
+                if total > n_wild + freed_later:
                     break
                 size = slot.base_size + len(slot.naturals) + w
                 c = cans + (1 if size >= CANASTA_SIZE and slot.rank != "3" and slot.base_size < CANASTA_SIZE else 0)
@@ -134,8 +142,10 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
         nat = sum(1 for c in meld if not c.is_wild)
         wild = len(meld) - nat
         cap = rules.wild_capacity(nat + len(cards)) - wild
+        swap = min(len(cards), wild) if rules.wild_swap and len(meld) < CANASTA_SIZE else 0
         if cards or cap > 0:
-            slots.append(_Slot(idx, rank, tuple(cards), nat, wild, 0, max(0, cap), len(meld)))
+            slots.append(_Slot(idx, rank, tuple(cards), nat, wild, 0, max(0, cap), len(meld), swap,
+                               tuple(c for c in meld if c.is_wild)))
     for rank, cards in by_rank.items():
         if len(cards) == 1:
             problems.append(Reason("lone-card", f"{cards[0]} has no partner in your hand and your team has no meld of "
@@ -290,25 +300,36 @@ def _try_place(cards: list[Card], melds, info, rules, need: int):
 
 
 def _build_plan(discard, slots, choice, wilds, seq_lay, seq_new, canastas) -> GoOutPlan:
-    wild_iter = iter(sorted(wilds, key=sort_key))
+    swaps = []
+    pool = sorted(wilds, key=sort_key)
+    for slot, w in zip(slots, choice):
+        if w < 0:  # swaps first: the wild cards taken out join the hand's
+            for natural, wild in zip(slot.naturals, slot.wild_cards[:-w]):
+                swaps.append((slot.index, natural, wild))
+                pool.append(wild)
+    wild_iter = iter(pool)
     lay_offs: dict[int, list] = {i: list(c) for i, c in seq_lay.items()}
     new = [tuple(run) for run in seq_new]
     for slot, w in zip(slots, choice):
-        add = list(slot.naturals) + [next(wild_iter) for _ in range(w)]
+        add = [c for i, c in enumerate(slot.naturals) if i >= max(0, -w)] + [next(wild_iter) for _ in range(w)]
         if slot.index >= 0:
             lay_offs.setdefault(slot.index, []).extend(add)
         else:
             new.append(tuple(add))
-    return GoOutPlan(discard, tuple((i, tuple(c)) for i, c in sorted(lay_offs.items()) if c), tuple(new), canastas)
+    return GoOutPlan(discard, tuple((i, tuple(c)) for i, c in sorted(lay_offs.items()) if c), tuple(new), canastas,
+                     tuple(swaps))
 
 
 def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | None = None,
-                allow_discard: bool = True, minimum: int = 0):
+                allow_discard: bool = True, minimum: int = 0, uncounted=()):
     """Search for a way to place every card of ``hand`` (one may be discarded).
 
     Returns ``(plan, problems)``: a :class:`GoOutPlan` or ``None`` with the
     reasons of the closest failed attempt. ``minimum``: card points the melded
-    cards must reach (an unopened team that must meet its opening minimum).
+    cards must reach (an unopened team that must meet its opening minimum);
+    ``uncounted``: cards of ``hand`` that do not count towards it (the pile
+    cards under the top card, when taking the pile): one of them may still be
+    the discard.
     The situation must be a possible one (the public checks make sure of that
     first); the search does not count copies again.
     """
@@ -325,13 +346,19 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
         rest = list(hand)
         if discard is not None:
             rest.remove(discard)
-        if minimum and card_points(rest) < minimum:
-            problems = [Reason("below-minimum", f"The cards you would meld count {card_points(rest)} points; your "
-                                                f"team needs {minimum} for its first meld.")]
+        counted = card_points(rest)
+        if minimum and uncounted:
+            left_out = list(uncounted)
+            if discard is not None and discard in left_out:
+                left_out.remove(discard)   # the discard is the pile's copy: it counts neither way
+            counted -= card_points(left_out)
+        if minimum and counted < minimum:
+            problems = [Reason("below-minimum", f"The cards from your hand you would meld count {counted} points; "
+                                                f"your team needs {minimum} for its first meld.")]
         else:
             problems, plan = _try_place(rest, melds, info, rules, need)
             if plan is not None:
-                return GoOutPlan(discard, plan.lay_offs, plan.new_melds, plan.canastas), []
+                return GoOutPlan(discard, plan.lay_offs, plan.new_melds, plan.canastas, plan.swaps), []
         if best is None or _weight(problems) < _weight(best):
             best = problems
     return None, best or []

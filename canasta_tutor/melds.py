@@ -278,6 +278,68 @@ def check_add_to_meld(meld, cards, rules: RuleSet | str = CLASSIC, *, going_out:
                        canasta=after.canasta, points=after.points, cards=meld + cards)
 
 
+SwapVerdict = verdict_type(
+    "SwapVerdict", "card wild meld", (None, None, ()),
+    """May a natural ``card`` from hand replace the ``wild`` card in the team's group ``meld``
+    (the player keeps the wild card to use in the same turn)?""")
+
+
+def check_swap(hand, melds=(), rules: RuleSet | str = CLASSIC, *, card=None) -> SwapVerdict:
+    """May the player swap a natural card from ``hand`` (``card``, or any) for a wild card in one of the
+    team's unfinished groups, keeping the wild card? Samba allows it (004 rule 4); never in a canasta or
+    a sequence (a sequence holds no wild card).
+
+    >>> check_swap("9C 5D", ["9H 9S JK"], "samba").sentence
+    'Yes: you may put 9♣ in place of the joker in 9♥ 9♠ Joker and keep the joker to use this turn.'
+    >>> check_swap("9C 5D", ["9H 9S JK"], "classic").codes
+    ('no-swap-rule',)
+    """
+    rules = get_rules(rules)
+    hand = as_cards(hand)
+    melds = [as_cards(m) for m in melds]
+    if card is not None:
+        card = as_cards(card)
+        if len(card) != 1:
+            from .errors import SituationError
+
+            raise SituationError(f"card: name one card to swap, not {len(card)}")
+        card = card[0]
+        if card not in hand:
+            return SwapVerdict(False, (Reason("not-in-hand", f"You do not hold {card}."),), card=card)
+    if not rules.wild_swap:
+        return SwapVerdict(False, (Reason("no-swap-rule", "Under these rules a wild card is never taken back from a "
+                                                          "meld."),), card=card)
+    candidates = [card] if card is not None else sorted({c for c in hand if c.is_natural},
+                                                        key=lambda c: (c.rank, c.suit))
+    problems: list[Reason] = []
+    for c in candidates:
+        if not c.is_natural:
+            problems.append(Reason("not-natural", f"{c} is not a natural card: only a natural card takes a wild "
+                                                  f"card's place."))
+            continue
+        meld = next((m for m in melds if meld_key(m) == (GROUP, c.rank)), None)
+        wilds = [w for w in meld if w.is_wild] if meld is not None else []
+        if meld is None:
+            if card is not None:
+                problems.append(Reason("no-group", f"Your team has no group of {rank_plural(c.rank)} for {c} to "
+                                                   f"go into."))
+        elif len(meld) >= CANASTA_SIZE:
+            problems.append(Reason("swap-canasta", f"{format_cards(meld)} is a canasta: its wild cards stay."))
+        elif not wilds:
+            if card is not None:
+                problems.append(Reason("no-wild-in-group", f"{format_cards(meld)} holds no wild card to swap."))
+        else:
+            wild = max(wilds, key=lambda w: w.points)
+            name = "the joker" if wild.rank == "JK" else str(wild)
+            return SwapVerdict(True, (Reason("swap", f"You may put {c} in place of {name} in {format_cards(meld)} "
+                                                     f"and keep {name} to use this turn."),),
+                               card=c, wild=wild, meld=meld)
+    if not problems:
+        problems.append(Reason("nothing-to-swap", "None of your team's unfinished groups holds a wild card that a "
+                                                  "natural card from your hand could replace."))
+    return SwapVerdict(False, tuple(problems), card=card)
+
+
 def check_team_melds(melds: Iterable, rules: RuleSet | str = CLASSIC, *, going_out: bool = False,
                      verdicts: Sequence[MeldVerdict] | None = None) -> Verdict:
     """Are these a team's legal melds on the table: each a meld, and no two groups of one rank?

@@ -50,21 +50,29 @@ def check_frozen(pile, melds=(), rules: RuleSet | str = CLASSIC) -> Verdict:
 
 def _frozen(pile, melds, rules: RuleSet) -> Verdict:
     reasons = []
-    wild = [c for c in pile if c.is_wild]
-    red = [c for c in pile if c.is_red_three]
-    for cards in (wild, red):
+    for code, cards in (("wild-in-pile", [c for c in pile if c.is_wild]),
+                        ("red-three-in-pile", [c for c in pile if c.is_red_three] if rules.red_three_freezes_pile
+                         else []),
+                        ("black-three-in-pile", [c for c in pile if c.is_black_three]
+                         if rules.black_three_freezes_pile else [])):
         if cards:
             lie = "lies" if len(cards) == 1 else "lie"
-            reasons.append(Reason("wild-in-pile" if cards is wild else "red-three-in-pile",
-                                  f"The pile is frozen because {_and(cards)} {lie} in it."))
+            reasons.append(Reason(code, f"The pile is frozen because {_and(cards)} {lie} in it."))
     if not melds:
         reasons.append(Reason("not-opened", "The pile is frozen for your team because your team has not melded yet."))
     if rules.pile_always_frozen:
         reasons.append(Reason("always-frozen", "Under this house rule the pile is always frozen."))
     if reasons:
         return Verdict(True, tuple(reasons))
-    return Verdict(False, (Reason("not-frozen", "The pile is not frozen: no wild card or red three lies in it, and "
-                                                "your team has opened."),))
+    return Verdict(False, (Reason("not-frozen", f"The pile is not frozen: no {_freezers(rules)} lies in it, and "
+                                                f"your team has opened."),))
+
+
+def _freezers(rules: RuleSet) -> str:
+    """The cards that freeze the pile under ``rules``, in words: 'wild card or red three'."""
+    kinds = ["wild card"] + (["red three"] if rules.red_three_freezes_pile else []) + \
+        (["black three"] if rules.black_three_freezes_pile else [])
+    return ", ".join(kinds[:-1]) + " or " + kinds[-1] if len(kinds) > 1 else kinds[0]
 
 
 def _and(cards) -> str:
@@ -171,7 +179,7 @@ def check_take_pile(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | st
             ok, extra = _finish_unopened(hand, top, pile_rest, minimum, rules)
         if ok:
             return TakeVerdict(True, _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, extra,
-                                              melds),
+                                              melds_after if opened else []),
                                method=method, cards=used, meld=meld, top=top)
         last_problems = extra or []
     reasons = [Reason("cannot-finish", f"You could meld {top}, but you could not then finish your turn: you would "
@@ -205,7 +213,7 @@ def _finish_unopened(hand, top, pile_rest, minimum, rules):
             return True, None
     # Otherwise the player must go out this turn, melding everything.
     cards = list(hand) + [top] + list(pile_rest)
-    plan, problems = find_go_out(cards, [], rules, minimum=minimum + card_points(pile_rest))
+    plan, problems = find_go_out(cards, [], rules, minimum=minimum, uncounted=pile_rest)
     if plan is not None:
         return True, plan
     return False, problems
@@ -265,14 +273,7 @@ def is_frozen(pile, melds=(), rules: RuleSet | str = CLASSIC) -> bool:
     return check_frozen(pile, melds, rules).ok
 
 
-def legal_take_methods(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | str = CLASSIC) -> list[str]:
-    """The methods by which the pile may be taken (empty if it may not)."""
-    v = check_take_pile(hand, melds, score, pile, rules)
-    return [v.method] if v.ok else []
-
-
-__all__ = ["TakeVerdict", "check_frozen", "check_stopped", "check_take_pile", "check_shown_cards", "is_frozen",
-           "legal_take_methods"]
+__all__ = ["TakeVerdict", "check_frozen", "check_stopped", "check_take_pile", "check_shown_cards", "is_frozen"]
 
 
 def check_shown_cards(hand, melds=(), score: int = 0, pile=(), shown=(), rules: RuleSet | str = CLASSIC) -> Verdict:
