@@ -20,7 +20,7 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass
 
-from .cards import SEQUENCE_ORDER, Card, card_points, format_cards, rank_plural, sort_key
+from .cards import SEQUENCE_ORDER, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural, sort_key
 from .melds import BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, as_cards, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import ensure_no_red_three_in_hand, ensure_possible
@@ -149,7 +149,8 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
     for rank, cards in by_rank.items():
         if len(cards) == 1:
             problems.append(Reason("lone-card", f"{cards[0]} has no partner in your hand and your team has no meld of "
-                                                f"{rank_plural(rank)} to lay it off on."))
+                                                f"{rank_plural(rank)} to lay it off on"
+                                   + (" (and it does not fit in a sequence)." if rules.sequences else ".")))
         else:
             slots.append(_Slot(-1, rank, tuple(cards), 0, 0, 1 if len(cards) == 2 else 0,
                                rules.wild_capacity(len(cards)), 0))
@@ -160,9 +161,9 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
         elif b == 2 and rules.black_threes_with_wild:
             slots.append(_Slot(-1, "3", tuple(black), 0, 0, 1, 1, 0))
         else:
-            how = "three or four" + (", or two with a wild card" if rules.black_threes_with_wild else "")
-            problems.append(Reason("black-threes", f"Black threes ({format_cards(black)}) can only be melded {how} "
-                                                   f"together when going out."))
+            how = "three or four together" + (", or two with a wild card" if rules.black_threes_with_wild else "")
+            problems.append(Reason("black-threes", f"Black threes ({format_cards(black)}) can only be melded {how}, "
+                                                   f"when going out."))
     if problems:
         return problems, None
     dp = _wild_dp(slots, len(wilds), base_canastas, rules)
@@ -170,9 +171,14 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
         need = sum(s.min_wild for s in slots)
         room = sum(s.cap for s in slots)
         if len(wilds) < need:
-            return [Reason("wild-short", f"Your pairs need {need} wild cards to become melds; you hold {len(wilds)}.")], None
+            pairs = [s for s in slots if s.min_wild]
+            which = join_words(format_cards(s.naturals) for s in pairs)
+            what = (f"Your pair {which} needs a wild card to become a meld" if len(pairs) == 1 else
+                    f"Your pairs {which} need {count_of(need, 'wild card')} to become melds")
+            held = f"you hold only {count_of(len(wilds), 'wild card')}" if wilds else "you hold no wild card"
+            return [Reason("wild-short", f"{what}; {held}.")], None
         return [Reason("wild-no-room", f"Your wild cards ({format_cards(wilds)}) do not all fit: the melds can take only "
-                                       f"{room} more wild {'card' if room == 1 else 'cards'} within the limit.")], None
+                                       f"{count_of(room, 'more wild card', 'more wild cards')} within the limit.")], None
     canastas, choice = dp
     return [], (slots, choice, canastas)
 
@@ -271,8 +277,14 @@ def _find(cards, order_value):
     raise AssertionError
 
 
+def _canastas_short(canastas: int, need: int) -> Reason:
+    return Reason("canastas-short", f"Your team would then have {count_of(canastas, 'canasta')}; it needs "
+                                    f"{number_word(need)} to go out.")
+
+
 def _try_place(cards: list[Card], melds, info, rules, need: int):
-    """Place every card; return (problems, plan) for the best placement."""
+    """Place every card; return (problems, plan) for the best placement (a plan that places every card but
+    leaves the team short of canastas comes with the problem ``canastas-short`` and ``plan.canastas < need``)."""
     groups, sequences, base = info
     red = [c for c in cards if c.is_red_three]
     if red:
@@ -281,6 +293,7 @@ def _try_place(cards: list[Card], melds, info, rules, need: int):
     black = [c for c in cards if c.is_black_three]
     wilds = [c for c in cards if c.is_wild]
     best_problems = None
+    near = None
     options = _sequence_options(naturals, sequences, rules) if rules.sequences else [([], {}, [], 0)]
     for used, seq_lay, seq_new, sambas in options:
         rest = list(naturals)
@@ -289,13 +302,16 @@ def _try_place(cards: list[Card], melds, info, rules, need: int):
         problems, parts = _place_groups(rest, black, wilds, melds, groups, base + sambas, rules)
         if parts is not None:
             slots, choice, canastas = parts
+            plan = _build_plan(None, slots, choice, wilds, seq_lay, seq_new, canastas)
             if canastas >= need:
-                return [], _build_plan(None, slots, choice, wilds, seq_lay, seq_new, canastas)
-            problems = [Reason("canastas-short", f"Your team would have {canastas} "
-                                                 f"{'canasta' if canastas == 1 else 'canastas'}; it needs "
-                                                 f"{need} to go out.")]
+                return [], plan
+            if near is None or canastas > near.canastas:
+                near = plan
+            problems = [_canastas_short(canastas, need)]
         if best_problems is None or _weight(problems) < _weight(best_problems):
             best_problems = problems
+    if near is not None and best_problems and best_problems[0].code == "canastas-short":
+        return [_canastas_short(near.canastas, need)], near
     return best_problems or [], None
 
 
@@ -342,6 +358,7 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
     candidates: list[Card | None] = [None]
     if allow_discard:
         candidates += sorted(set(hand), key=sort_key)
+    near = None
     for discard in candidates:
         rest = list(hand)
         if discard is not None:
@@ -358,10 +375,27 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
         else:
             problems, plan = _try_place(rest, melds, info, rules, need)
             if plan is not None:
-                return GoOutPlan(discard, plan.lay_offs, plan.new_melds, plan.canastas, plan.swaps), []
+                plan = GoOutPlan(discard, plan.lay_offs, plan.new_melds, plan.canastas, plan.swaps)
+                if plan.canastas >= need:
+                    return plan, []
+                if near is None or plan.canastas > near.canastas:
+                    near = plan
         if best is None or _weight(problems) < _weight(best):
             best = problems
+    if near is not None and best and best[0].code == "canastas-short":
+        # every card finds a place: the canastas are the only thing missing
+        steps = near.describe(melds)
+        if len(steps) == 1 and near.discard is not None:
+            text = f"You could discard {near.discard} as your last card, but you may not go out yet."
+        else:
+            text = f"You could place every card ({_steps(steps)}), but you may not go out yet."
+        placed = Reason("places-every-card", text)
+        return None, [placed, _canastas_short(near.canastas, need)]
     return None, best or []
+
+
+def _steps(steps: list[str]) -> str:
+    return join_words(steps)
 
 
 def _weight(problems) -> float:
@@ -389,18 +423,26 @@ def check_go_out(hand, melds=(), score: int = 0, rules: RuleSet | str = CLASSIC)
     plan, problems = find_go_out(hand, melds, rules, need=need, minimum=minimum)
     if plan is not None:
         steps = plan.describe(melds)
-        if steps:
-            text = "Every card finds a place: " + ", ".join(steps[:-1]) + (" and " if len(steps) > 1 else "") \
-                + steps[-1] + "."
+        placed = [s for s in steps if not s.startswith("discard")]
+        if placed:
+            text = "Every card finds a place: " + _steps(steps) + "."
+        elif plan.discard is not None:
+            text = f"Discard {plan.discard} as your last card."
         else:
             text = "Your hand is already empty."
         reasons = [Reason("can-go-out", text)]
-        reasons.append(Reason("canastas", f"Your team then has {plan.canastas} "
-                                          f"{'canasta' if plan.canastas == 1 else 'canastas'}; {need} "
-                                          f"{'is' if need == 1 else 'are'} needed to go out."))
+        reasons.append(Reason("canastas", f"Your team then has {count_of(plan.canastas, 'canasta')}; "
+                                          f"{number_word(need)} {'is' if need == 1 else 'are'} needed to go out."))
         if not melds:
-            reasons.append(Reason("concealed", "Your team has not melded yet, so this is going out concealed: "
-                                               "it needs no opening minimum, only the canastas."))
+            if rules.concealed_needs_no_minimum:
+                reasons.append(Reason("concealed", "Your team has not melded yet, so this is going out concealed: "
+                                                   "it needs no opening minimum, only the canastas."))
+            else:
+                reasons.append(Reason("concealed", f"Your team has not melded yet, so this is going out concealed; "
+                                                   f"under these rules it must still reach the opening minimum "
+                                                   f"({minimum}), and it does."))
         return GoOutVerdict(True, tuple(reasons), plan=plan)
+    if problems and problems[0].code == "places-every-card":
+        return GoOutVerdict(False, tuple(problems))
     lead = Reason("cannot-go-out", "You cannot meld or lay off every card this turn, even with one final discard.")
     return GoOutVerdict(False, (lead,) + tuple(problems))

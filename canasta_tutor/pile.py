@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .cards import Card, card_points, format_cards, rank_plural
+from .cards import Card, card_points, count_of, format_cards, join_words, number_word, rank_plural
 from .going_out import find_go_out
 from .melds import GROUP, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
 from .opening import explain_minimum, max_meld_points
@@ -150,7 +150,7 @@ def check_take_pile(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | st
 
     if not options:
         return TakeVerdict(False, _why_no_option(frozen, need_pair, naturals, wilds, team_meld, top, one, plural,
-                                                 rules, failures, opened), top=top)
+                                                 rules, failures, opened, melds), top=top)
 
     # An unopened team must reach its minimum with the top card and cards from hand.
     minimum = 0 if opened else rules.opening_minimum(score)
@@ -183,8 +183,9 @@ def check_take_pile(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | st
                                method=method, cards=used, meld=meld, top=top)
         last_problems = extra or []
     reasons = [Reason("cannot-finish", f"You could meld {top}, but you could not then finish your turn: you would "
-                                       f"be left without a card to discard and could not go out.")]
-    return TakeVerdict(False, tuple(reasons + list(last_problems)), top=top)
+                                       f"be left without a card to keep after your discard, and you could not go "
+                                       f"out.")]
+    return TakeVerdict(False, tuple(reasons + [p for p in last_problems if p.code != "places-every-card"]), top=top)
 
 
 def _replace(melds, index, new):
@@ -219,26 +220,45 @@ def _finish_unopened(hand, top, pile_rest, minimum, rules):
     return False, problems
 
 
-def _why_no_option(frozen, need_pair, naturals, wilds, team_meld, top, one, plural, rules, failures, opened):
+def _why_no_option(frozen, need_pair, naturals, wilds, team_meld, top, one, plural, rules, failures, opened, melds):
     reasons = list(frozen.reasons) if frozen.ok else []
     held = f"you hold only {format_cards(naturals)}" if naturals else f"you hold no natural {one}"
     if need_pair:
         reasons.append(Reason("need-natural-pair", f"So you need two natural {plural} in your hand to take it; {held}."))
     else:
-        ways = [f"two natural {plural}"]
+        ways = [f"with two natural {plural}"]
         if rules.take_with_natural_and_wild:
-            ways.append(f"one natural {one} and a wild card")
-        ways.append(f"laying {top} off on your team's meld of {plural}")
-        have = [held]
-        if rules.take_with_natural_and_wild and naturals and not wilds:
-            have.append("no wild card")
+            ways.append(f"with one natural {one} and a wild card")
+        group = "group" if rules.sequences else "meld"
+        unfinished = "" if rules.take_onto_canasta else "unfinished "
+        ways.append(f"by laying {top} off on your team's {unfinished}{group} of {plural}")
+        have = held + (" and no wild card" if rules.take_with_natural_and_wild and naturals and not wilds else "")
         if team_meld is None:
-            have.append(f"your team has no meld of {plural}")
-        reasons.append(Reason("no-way-to-meld-top", f"The pile is not frozen for your team, so you could take it with "
-                                                    f"{', '.join(ways[:-1])} or by {ways[-1]}; "
-                                                    f"{' and '.join(have)}."))
+            have += f", and your team has no {group} of {plural}"
+        reasons.append(Reason("no-way-to-meld-top", f"The pile is not frozen for your team, so you could take it "
+                                                    f"{join_words(ways, 'or')}; but {have}."))
+        seq = _sequence_for(top, melds, rules)
+        if seq is not None and team_meld is None:
+            reasons.append(Reason("top-not-on-sequence", f"The top card cannot go onto a sequence: {top} may not be "
+                                                         f"laid off on {format_cards(seq)} to take the pile, only on "
+                                                         f"a group."))
     reasons.extend(failures)
     return tuple(reasons)
+
+
+def _sequence_for(top, melds, rules):
+    """Samba: the team's sequence in the top card's suit, if any (the top card may never go onto one)."""
+    if not rules.sequences or not top.is_natural:
+        return None
+    from .cards import SEQUENCE_ORDER
+
+    value = SEQUENCE_ORDER.get(top.rank)
+    for m in melds:
+        if meld_key(m) == ("sequence", top.suit):
+            order = [SEQUENCE_ORDER[c.rank] for c in m]
+            if value in (min(order) - 1, max(order) + 1):
+                return m
+    return None
 
 
 def _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, plan, melds):
@@ -263,7 +283,9 @@ def _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, pla
     reasons.extend(reasons_min)
     if plan is not None:
         steps = plan.describe(melds)
-        canastas = f"your team has the {plan.canastas} {'canasta' if plan.canastas == 1 else 'canastas'} it needs"
+        need = rules.canastas_to_go_out
+        canastas = (f"your team then has {count_of(plan.canastas, 'canasta')}, and {number_word(need)} "
+                    f"{'is' if need == 1 else 'are'} needed")
         reasons.append(Reason("goes-out", f"After taking, you go out ({', '.join(steps)}); {canastas}."
                               if steps else f"After taking, you have no card left, so you go out; {canastas}."))
     return tuple(reasons)
