@@ -53,7 +53,10 @@ def check_opening(melds, score: int = 0, rules: RuleSet | str = CLASSIC) -> Open
             ok = False
             reasons.extend(melds_ok.reasons)
         shown = " + ".join(f"{format_cards(m)} ({card_points(m)})" for m in melds)
-        if points >= minimum:
+        if points >= minimum and not ok:
+            reasons.append(Reason("enough-points", f"Your melds count {points} points: {shown}; that would reach "
+                                                   f"{minimum} if every meld were legal."))
+        elif points >= minimum:
             reasons.append(Reason("enough-points", f"Your melds count {points} points: {shown}; that reaches "
                                                    f"{minimum}."))
         else:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import namedtuple
 from dataclasses import dataclass, field
 
-from .cards import card_points, format_cards, rank_plural
+from .cards import card_points, format_cards, number_word, rank_plural
 from .errors import SituationError
 from .melds import as_cards, check_team_melds, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
@@ -101,10 +101,10 @@ def score_red_threes(count: int, opened: bool, rules: RuleSet | str = CLASSIC) -
     all_of_them = count == rules.red_threes_in_game
     if opened:
         points = rules.all_red_threes_bonus if all_of_them else count * rules.red_three_bonus
-        detail = f"all {count}: {points}" if all_of_them else f"{count} × {rules.red_three_bonus}"
+        detail = f"all {number_word(count)}: {points}" if all_of_them else f"{count} × {rules.red_three_bonus}"
     else:
         points = -(rules.all_red_threes_penalty if all_of_them else count * rules.red_three_penalty)
-        detail = (f"all {count}, and the team never melded: {points}" if all_of_them else
+        detail = (f"all {number_word(count)}, and the team never melded: {points}" if all_of_them else
                   f"{count} × -{rules.red_three_penalty}, because the team never melded")
     return ScoreItem("Red threes", points if count else 0, detail if count else "none")
 
