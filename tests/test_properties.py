@@ -216,8 +216,8 @@ def meld_candidate(draw):
     if shape == "group":
         used = Counter()
         cards_ = list(draw(group_meld(rules, used)))
-        extra = draw(st.lists(cards, max_size=2))
-        cards_ += extra
+        cards_ += draw(st.lists(st.sampled_from([Card("2C"), Card("2D"), Card("JK")]), max_size=3))
+        cards_ += draw(st.lists(cards, max_size=1))
     elif shape == "run":
         suit = draw(suits)
         start = draw(st.integers(1, 12))
@@ -231,6 +231,9 @@ def meld_candidate(draw):
     return rules, tuple(cards_), draw(st.booleans())
 
 
+@example((get_rules("hoyle"), parse_cards("5H 5S 2C 2D 2S"), False))
+@example((get_rules("classic"), parse_cards("KH KH KH KS"), False))
+@example((get_rules("samba"), parse_cards("4H 5H 6H 7H 8H 9H 10H"), False))
 @given(meld_candidate())
 def test_meld_facts_agrees_with_check_meld(candidate):
     """meld_facts is check_meld without sentences, for speed: they must always agree."""
