@@ -234,6 +234,7 @@ def meld_candidate(draw):
 @example((get_rules("hoyle"), parse_cards("5H 5S 2C 2D 2S"), False))
 @example((get_rules("classic"), parse_cards("KH KH KH KS"), False))
 @example((get_rules("samba"), parse_cards("4H 5H 6H 7H 8H 9H 10H"), False))
+@example((get_rules("classic"), parse_cards("QH QS QD QC QH QS 2D"), False))
 @given(meld_candidate())
 def test_meld_facts_agrees_with_check_meld(candidate):
     """meld_facts is check_meld without sentences, for speed: they must always agree."""
