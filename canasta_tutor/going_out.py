@@ -399,8 +399,9 @@ def _steps(steps: list[str]) -> str:
 
 
 def _weight(problems) -> float:
-    """Rank failed attempts for the explanation: one that only lacks canastas came closest."""
-    return sum(0.5 if p.code == "canastas-short" else 1 for p in problems)
+    """Rank failed attempts for the explanation: one that only lacks canastas came closest; a card left
+    without partner weighs a little more than other problems, as it is often just the wrong discard."""
+    return sum(0.5 if p.code == "canastas-short" else 1.1 if p.code == "lone-card" else 1 for p in problems)
 
 
 def check_go_out(hand, melds=(), score: int = 0, rules: RuleSet | str = CLASSIC) -> GoOutVerdict:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import namedtuple
 from dataclasses import dataclass, field
 
-from .cards import card_points, format_cards, number_word, rank_plural
+from .cards import card_points, count_of, format_cards, number_word, rank_plural
 from .errors import SituationError
 from .melds import as_cards, check_team_melds, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
@@ -156,8 +156,8 @@ def score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules: RuleSet
     if isinstance(concealed_canastas, bool) or not isinstance(concealed_canastas, int) or concealed_canastas < 0:
         raise SituationError(f"concealed_canastas must be a whole number, 0 or more, not {concealed_canastas!r}")
     if concealed_canastas > len(canastas):
-        raise SituationError(f"concealed_canastas: {concealed_canastas}, but the team has only {len(canastas)} "
-                             f"{'canasta' if len(canastas) == 1 else 'canastas'}")
+        raise SituationError(f"concealed_canastas: {concealed_canastas}, but the team has "
+                             f"{'only ' if canastas else ''}{count_of(len(canastas), 'canasta')}")
     if went_out == "concealed" and concealed_canastas != len(canastas):
         raise SituationError(f"concealed_canastas: {concealed_canastas}, but the team went out concealed, so all "
                              f"{len(canastas)} of its canastas were melded from the hand in one go")
