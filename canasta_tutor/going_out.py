@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from .cards import SEQUENCE_ORDER, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural, sort_key
 from .melds import BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, as_cards, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
-from .situation import ensure_no_red_three_in_hand, ensure_possible
+from .situation import ensure_hand_size, ensure_no_red_three_in_hand, ensure_possible, search_budget, spend
 from .verdict import Reason, Verdict, verdict_type
 
 _RANK_OF_ORDER = {v: k for k, v in SEQUENCE_ORDER.items()}
@@ -186,21 +186,30 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
 def _sequence_options(cards: list[Card], sequences, rules):
     """Ways to put some of these natural cards into sequences (new or extending), per suit.
 
-    Yields (cards used, lay-offs {index: cards}, new sequences, sambas made)."""
+    Yields (cards used, lay-offs {index: cards}, new sequences, sambas made), one per distinct set of cards
+    used (the arrangement with the most sambas), so that the group search runs once per set of leftovers.
+    """
     by_suit: dict[str, list[Card]] = {}
     for c in cards:
         by_suit.setdefault(c.suit, []).append(c)
-    per_suit = []
+    # combine the suits one by one, keeping one arrangement per multiset of cards used so far
+    states: dict[tuple, tuple] = {(): ([], {}, [], 0)}
     for suit, suit_cards in by_suit.items():
         existing = [s for s in sequences if s[1] == suit]
-        per_suit.append(list(_suit_options(suit_cards, existing)))
-    for combo in itertools.product(*per_suit):
-        used, lay, new, sambas = [], {}, [], 0
-        for u, lo, nw, sm in combo:
-            used += u
-            lay.update(lo)
-            new += nw
-            sambas += sm
+        options: dict[tuple, tuple] = {}
+        for u, lo, nw, sm in _suit_options(suit_cards, existing):
+            key = tuple(sorted(c.code for c in u))
+            if key not in options or options[key][3] < sm:
+                options[key] = (u, lo, nw, sm)
+        nxt: dict[tuple, tuple] = {}
+        for key, (used, lay, new, sambas) in states.items():
+            for okey, (u, lo, nw, sm) in options.items():
+                spend()
+                k2 = key + okey
+                if k2 not in nxt or nxt[k2][3] < sambas + sm:
+                    nxt[k2] = (used + u, {**lay, **lo}, new + nw, sambas + sm)
+        states = nxt
+    for used, lay, new, sambas in states.values():
         yield used, lay, new, sambas
 
 
@@ -258,6 +267,7 @@ def _suit_options(cards: list[Card], existing):
 
     seen = set()
     for used, lay, new, sambas in extend(0, avail):
+        spend()
         key = (tuple(sorted(used)), tuple(sorted(lay.items())), tuple(sorted(new)))
         if key in seen:
             continue
@@ -282,7 +292,7 @@ def _canastas_short(canastas: int, need: int) -> Reason:
                                     f"{number_word(need)} to go out.")
 
 
-def _try_place(cards: list[Card], melds, info, rules, need: int):
+def _try_place(cards: list[Card], melds, info, rules, need: int, seq_options=None):
     """Place every card; return (problems, plan) for the best placement (a plan that places every card but
     leaves the team short of canastas comes with the problem ``canastas-short`` and ``plan.canastas < need``)."""
     groups, sequences, base = info
@@ -294,8 +304,15 @@ def _try_place(cards: list[Card], melds, info, rules, need: int):
     wilds = [c for c in cards if c.is_wild]
     best_problems = None
     near = None
-    options = _sequence_options(naturals, sequences, rules) if rules.sequences else [([], {}, [], 0)]
+    if not rules.sequences:
+        options = [([], {}, [], 0)]
+    elif seq_options is None:
+        options = _sequence_options(naturals, sequences, rules)
+    else:  # the arrangements found for a larger hand that use only cards of this one
+        have = Counter(naturals)
+        options = (o for o in seq_options if not Counter(o[0]) - have)
     for used, seq_lay, seq_new, sambas in options:
+        spend()
         rest = list(naturals)
         for c in used:
             rest.remove(c)
@@ -352,6 +369,12 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
     rules = get_rules(rules)
     hand = list(as_cards(hand))
     melds = [as_cards(m) for m in melds]
+    ensure_hand_size(rules, hand)
+    with search_budget(f"hand ({len(hand)} cards)"):
+        return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
+
+
+def _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted):
     need = rules.canastas_to_go_out if need is None else need
     info = _table_info(melds, rules)
     best = None
@@ -359,6 +382,10 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
     if allow_discard:
         candidates += sorted(set(hand), key=sort_key)
     near = None
+    seq_options = None
+    if rules.sequences and allow_discard:
+        # the arrangements of sequences for the whole hand, once: each discard keeps those not using it
+        seq_options = list(_sequence_options([c for c in hand if c.is_natural], info[1], rules))
     for discard in candidates:
         rest = list(hand)
         if discard is not None:
@@ -373,7 +400,7 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
             problems = [Reason("below-minimum", f"The cards from your hand you would meld count {counted} points; "
                                                 f"your team needs {minimum} for its first meld.")]
         else:
-            problems, plan = _try_place(rest, melds, info, rules, need)
+            problems, plan = _try_place(rest, melds, info, rules, need, seq_options)
             if plan is not None:
                 plan = GoOutPlan(discard, plan.lay_offs, plan.new_melds, plan.canastas, plan.swaps)
                 if plan.canastas >= need:

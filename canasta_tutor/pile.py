@@ -23,7 +23,7 @@ from .going_out import find_go_out
 from .melds import GROUP, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
 from .opening import explain_minimum, max_meld_points
 from .rules import CLASSIC, RuleSet, get_rules
-from .situation import ensure_possible, ensure_no_red_three_in_hand
+from .situation import ensure_hand_size, ensure_no_red_three_in_hand, ensure_possible, search_budget, spend
 from .verdict import Reason, Verdict, verdict_type
 
 
@@ -126,6 +126,12 @@ def check_take_pile(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | st
     melds = [as_cards(m) for m in melds]
     ensure_possible(rules, hand=hand, pile=pile, melds=melds)
     ensure_no_red_three_in_hand(hand)
+    ensure_hand_size(rules, hand)
+    with search_budget(f"hand ({len(hand)} cards)"):
+        return _check_take_pile(hand, melds, score, pile, rules, stock_empty)
+
+
+def _check_take_pile(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict:
     stopped = check_stopped(pile)
     if stopped.ok:
         return TakeVerdict(False, stopped.reasons, top=pile[-1] if pile else None)
@@ -204,6 +210,7 @@ def _finish_unopened(hand, top, pile_rest, minimum, rules):
     import itertools
 
     for left in itertools.combinations_with_replacement(distinct, keep):
+        spend()
         rest = list(hand)
         try:
             for c in left:
