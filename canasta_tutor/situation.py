@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from contextlib import contextmanager
 from contextvars import ContextVar
 from itertools import chain
 
@@ -67,20 +66,27 @@ SEARCH_LIMIT = 20_000
 _budget: ContextVar[list | None] = ContextVar("canasta_search_budget", default=None)
 
 
-@contextmanager
-def search_budget(what: str):
+class search_budget:
     """Give the searches inside this block (one public check) :data:`SEARCH_LIMIT` units of work in all.
 
     ``what`` names the field and size for the error message. Nested blocks share the outer budget.
     """
-    if _budget.get() is not None:
-        yield
-        return
-    token = _budget.set([SEARCH_LIMIT, what])
-    try:
-        yield
-    finally:
-        _budget.reset(token)
+
+    __slots__ = ("what", "token")
+
+    def __init__(self, what: str):
+        self.what = what
+        self.token = None
+
+    def __enter__(self):
+        if _budget.get() is None:
+            self.token = _budget.set([SEARCH_LIMIT, self.what])
+
+    def __exit__(self, *exc):
+        if self.token is not None:
+            _budget.reset(self.token)
+            self.token = None
+        return False
 
 
 def spend(units: int = 1) -> None:
