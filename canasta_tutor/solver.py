@@ -155,8 +155,10 @@ def hints(puzzle: Puzzle) -> list[str]:
         from .melds import count_canastas
 
         have = count_canastas(s.get("melds", []), rules)
-        out.append(f"Your team has {have} canasta{'s' if have != 1 else ''} and needs "
-                   f"{rules.canastas_to_go_out} to go out; you may complete one this turn.")
+        from .cards import count_of, number_word
+
+        out.append(f"Your team has {count_of(have, 'canasta')} and needs {number_word(rules.canastas_to_go_out)} "
+                   f"to go out; you may complete one this turn.")
         out.append("Every card must go somewhere: on a meld, into a new meld, or as your one last discard.")
     elif kind == "score-hand":
         melded = sum(c.points for m in s.get("melds", []) for c in m)
