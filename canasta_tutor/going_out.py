@@ -370,6 +370,8 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
     hand = list(as_cards(hand))
     melds = [as_cards(m) for m in melds]
     ensure_hand_size(rules, hand)
+    if not rules.sequences:  # without sequences the search is polynomial: no budget needed
+        return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
     with search_budget(f"hand ({len(hand)} cards)"):
         return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
 

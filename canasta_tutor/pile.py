@@ -127,6 +127,8 @@ def check_take_pile(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | st
     ensure_possible(rules, hand=hand, pile=pile, melds=melds)
     ensure_no_red_three_in_hand(hand)
     ensure_hand_size(rules, hand)
+    if not rules.sequences:  # without sequences every search is polynomial: no budget needed
+        return _check_take_pile(hand, melds, score, pile, rules, stock_empty)
     with search_budget(f"hand ({len(hand)} cards)"):
         return _check_take_pile(hand, melds, score, pile, rules, stock_empty)
 
