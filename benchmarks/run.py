@@ -87,6 +87,44 @@ def bench_engine(quick: bool) -> list[tuple[str, float, str]]:
     return rows
 
 
+def bench_big_hands(quick: bool) -> list[tuple[str, float, str]]:
+    """The worst time of one check on big random hands (up to each preset's hand-size cap): searches must
+    finish, or give up with a clear error, within a bound."""
+    import random
+
+    from canasta_tutor import CanastaError, get_rules, max_meld_points
+    from canasta_tutor.cards import ALL_CARDS
+    from canasta_tutor.situation import max_hand_cards
+
+    rng = random.Random(7)
+    rows = []
+    for name in ("classic", "samba"):
+        rules = get_rules(name)
+        pool = [c for c in ALL_CARDS for _ in range(rules.jokers if c.rank == "JK" else rules.decks)
+                if not c.is_red_three]
+        worst = 0.0
+        for _ in range(4 if quick else 12):
+            hand = rng.sample(pool, rng.randint(rules.hand_size, max_hand_cards(rules)))
+            for call in (lambda: check_go_out(hand, [], 0, rules), lambda: max_meld_points(hand, rules),
+                         lambda: check_take_pile(hand[:-2], [], 0, hand[-2:], rules)):
+                start = time.perf_counter()
+                try:
+                    call()
+                except CanastaError:
+                    pass
+                worst = max(worst, time.perf_counter() - start)
+        # all one suit: the hardest case for the sequence search
+        one_suit = [c for c in ALL_CARDS if c.is_natural and c.suit == "H"] * rules.decks
+        start = time.perf_counter()
+        try:
+            check_go_out(one_suit[:max_hand_cards(rules)], [], 0, rules)
+        except CanastaError:
+            pass
+        worst = max(worst, time.perf_counter() - start)
+        rows.append((f"{name}: worst check on big hands (up to {max_hand_cards(rules)} cards)", worst, "3 s"))
+    return rows
+
+
 def thousand_puzzles(path: Path) -> None:
     kinds = [
         "  - {{id: t{i}, kind: take-pile, hand: 7H 7S KD 4C JK, melds: [], score: 0, pile: 5D 9S 7C}}",
@@ -165,7 +203,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
     args = parser.parse_args()
-    rows = bench_engine(args.quick) + bench_processes(args.quick) + bench_trainer(args.quick)
+    rows = bench_engine(args.quick) + bench_big_hands(args.quick) + bench_processes(args.quick) + \
+        bench_trainer(args.quick)
     width = max(len(r[0]) for r in rows)
     print(f"{'measurement':<{width}}  {'median':>11}  goal")
     for name, seconds, goal in rows:

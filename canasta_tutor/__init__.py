@@ -10,10 +10,10 @@ No: the pile is frozen because 2♣ lies in it. The pile is frozen for your team
 """
 
 from .cards import ALL_CARDS, Card, card_points, format_card, format_cards, parse_card, parse_cards
-from .errors import CanastaError, IllegalAction, NotationError, PuzzleError, RulesError, SituationError
+from .errors import CanastaError, NotationError, PuzzleError, RulesError, SituationError
 from .going_out import GoOutPlan, GoOutVerdict, check_go_out, find_go_out
-from .melds import (MeldVerdict, canasta_kind, check_add_to_meld, check_meld, check_team_melds, count_canastas,
-                    is_canasta, is_meld, meld_points)
+from .melds import (MeldVerdict, canasta_kind, check_add_to_meld, check_meld, check_swap, check_team_melds,
+                    count_canastas, is_canasta, is_meld, meld_points)
 from .opening import OpeningVerdict, check_opening, max_meld_points, opening_minimum
 from .pile import TakeVerdict, check_frozen, check_stopped, check_take_pile, is_frozen
 from .rules import (CLASSIC, CLASSIC_2P, CLASSIC_3P, CLASSIC_6P, DANISH, HOYLE, PRESETS, SAMBA, RuleSet,
@@ -25,9 +25,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ALL_CARDS", "Card", "card_points", "format_card", "format_cards", "parse_card", "parse_cards",
-    "CanastaError", "IllegalAction", "NotationError", "PuzzleError", "RulesError", "SituationError",
+    "CanastaError", "NotationError", "PuzzleError", "RulesError", "SituationError",
     "GoOutPlan", "GoOutVerdict", "check_go_out", "find_go_out",
-    "MeldVerdict", "canasta_kind", "check_add_to_meld", "check_meld", "check_team_melds", "count_canastas",
+    "MeldVerdict", "canasta_kind", "check_add_to_meld", "check_meld", "check_swap", "check_team_melds", "count_canastas",
     "is_canasta", "is_meld", "meld_points",
     "OpeningVerdict", "check_opening", "max_meld_points", "opening_minimum",
     "TakeVerdict", "check_frozen", "check_stopped", "check_take_pile", "is_frozen",

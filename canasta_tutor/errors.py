@@ -55,10 +55,3 @@ class PuzzleError(CanastaError):
             where.append(f"field '{field}'")
         super().__init__(": ".join(where + [message]) if where else message)
 
-
-class IllegalAction(CanastaError):
-    """An action the rules forbid; ``verdict`` holds the reasons."""
-
-    def __init__(self, verdict):
-        self.verdict = verdict
-        super().__init__(verdict.sentence)

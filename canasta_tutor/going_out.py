@@ -20,10 +20,10 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass
 
-from .cards import SEQUENCE_ORDER, Card, card_points, format_cards, rank_plural, sort_key
+from .cards import SEQUENCE_ORDER, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural, sort_key
 from .melds import BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, as_cards, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
-from .situation import ensure_no_red_three_in_hand, ensure_possible
+from .situation import ensure_hand_size, ensure_no_red_three_in_hand, ensure_possible, search_budget, spend
 from .verdict import Reason, Verdict, verdict_type
 
 _RANK_OF_ORDER = {v: k for k, v in SEQUENCE_ORDER.items()}
@@ -38,9 +38,13 @@ class GoOutPlan:
     lay_offs: tuple[tuple[int, tuple[Card, ...]], ...]
     new_melds: tuple[tuple[Card, ...], ...]
     canastas: int
+    swaps: tuple[tuple[int, Card, Card], ...] = ()   # (meld index, natural card put in, wild card taken out)
 
     def describe(self, melds) -> list[str]:
         out = []
+        for idx, natural, wild in self.swaps:
+            name = "the joker" if wild.rank == "JK" else str(wild)
+            out.append(f"swap {natural} for {name} in {format_cards(melds[idx])}")
         for idx, cards in self.lay_offs:
             out.append(f"lay off {format_cards(cards)} on {format_cards(melds[idx])}")
         for meld in self.new_melds:
@@ -72,6 +76,8 @@ class _Slot:
     min_wild: int
     cap: int              # wild cards it may still take
     base_size: int
+    swap: int = 0         # wild cards a swap may take out of it (samba, 004 rule 4)
+    wild_cards: tuple = ()  # the wild cards it holds on the table (what a swap takes out)
 
 
 def _table_info(melds, rules):
@@ -96,14 +102,16 @@ def _table_info(melds, rules):
 
 def _wild_dp(slots: list[_Slot], n_wild: int, base_canastas: int, rules):
     """Spread exactly ``n_wild`` wild cards over the slots; return (max canastas, wilds per slot) or None."""
-    # dp maps wilds used -> (canastas, choices)
+    # dp maps wilds used -> (canastas, choices); a negative choice is a swap (a wild card taken out)
     dp = {0: (0, ())}
+    freed_later = sum(s.swap for s in slots)
     for slot in slots:
+        freed_later -= slot.swap
         nxt: dict[int, tuple[int, tuple]] = {}
         for used, (cans, choice) in dp.items():
-            for w in range(slot.min_wild, slot.cap + 1):
+            for w in range(slot.min_wild - slot.swap, slot.cap + 1):
                 total = used + w
-                if total > n_wild:
+                if total > n_wild + freed_later:
                     break
                 size = slot.base_size + len(slot.naturals) + w
                 c = cans + (1 if size >= CANASTA_SIZE and slot.rank != "3" and slot.base_size < CANASTA_SIZE else 0)
@@ -134,12 +142,15 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
         nat = sum(1 for c in meld if not c.is_wild)
         wild = len(meld) - nat
         cap = rules.wild_capacity(nat + len(cards)) - wild
+        swap = min(len(cards), wild) if rules.wild_swap and len(meld) < CANASTA_SIZE else 0
         if cards or cap > 0:
-            slots.append(_Slot(idx, rank, tuple(cards), nat, wild, 0, max(0, cap), len(meld)))
+            slots.append(_Slot(idx, rank, tuple(cards), nat, wild, 0, max(0, cap), len(meld), swap,
+                               tuple(c for c in meld if c.is_wild)))
     for rank, cards in by_rank.items():
         if len(cards) == 1:
             problems.append(Reason("lone-card", f"{cards[0]} has no partner in your hand and your team has no meld of "
-                                                f"{rank_plural(rank)} to lay it off on."))
+                                                f"{rank_plural(rank)} to lay it off on"
+                                   + (" (and it does not fit in a sequence)." if rules.sequences else ".")))
         else:
             slots.append(_Slot(-1, rank, tuple(cards), 0, 0, 1 if len(cards) == 2 else 0,
                                rules.wild_capacity(len(cards)), 0))
@@ -150,9 +161,9 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
         elif b == 2 and rules.black_threes_with_wild:
             slots.append(_Slot(-1, "3", tuple(black), 0, 0, 1, 1, 0))
         else:
-            how = "three or four" + (", or two with a wild card" if rules.black_threes_with_wild else "")
-            problems.append(Reason("black-threes", f"Black threes ({format_cards(black)}) can only be melded {how} "
-                                                   f"together when going out."))
+            how = "three or four together" + (", or two with a wild card" if rules.black_threes_with_wild else "")
+            problems.append(Reason("black-threes", f"Black threes ({format_cards(black)}) can only be melded {how}, "
+                                                   f"when going out."))
     if problems:
         return problems, None
     dp = _wild_dp(slots, len(wilds), base_canastas, rules)
@@ -160,9 +171,14 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
         need = sum(s.min_wild for s in slots)
         room = sum(s.cap for s in slots)
         if len(wilds) < need:
-            return [Reason("wild-short", f"Your pairs need {need} wild cards to become melds; you hold {len(wilds)}.")], None
+            pairs = [s for s in slots if s.min_wild]
+            which = join_words(format_cards(s.naturals) for s in pairs)
+            what = (f"Your pair {which} needs a wild card to become a meld" if len(pairs) == 1 else
+                    f"Your pairs {which} need {count_of(need, 'wild card')} to become melds")
+            held = f"you hold only {count_of(len(wilds), 'wild card')}" if wilds else "you hold no wild card"
+            return [Reason("wild-short", f"{what}; {held}.")], None
         return [Reason("wild-no-room", f"Your wild cards ({format_cards(wilds)}) do not all fit: the melds can take only "
-                                       f"{room} more wild {'card' if room == 1 else 'cards'} within the limit.")], None
+                                       f"{count_of(room, 'more wild card', 'more wild cards')} within the limit.")], None
     canastas, choice = dp
     return [], (slots, choice, canastas)
 
@@ -170,21 +186,30 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
 def _sequence_options(cards: list[Card], sequences, rules):
     """Ways to put some of these natural cards into sequences (new or extending), per suit.
 
-    Yields (cards used, lay-offs {index: cards}, new sequences, sambas made)."""
+    Yields (cards used, lay-offs {index: cards}, new sequences, sambas made), one per distinct set of cards
+    used (the arrangement with the most sambas), so that the group search runs once per set of leftovers.
+    """
     by_suit: dict[str, list[Card]] = {}
     for c in cards:
         by_suit.setdefault(c.suit, []).append(c)
-    per_suit = []
+    # combine the suits one by one, keeping one arrangement per multiset of cards used so far
+    states: dict[tuple, tuple] = {(): ([], {}, [], 0)}
     for suit, suit_cards in by_suit.items():
         existing = [s for s in sequences if s[1] == suit]
-        per_suit.append(list(_suit_options(suit_cards, existing)))
-    for combo in itertools.product(*per_suit):
-        used, lay, new, sambas = [], {}, [], 0
-        for u, lo, nw, sm in combo:
-            used += u
-            lay.update(lo)
-            new += nw
-            sambas += sm
+        options: dict[tuple, tuple] = {}
+        for u, lo, nw, sm in _suit_options(suit_cards, existing):
+            key = tuple(sorted(c.code for c in u))
+            if key not in options or options[key][3] < sm:
+                options[key] = (u, lo, nw, sm)
+        nxt: dict[tuple, tuple] = {}
+        for key, (used, lay, new, sambas) in states.items():
+            for okey, (u, lo, nw, sm) in options.items():
+                spend()
+                k2 = key + okey
+                if k2 not in nxt or nxt[k2][3] < sambas + sm:
+                    nxt[k2] = (used + u, {**lay, **lo}, new + nw, sambas + sm)
+        states = nxt
+    for used, lay, new, sambas in states.values():
         yield used, lay, new, sambas
 
 
@@ -242,6 +267,7 @@ def _suit_options(cards: list[Card], existing):
 
     seen = set()
     for used, lay, new, sambas in extend(0, avail):
+        spend()
         key = (tuple(sorted(used)), tuple(sorted(lay.items())), tuple(sorted(new)))
         if key in seen:
             continue
@@ -261,8 +287,14 @@ def _find(cards, order_value):
     raise AssertionError
 
 
-def _try_place(cards: list[Card], melds, info, rules, need: int):
-    """Place every card; return (problems, plan) for the best placement."""
+def _canastas_short(canastas: int, need: int) -> Reason:
+    return Reason("canastas-short", f"Your team would then have {count_of(canastas, 'canasta')}; it needs "
+                                    f"{number_word(need)} to go out.")
+
+
+def _try_place(cards: list[Card], melds, info, rules, need: int, seq_options=None):
+    """Place every card; return (problems, plan) for the best placement (a plan that places every card but
+    leaves the team short of canastas comes with the problem ``canastas-short`` and ``plan.canastas < need``)."""
     groups, sequences, base = info
     red = [c for c in cards if c.is_red_three]
     if red:
@@ -271,75 +303,134 @@ def _try_place(cards: list[Card], melds, info, rules, need: int):
     black = [c for c in cards if c.is_black_three]
     wilds = [c for c in cards if c.is_wild]
     best_problems = None
-    options = _sequence_options(naturals, sequences, rules) if rules.sequences else [([], {}, [], 0)]
+    near = None
+    if not rules.sequences:
+        options = [([], {}, [], 0)]
+    elif seq_options is None:
+        options = _sequence_options(naturals, sequences, rules)
+    else:  # the arrangements found for a larger hand that use only cards of this one
+        have = Counter(naturals)
+        options = (o for o in seq_options if not Counter(o[0]) - have)
     for used, seq_lay, seq_new, sambas in options:
+        spend()
         rest = list(naturals)
         for c in used:
             rest.remove(c)
         problems, parts = _place_groups(rest, black, wilds, melds, groups, base + sambas, rules)
         if parts is not None:
             slots, choice, canastas = parts
+            plan = _build_plan(None, slots, choice, wilds, seq_lay, seq_new, canastas)
             if canastas >= need:
-                return [], _build_plan(None, slots, choice, wilds, seq_lay, seq_new, canastas)
-            problems = [Reason("canastas-short", f"Your team would have {canastas} "
-                                                 f"{'canasta' if canastas == 1 else 'canastas'}; it needs "
-                                                 f"{need} to go out.")]
+                return [], plan
+            if near is None or canastas > near.canastas:
+                near = plan
+            problems = [_canastas_short(canastas, need)]
         if best_problems is None or _weight(problems) < _weight(best_problems):
             best_problems = problems
+    if near is not None and best_problems and best_problems[0].code == "canastas-short":
+        return [_canastas_short(near.canastas, need)], near
     return best_problems or [], None
 
 
 def _build_plan(discard, slots, choice, wilds, seq_lay, seq_new, canastas) -> GoOutPlan:
-    wild_iter = iter(sorted(wilds, key=sort_key))
+    swaps = []
+    pool = sorted(wilds, key=sort_key)
+    for slot, w in zip(slots, choice):
+        if w < 0:  # swaps first: the wild cards taken out join the hand's
+            for natural, wild in zip(slot.naturals, slot.wild_cards[:-w]):
+                swaps.append((slot.index, natural, wild))
+                pool.append(wild)
+    wild_iter = iter(pool)
     lay_offs: dict[int, list] = {i: list(c) for i, c in seq_lay.items()}
     new = [tuple(run) for run in seq_new]
     for slot, w in zip(slots, choice):
-        add = list(slot.naturals) + [next(wild_iter) for _ in range(w)]
+        add = [c for i, c in enumerate(slot.naturals) if i >= max(0, -w)] + [next(wild_iter) for _ in range(w)]
         if slot.index >= 0:
             lay_offs.setdefault(slot.index, []).extend(add)
         else:
             new.append(tuple(add))
-    return GoOutPlan(discard, tuple((i, tuple(c)) for i, c in sorted(lay_offs.items()) if c), tuple(new), canastas)
+    return GoOutPlan(discard, tuple((i, tuple(c)) for i, c in sorted(lay_offs.items()) if c), tuple(new), canastas,
+                     tuple(swaps))
 
 
 def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | None = None,
-                allow_discard: bool = True, minimum: int = 0):
+                allow_discard: bool = True, minimum: int = 0, uncounted=()):
     """Search for a way to place every card of ``hand`` (one may be discarded).
 
     Returns ``(plan, problems)``: a :class:`GoOutPlan` or ``None`` with the
     reasons of the closest failed attempt. ``minimum``: card points the melded
-    cards must reach (an unopened team that must meet its opening minimum).
+    cards must reach (an unopened team that must meet its opening minimum);
+    ``uncounted``: cards of ``hand`` that do not count towards it (the pile
+    cards under the top card, when taking the pile): one of them may still be
+    the discard.
     The situation must be a possible one (the public checks make sure of that
     first); the search does not count copies again.
     """
     rules = get_rules(rules)
     hand = list(as_cards(hand))
     melds = [as_cards(m) for m in melds]
+    ensure_hand_size(rules, hand)
+    if not rules.sequences:  # without sequences the search is polynomial: no budget needed
+        return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
+    with search_budget(f"hand ({len(hand)} cards)"):
+        return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
+
+
+def _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted):
     need = rules.canastas_to_go_out if need is None else need
     info = _table_info(melds, rules)
     best = None
     candidates: list[Card | None] = [None]
     if allow_discard:
         candidates += sorted(set(hand), key=sort_key)
+    near = None
+    seq_options = None
+    if rules.sequences and allow_discard:
+        # the arrangements of sequences for the whole hand, once: each discard keeps those not using it
+        seq_options = list(_sequence_options([c for c in hand if c.is_natural], info[1], rules))
     for discard in candidates:
         rest = list(hand)
         if discard is not None:
             rest.remove(discard)
-        if minimum and card_points(rest) < minimum:
-            problems = [Reason("below-minimum", f"The cards you would meld count {card_points(rest)} points; your "
-                                                f"team needs {minimum} for its first meld.")]
+        counted = card_points(rest)
+        if minimum and uncounted:
+            left_out = list(uncounted)
+            if discard is not None and discard in left_out:
+                left_out.remove(discard)   # the discard is the pile's copy: it counts neither way
+            counted -= card_points(left_out)
+        if minimum and counted < minimum:
+            problems = [Reason("below-minimum", f"The cards from your hand you would meld count {counted} points; "
+                                                f"your team needs {minimum} for its first meld.")]
         else:
-            problems, plan = _try_place(rest, melds, info, rules, need)
+            problems, plan = _try_place(rest, melds, info, rules, need, seq_options)
             if plan is not None:
-                return GoOutPlan(discard, plan.lay_offs, plan.new_melds, plan.canastas), []
+                plan = GoOutPlan(discard, plan.lay_offs, plan.new_melds, plan.canastas, plan.swaps)
+                if plan.canastas >= need:
+                    return plan, []
+                if near is None or plan.canastas > near.canastas:
+                    near = plan
         if best is None or _weight(problems) < _weight(best):
             best = problems
+    if near is not None and best and best[0].code == "canastas-short":
+        # every card finds a place: the canastas are the only thing missing
+        steps = near.describe(melds)
+        if len(steps) == 1 and near.discard is not None:
+            text = f"You could discard {near.discard} as your last card, but you may not go out yet."
+        else:
+            text = f"You could place every card ({_steps(steps)}), but you may not go out yet."
+        placed = Reason("places-every-card", text)
+        return None, [placed, _canastas_short(near.canastas, need)]
     return None, best or []
 
 
+def _steps(steps: list[str]) -> str:
+    return join_words(steps)
+
+
 def _weight(problems) -> float:
-    """Rank failed attempts for the explanation: one that only lacks canastas came closest."""
-    return sum(0.5 if p.code == "canastas-short" else 1 for p in problems)
+    """Rank failed attempts for the explanation: one that only lacks canastas came closest; a card left
+    without partner weighs a little more than other problems, as it is often just the wrong discard."""
+    return sum(0.5 if p.code == "canastas-short" else 1.1 if p.code == "lone-card" else 1 for p in problems)
 
 
 def check_go_out(hand, melds=(), score: int = 0, rules: RuleSet | str = CLASSIC) -> GoOutVerdict:
@@ -362,18 +453,26 @@ def check_go_out(hand, melds=(), score: int = 0, rules: RuleSet | str = CLASSIC)
     plan, problems = find_go_out(hand, melds, rules, need=need, minimum=minimum)
     if plan is not None:
         steps = plan.describe(melds)
-        if steps:
-            text = "Every card finds a place: " + ", ".join(steps[:-1]) + (" and " if len(steps) > 1 else "") \
-                + steps[-1] + "."
+        placed = [s for s in steps if not s.startswith("discard")]
+        if placed:
+            text = "Every card finds a place: " + _steps(steps) + "."
+        elif plan.discard is not None:
+            text = f"Discard {plan.discard} as your last card."
         else:
             text = "Your hand is already empty."
         reasons = [Reason("can-go-out", text)]
-        reasons.append(Reason("canastas", f"Your team then has {plan.canastas} "
-                                          f"{'canasta' if plan.canastas == 1 else 'canastas'}; {need} "
-                                          f"{'is' if need == 1 else 'are'} needed to go out."))
+        reasons.append(Reason("canastas", f"Your team then has {count_of(plan.canastas, 'canasta')}; "
+                                          f"{number_word(need)} {'is' if need == 1 else 'are'} needed to go out."))
         if not melds:
-            reasons.append(Reason("concealed", "Your team has not melded yet, so this is going out concealed: "
-                                               "it needs no opening minimum, only the canastas."))
+            if rules.concealed_needs_no_minimum:
+                reasons.append(Reason("concealed", "Your team has not melded yet, so this is going out concealed: "
+                                                   "it needs no opening minimum, only the canastas."))
+            else:
+                reasons.append(Reason("concealed", f"Your team has not melded yet, so this is going out concealed; "
+                                                   f"under these rules it must still reach the opening minimum "
+                                                   f"({minimum}), and it does."))
         return GoOutVerdict(True, tuple(reasons), plan=plan)
+    if problems and problems[0].code == "places-every-card":
+        return GoOutVerdict(False, tuple(problems))
     lead = Reason("cannot-go-out", "You cannot meld or lay off every card this turn, even with one final discard.")
     return GoOutVerdict(False, (lead,) + tuple(problems))

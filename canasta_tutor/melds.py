@@ -18,18 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .cards import SEQUENCE_ORDER, Card, card_points, format_cards, parse_cards, rank_plural, too_many_copies
+from .cards import (SEQUENCE_ORDER, Card, card_points, format_cards, join_words, number_word, parse_cards, rank_plural,
+                    too_many_copies)
 from .rules import CLASSIC, RuleSet, get_rules
 from .verdict import Reason, Verdict, verdict_type
 
 GROUP, SEQUENCE, BLACK_THREES = "group", "sequence", "black-threes"
 SEQUENCE_MAX = 7
 CANASTA_SIZE = 7
-_NUMBER_WORDS = {0: "none", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
-
-
 def _n(k: int) -> str:
-    return _NUMBER_WORDS.get(k, str(k))
+    return number_word(k, "none")
 
 
 MeldVerdict = verdict_type(
@@ -95,26 +93,38 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
                                             f"{'is a bonus card' if len(red) == 1 else 'are bonus cards'}, laid down by "
                                             f"{'itself' if len(red) == 1 else 'themselves'}."))
     if black:
+        low = _low_run_problem(cards, shown, rules)
+        if low is not None:
+            return MeldVerdict(False, (low,), kind=SEQUENCE, rank=cards[0].suit, points=points, cards=cards)
         return _check_black_threes(cards, shown, black, naturals, wilds, problems, rules, going_out, points)
     rank = naturals[0].rank if naturals else ""
+    if rules.sequences and not red:
+        low = _low_run_problem(cards, shown, rules)
+        if low is not None:
+            return MeldVerdict(False, (low,), kind=SEQUENCE, rank=cards[0].suit, points=points, cards=cards)
     for c in naturals:
         if c.rank != rank:
             if rules.sequences and not red and all(d.suit == naturals[0].suit for d in naturals):
                 return _check_sequence(cards, shown, naturals, wilds, rules, points)
-            kinds = ", ".join(sorted({rank_plural(d.rank) for d in naturals}))
+            kinds = join_words(sorted({rank_plural(d.rank) for d in naturals}))
             problems.append(Reason("mixed-ranks", f"A meld is cards of one rank; {shown} mixes {kinds}."
                                    + (" A sequence must be of one suit." if rules.sequences else "")))
             rank = ""
             break
-    if len(cards) < 3:
+    if red and not naturals and not wilds:
+        pass  # only red threes: the red-three reason says it all
+    elif len(cards) < 3:
         problems.append(Reason("too-few-cards", f"A meld needs at least three cards; {shown or 'this'} "
                                                 f"{'is only one' if len(cards) == 1 else 'has only ' + _n(len(cards))}."))
-    if len(naturals) < 2:
+    if red and not naturals and not wilds:
+        pass
+    elif len(naturals) < 2:
         which = f" ({format_cards(naturals)})" if naturals else ""
         problems.append(Reason("too-few-natural", f"A meld needs at least two natural cards; {shown} has only "
                                                   f"{_n(len(naturals))}{which}."
-                               if naturals else f"A meld needs at least two natural cards; {shown} has none: "
-                                                f"wild cards cannot make a meld by themselves."))
+                               if naturals else f"A meld needs at least two natural cards; {shown} has none"
+                                                + (": wild cards cannot make a meld by themselves." if wilds and not red
+                                                   else ".")))
     elif len(wilds) > rules.wild_capacity(len(naturals)):
         problems.append(wild_limit_problem(len(naturals), len(wilds), rules, shown))
     if problems:
@@ -123,14 +133,30 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
     if len(cards) >= CANASTA_SIZE:
         canasta = "mixed" if wilds else "natural"
         bonus = rules.mixed_canasta_bonus if wilds else rules.natural_canasta_bonus
-        detail = f" With {len(cards)} cards it is a {canasta} canasta (bonus {bonus})."
+        detail = f" With {_n(len(cards))} cards it is a {canasta} canasta (bonus {bonus})."
     else:
         detail = f" It needs {_n(CANASTA_SIZE - len(cards))} more for a canasta."
     wild_text = f" and {_n(len(wilds))} wild" if wilds else ""
-    text = (f"{shown} is a meld of {rank_plural(rank)}: {_n(len(naturals)) if len(naturals) < 7 else len(naturals)} "
-            f"natural{wild_text}.{detail}")
+    text = f"{shown} is a meld of {rank_plural(rank)}: {_n(len(naturals))} natural{wild_text}.{detail}"
     return MeldVerdict(True, (Reason("meld", text),), kind=GROUP, rank=rank, canasta=canasta, points=points,
                        cards=cards)
+
+
+def _low_run_problem(cards, shown, rules) -> Reason | None:
+    """Samba: cards of one suit in a row through the ace, two or three (A-2-3, 2-3-4...): not a sequence."""
+    if not rules.sequences or len(cards) < 2 or any(c.rank == "JK" for c in cards):
+        return None
+    if len({c.suit for c in cards}) != 1 or len({c.rank for c in cards}) != len(cards):
+        return None
+    low = {"A": 1, "2": 2, "3": 3}
+    order = sorted(low.get(c.rank, SEQUENCE_ORDER.get(c.rank, 0)) for c in cards)
+    if not any(c.rank in ("2", "3") for c in cards) or order[-1] - order[0] != len(order) - 1:
+        return None
+    names = {1: "A", 2: "2", 3: "3", **{o: k for k, o in SEQUENCE_ORDER.items()}}
+    run = "-".join(names[v] for v in order)
+    ace = " the ace is high only (J-Q-K-A), and" if any(c.rank == "A" for c in cards) else ""
+    return Reason("low-sequence", f"{run} is not a sequence:{ace} twos and threes never stand in a sequence; "
+                                  f"{shown} is no meld.")
 
 
 def _check_black_threes(cards, shown, black, naturals, wilds, problems, rules, going_out, points) -> MeldVerdict:
@@ -168,14 +194,17 @@ def _check_sequence(cards, shown, naturals, wilds, rules, points) -> MeldVerdict
     if len(set(order)) != len(order):
         problems.append(Reason("sequence-repeat", f"A sequence holds each rank once; {shown} repeats a rank."))
     elif order[-1] - order[0] != len(order) - 1:
-        problems.append(Reason("sequence-gap", f"A sequence is cards in a row of one suit (the ace high only, "
-                                               f"no 2 or 3); {format_cards(sorted(naturals, key=lambda c: SEQUENCE_ORDER[c.rank]))} "
-                                               f"has a gap."))
+        in_row = format_cards(sorted(naturals, key=lambda c: SEQUENCE_ORDER[c.rank]))
+        if "A" in {c.rank for c in naturals} and order[-2] - order[0] == len(order) - 2 and order[0] == 4:
+            problems.append(Reason("ace-high-only", f"The ace is high only (J-Q-K-A): it cannot follow on below a 4, "
+                                                    f"so {in_row} is not a sequence."))
+        else:
+            problems.append(Reason("sequence-gap", f"A sequence is cards in a row of one suit; {in_row} has a gap."))
     if len(cards) < 3:
         problems.append(Reason("too-few-cards", f"A sequence needs at least three cards; {shown} has {_n(len(cards))}."))
     if len(cards) > SEQUENCE_MAX:
         problems.append(Reason("sequence-too-long", f"A sequence holds at most seven cards (seven make a closed "
-                                                    f"samba); {shown} has {len(cards)}."))
+                                                    f"samba); {shown} has {_n(len(cards))}."))
     if problems:
         return MeldVerdict(False, tuple(problems), kind=SEQUENCE, rank=suit, points=points, cards=cards)
     if len(cards) == SEQUENCE_MAX:
@@ -278,6 +307,68 @@ def check_add_to_meld(meld, cards, rules: RuleSet | str = CLASSIC, *, going_out:
                        canasta=after.canasta, points=after.points, cards=meld + cards)
 
 
+SwapVerdict = verdict_type(
+    "SwapVerdict", "card wild meld", (None, None, ()),
+    """May a natural ``card`` from hand replace the ``wild`` card in the team's group ``meld``
+    (the player keeps the wild card to use in the same turn)?""")
+
+
+def check_swap(hand, melds=(), rules: RuleSet | str = CLASSIC, *, card=None) -> SwapVerdict:
+    """May the player swap a natural card from ``hand`` (``card``, or any) for a wild card in one of the
+    team's unfinished groups, keeping the wild card? Samba allows it (004 rule 4); never in a canasta or
+    a sequence (a sequence holds no wild card).
+
+    >>> check_swap("9C 5D", ["9H 9S JK"], "samba").sentence
+    'Yes: you may put 9♣ in place of the joker in 9♥ 9♠ Joker and keep the joker to use this turn.'
+    >>> check_swap("9C 5D", ["9H 9S JK"], "classic").codes
+    ('no-swap-rule',)
+    """
+    rules = get_rules(rules)
+    hand = as_cards(hand)
+    melds = [as_cards(m) for m in melds]
+    if card is not None:
+        card = as_cards(card)
+        if len(card) != 1:
+            from .errors import SituationError
+
+            raise SituationError(f"card: name one card to swap, not {len(card)}")
+        card = card[0]
+        if card not in hand:
+            return SwapVerdict(False, (Reason("not-in-hand", f"You do not hold {card}."),), card=card)
+    if not rules.wild_swap:
+        return SwapVerdict(False, (Reason("no-swap-rule", "Under these rules a wild card is never taken back from a "
+                                                          "meld."),), card=card)
+    candidates = [card] if card is not None else sorted({c for c in hand if c.is_natural},
+                                                        key=lambda c: (c.rank, c.suit))
+    problems: list[Reason] = []
+    for c in candidates:
+        if not c.is_natural:
+            problems.append(Reason("not-natural", f"{c} is not a natural card: only a natural card takes a wild "
+                                                  f"card's place."))
+            continue
+        meld = next((m for m in melds if meld_key(m) == (GROUP, c.rank)), None)
+        wilds = [w for w in meld if w.is_wild] if meld is not None else []
+        if meld is None:
+            if card is not None:
+                problems.append(Reason("no-group", f"Your team has no group of {rank_plural(c.rank)} for {c} to "
+                                                   f"go into."))
+        elif len(meld) >= CANASTA_SIZE:
+            problems.append(Reason("swap-canasta", f"{format_cards(meld)} is a canasta: its wild cards stay."))
+        elif not wilds:
+            if card is not None:
+                problems.append(Reason("no-wild-in-group", f"{format_cards(meld)} holds no wild card to swap."))
+        else:
+            wild = max(wilds, key=lambda w: w.points)
+            name = "the joker" if wild.rank == "JK" else str(wild)
+            return SwapVerdict(True, (Reason("swap", f"You may put {c} in place of {name} in {format_cards(meld)} "
+                                                     f"and keep {name} to use this turn."),),
+                               card=c, wild=wild, meld=meld)
+    if not problems:
+        problems.append(Reason("nothing-to-swap", "None of your team's unfinished groups holds a wild card that a "
+                                                  "natural card from your hand could replace."))
+    return SwapVerdict(False, tuple(problems), card=card)
+
+
 def check_team_melds(melds: Iterable, rules: RuleSet | str = CLASSIC, *, going_out: bool = False,
                      verdicts: Sequence[MeldVerdict] | None = None) -> Verdict:
     """Are these a team's legal melds on the table: each a meld, and no two groups of one rank?
@@ -291,8 +382,12 @@ def check_team_melds(melds: Iterable, rules: RuleSet | str = CLASSIC, *, going_o
         meld = as_cards(meld)
         v = verdicts[i - 1] if verdicts is not None else check_meld(meld, rules, going_out=going_out)
         if not v.ok:
+            texts = [r.text for r in v.reasons]
+            first = texts[0]
+            if first.split(" ", 1)[0].isalpha():
+                first = first[0].lower() + first[1:]
             problems.append(Reason("invalid-meld", f"Meld {i} ({format_cards(meld) or 'empty'}) is not a legal meld: "
-                                   + " ".join(r.text[0].lower() + r.text[1:] for r in v.reasons)))
+                                   + " ".join([first] + texts[1:])))
             continue
         if v.kind in (GROUP, BLACK_THREES):
             if v.rank in seen:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from .cards import Card, card_points, format_cards, rank_plural
 from .melds import as_cards, check_meld, check_team_melds
 from .rules import CLASSIC, RuleSet, get_rules
-from .situation import ensure_possible
+from .situation import ensure_hand_size, ensure_possible, search_budget, spend
 from .verdict import Reason, Verdict, verdict_type
 
 
@@ -53,7 +53,10 @@ def check_opening(melds, score: int = 0, rules: RuleSet | str = CLASSIC) -> Open
             ok = False
             reasons.extend(melds_ok.reasons)
         shown = " + ".join(f"{format_cards(m)} ({card_points(m)})" for m in melds)
-        if points >= minimum:
+        if points >= minimum and not ok:
+            reasons.append(Reason("enough-points", f"Your melds count {points} points: {shown}; that would reach "
+                                                   f"{minimum} if every meld were legal."))
+        elif points >= minimum:
             reasons.append(Reason("enough-points", f"Your melds count {points} points: {shown}; that reaches "
                                                    f"{minimum}."))
         else:
@@ -74,7 +77,13 @@ def max_meld_points(cards, rules: RuleSet | str = CLASSIC, *, top: Card | None =
     other pile card does. Samba sequences are searched too.
     """
     rules = get_rules(rules)
-    cards = [c for c in as_cards(cards) if not c.is_red_three and not c.is_black_three]
+    cards = as_cards(cards)
+    ensure_hand_size(rules, cards)
+    with search_budget(f"hand ({len(cards)} cards)"):
+        return _max_meld_points([c for c in cards if not c.is_red_three and not c.is_black_three], rules, top)
+
+
+def _max_meld_points(cards, rules: RuleSet, top: Card | None) -> int:
     if top is not None:
         if sum(1 for c in cards if c.rank == top.rank and c.is_natural) < 2:
             return -1
@@ -85,6 +94,7 @@ def max_meld_points(cards, rules: RuleSet | str = CLASSIC, *, top: Card | None =
     naturals = [c for c in cards if c.is_natural]
     best = -1
     for used, _lay, new, _sambas in _sequence_options(naturals, [], rules):
+        spend()
         rest = list(cards)
         for c in used:
             rest.remove(c)

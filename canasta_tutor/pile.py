@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .cards import Card, card_points, format_cards, rank_plural
+from .cards import Card, card_points, count_of, format_cards, join_words, number_word, rank_plural
 from .going_out import find_go_out
 from .melds import GROUP, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
 from .opening import explain_minimum, max_meld_points
 from .rules import CLASSIC, RuleSet, get_rules
-from .situation import ensure_possible, ensure_no_red_three_in_hand
+from .situation import ensure_hand_size, ensure_no_red_three_in_hand, ensure_possible, search_budget, spend
 from .verdict import Reason, Verdict, verdict_type
 
 
@@ -50,21 +50,29 @@ def check_frozen(pile, melds=(), rules: RuleSet | str = CLASSIC) -> Verdict:
 
 def _frozen(pile, melds, rules: RuleSet) -> Verdict:
     reasons = []
-    wild = [c for c in pile if c.is_wild]
-    red = [c for c in pile if c.is_red_three]
-    for cards in (wild, red):
+    for code, cards in (("wild-in-pile", [c for c in pile if c.is_wild]),
+                        ("red-three-in-pile", [c for c in pile if c.is_red_three] if rules.red_three_freezes_pile
+                         else []),
+                        ("black-three-in-pile", [c for c in pile if c.is_black_three]
+                         if rules.black_three_freezes_pile else [])):
         if cards:
             lie = "lies" if len(cards) == 1 else "lie"
-            reasons.append(Reason("wild-in-pile" if cards is wild else "red-three-in-pile",
-                                  f"The pile is frozen because {_and(cards)} {lie} in it."))
+            reasons.append(Reason(code, f"The pile is frozen because {_and(cards)} {lie} in it."))
     if not melds:
         reasons.append(Reason("not-opened", "The pile is frozen for your team because your team has not melded yet."))
     if rules.pile_always_frozen:
         reasons.append(Reason("always-frozen", "Under this house rule the pile is always frozen."))
     if reasons:
         return Verdict(True, tuple(reasons))
-    return Verdict(False, (Reason("not-frozen", "The pile is not frozen: no wild card or red three lies in it, and "
-                                                "your team has opened."),))
+    return Verdict(False, (Reason("not-frozen", f"The pile is not frozen: no {_freezers(rules)} lies in it, and "
+                                                f"your team has opened."),))
+
+
+def _freezers(rules: RuleSet) -> str:
+    """The cards that freeze the pile under ``rules``, in words: 'wild card or red three'."""
+    kinds = ["wild card"] + (["red three"] if rules.red_three_freezes_pile else []) + \
+        (["black three"] if rules.black_three_freezes_pile else [])
+    return ", ".join(kinds[:-1]) + " or " + kinds[-1] if len(kinds) > 1 else kinds[0]
 
 
 def _and(cards) -> str:
@@ -118,6 +126,14 @@ def check_take_pile(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | st
     melds = [as_cards(m) for m in melds]
     ensure_possible(rules, hand=hand, pile=pile, melds=melds)
     ensure_no_red_three_in_hand(hand)
+    ensure_hand_size(rules, hand)
+    if not rules.sequences:  # without sequences every search is polynomial: no budget needed
+        return _check_take_pile(hand, melds, score, pile, rules, stock_empty)
+    with search_budget(f"hand ({len(hand)} cards)"):
+        return _check_take_pile(hand, melds, score, pile, rules, stock_empty)
+
+
+def _check_take_pile(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict:
     stopped = check_stopped(pile)
     if stopped.ok:
         return TakeVerdict(False, stopped.reasons, top=pile[-1] if pile else None)
@@ -142,7 +158,7 @@ def check_take_pile(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | st
 
     if not options:
         return TakeVerdict(False, _why_no_option(frozen, need_pair, naturals, wilds, team_meld, top, one, plural,
-                                                 rules, failures, opened), top=top)
+                                                 rules, failures, opened, melds), top=top)
 
     # An unopened team must reach its minimum with the top card and cards from hand.
     minimum = 0 if opened else rules.opening_minimum(score)
@@ -171,12 +187,13 @@ def check_take_pile(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | st
             ok, extra = _finish_unopened(hand, top, pile_rest, minimum, rules)
         if ok:
             return TakeVerdict(True, _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, extra,
-                                              melds),
+                                              melds_after if opened else []),
                                method=method, cards=used, meld=meld, top=top)
         last_problems = extra or []
     reasons = [Reason("cannot-finish", f"You could meld {top}, but you could not then finish your turn: you would "
-                                       f"be left without a card to discard and could not go out.")]
-    return TakeVerdict(False, tuple(reasons + list(last_problems)), top=top)
+                                       f"be left without a card to keep after your discard, and you could not go "
+                                       f"out.")]
+    return TakeVerdict(False, tuple(reasons + [p for p in last_problems if p.code != "places-every-card"]), top=top)
 
 
 def _replace(melds, index, new):
@@ -195,6 +212,7 @@ def _finish_unopened(hand, top, pile_rest, minimum, rules):
     import itertools
 
     for left in itertools.combinations_with_replacement(distinct, keep):
+        spend()
         rest = list(hand)
         try:
             for c in left:
@@ -205,32 +223,51 @@ def _finish_unopened(hand, top, pile_rest, minimum, rules):
             return True, None
     # Otherwise the player must go out this turn, melding everything.
     cards = list(hand) + [top] + list(pile_rest)
-    plan, problems = find_go_out(cards, [], rules, minimum=minimum + card_points(pile_rest))
+    plan, problems = find_go_out(cards, [], rules, minimum=minimum, uncounted=pile_rest)
     if plan is not None:
         return True, plan
     return False, problems
 
 
-def _why_no_option(frozen, need_pair, naturals, wilds, team_meld, top, one, plural, rules, failures, opened):
+def _why_no_option(frozen, need_pair, naturals, wilds, team_meld, top, one, plural, rules, failures, opened, melds):
     reasons = list(frozen.reasons) if frozen.ok else []
     held = f"you hold only {format_cards(naturals)}" if naturals else f"you hold no natural {one}"
     if need_pair:
         reasons.append(Reason("need-natural-pair", f"So you need two natural {plural} in your hand to take it; {held}."))
     else:
-        ways = [f"two natural {plural}"]
+        ways = [f"with two natural {plural}"]
         if rules.take_with_natural_and_wild:
-            ways.append(f"one natural {one} and a wild card")
-        ways.append(f"laying {top} off on your team's meld of {plural}")
-        have = [held]
-        if rules.take_with_natural_and_wild and naturals and not wilds:
-            have.append("no wild card")
+            ways.append(f"with one natural {one} and a wild card")
+        group = "group" if rules.sequences else "meld"
+        unfinished = "" if rules.take_onto_canasta else "unfinished "
+        ways.append(f"by laying {top} off on your team's {unfinished}{group} of {plural}")
+        have = held + (" and no wild card" if rules.take_with_natural_and_wild and naturals and not wilds else "")
         if team_meld is None:
-            have.append(f"your team has no meld of {plural}")
-        reasons.append(Reason("no-way-to-meld-top", f"The pile is not frozen for your team, so you could take it with "
-                                                    f"{', '.join(ways[:-1])} or by {ways[-1]}; "
-                                                    f"{' and '.join(have)}."))
+            have += f", and your team has no {group} of {plural}"
+        reasons.append(Reason("no-way-to-meld-top", f"The pile is not frozen for your team, so you could take it "
+                                                    f"{join_words(ways, 'or')}; but {have}."))
+        seq = _sequence_for(top, melds, rules)
+        if seq is not None and team_meld is None:
+            reasons.append(Reason("top-not-on-sequence", f"The top card cannot go onto a sequence: {top} may not be "
+                                                         f"laid off on {format_cards(seq)} to take the pile, only on "
+                                                         f"a group."))
     reasons.extend(failures)
     return tuple(reasons)
+
+
+def _sequence_for(top, melds, rules):
+    """Samba: the team's sequence in the top card's suit, if any (the top card may never go onto one)."""
+    if not rules.sequences or not top.is_natural:
+        return None
+    from .cards import SEQUENCE_ORDER
+
+    value = SEQUENCE_ORDER.get(top.rank)
+    for m in melds:
+        if meld_key(m) == ("sequence", top.suit):
+            order = [SEQUENCE_ORDER[c.rank] for c in m]
+            if value in (min(order) - 1, max(order) + 1):
+                return m
+    return None
 
 
 def _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, plan, melds):
@@ -255,7 +292,9 @@ def _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, pla
     reasons.extend(reasons_min)
     if plan is not None:
         steps = plan.describe(melds)
-        canastas = f"your team has the {plan.canastas} {'canasta' if plan.canastas == 1 else 'canastas'} it needs"
+        need = rules.canastas_to_go_out
+        canastas = (f"your team then has {count_of(plan.canastas, 'canasta')}, and {number_word(need)} "
+                    f"{'is' if need == 1 else 'are'} needed")
         reasons.append(Reason("goes-out", f"After taking, you go out ({', '.join(steps)}); {canastas}."
                               if steps else f"After taking, you have no card left, so you go out; {canastas}."))
     return tuple(reasons)
@@ -265,14 +304,7 @@ def is_frozen(pile, melds=(), rules: RuleSet | str = CLASSIC) -> bool:
     return check_frozen(pile, melds, rules).ok
 
 
-def legal_take_methods(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | str = CLASSIC) -> list[str]:
-    """The methods by which the pile may be taken (empty if it may not)."""
-    v = check_take_pile(hand, melds, score, pile, rules)
-    return [v.method] if v.ok else []
-
-
-__all__ = ["TakeVerdict", "check_frozen", "check_stopped", "check_take_pile", "check_shown_cards", "is_frozen",
-           "legal_take_methods"]
+__all__ = ["TakeVerdict", "check_frozen", "check_stopped", "check_take_pile", "check_shown_cards", "is_frozen"]
 
 
 def check_shown_cards(hand, melds=(), score: int = 0, pile=(), shown=(), rules: RuleSet | str = CLASSIC) -> Verdict:

@@ -218,7 +218,7 @@ def parse_situation(raw: dict) -> dict[str, Any]:
                 situation[key] = parse_cards(value)
             elif key in LIST_FIELDS:
                 situation[key] = [parse_cards(g) for g in value]
-            elif key in ("score", "going_out", "stock_empty", "went_out"):
+            elif key in ("score", "going_out", "stock_empty", "went_out", "concealed_canastas"):
                 situation[key] = value
         except NotationError as e:
             e.field = key

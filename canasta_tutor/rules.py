@@ -76,10 +76,13 @@ class RuleSet:
     concealed_needs_no_minimum: bool = True
     black_threes_with_wild: bool = False
     pile_always_frozen: bool = False
+    red_three_freezes_pile: bool = True
+    black_three_freezes_pile: bool = False
     take_with_natural_and_wild: bool = True
     take_onto_canasta: bool = True
     one_card_pile_rule: bool = False
     sequences: bool = False
+    wild_swap: bool = False
     target_score: int = 5000
     sources: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
     doc: str = field(default="", compare=False, repr=False)
@@ -210,6 +213,9 @@ _CLASSIC_SOURCES = {
     "concealed_needs_no_minimum": f"{S002}: 'wie na het trekken van de stock zijn hele hand in één keer kan uitleggen, met een canasta erbij, mag dat doen zonder het minimum te halen.'",
     "black_threes_with_wild": f"{S002}: 'als set van drie of vier zwarte drieën zonder wilde kaarten' (001 allows two and a wild card).",
     "pile_always_frozen": f"{S002}: 'Stapel altijd bevroren ... Dit is een variant, geen klassieke regel.'",
+    "red_three_freezes_pile, black_three_freezes_pile": "rule-decisions.md (classic): frozen when a wild card or a red "
+                                                        "three lies in it; a black three does not freeze the pile.",
+    "wild_swap": f"{S002}: silent; no wild card is ever taken back from a meld.",
     "take_with_natural_and_wild": f"{S002}: 'Mag je de stapel pakken met één passende kaart en een joker? Ja, in klassiek canasta mag dat, zolang de stapel niet bevroren is en je team al heeft uitgelegd.'",
     "take_onto_canasta": f"{S002}: '... of als je hem kunt aanleggen bij een set van je team' (rule-decisions: a finished canasta included).",
     "one_card_pile_rule": f"{S000}: 'Je mag de stok niet pakken als je nog maar één kaart in de hand hebt én de stok ook maar één kaart is.' An option, off in classic (rule-decisions).",
@@ -278,8 +284,11 @@ HOYLE = _preset(
     {"wild_limit, max_wild": f"{S003}: 'kan nooit meer wilde kaarte as natuurlike kaarte (en dus meer as drie "
                              "wildkaarte) hê nie. Voorbeelde: 5-5-2 en 9-9-9-2-2-Joker is legal melds.'",
      "concealed_canasta_bonus": f"{S003}: ''N Versteekte canasta ... dra 'n bonus telling van 100 punte (so 400 vir "
-                                "'n versteekte gemengde canasta en 600 vir 'n versteekte natuurlike canasta).'"},
-    base=CLASSIC, wild_limit="not-more-than-natural", concealed_canasta_bonus=100)
+                                "'n versteekte gemengde canasta en 600 vir 'n versteekte natuurlike canasta).' Going out "
+                                "concealed, every canasta of the hand is a concealed one (rule-decisions).",
+     "red_three_freezes_pile": f"{S003}: only a wild card turned up freezes the pile: 'As een van hierdie "
+                               "bonuskaarte 'n wilde kaart was, vries dit ook die vullisstapel'."},
+    base=CLASSIC, wild_limit="not-more-than-natural", concealed_canasta_bonus=100, red_three_freezes_pile=False)
 
 SAMBA = _preset(
     "samba", "Samba",
@@ -304,11 +313,17 @@ SAMBA = _preset(
                                                       "bestaande melding' (rule-decisions: a group, not a sequence, "
                                                       "not a finished canasta or samba).",
      "concealed_needs_no_minimum": f"open point, decided here: {S004} is silent; as classic ({S002}).",
+     "black_three_freezes_pile": f"{S004}: 'Blokkering: Een aflegstapel die niet kan worden opgepakt behalve met een "
+                                 "gewoon paar ...; wordt getriggerd wanneer een joker of een zwarte drie wordt "
+                                 "afgelegd.'",
+     "wild_swap": f"{S004} rule 4: 'Als je de gewone kaart hebt die een joker vervangt in een onvoltooide groep, mag "
+                  "je hem omwisselen en de joker houden. In reeksen zijn jokers helemaal niet toegestaan'.",
      "target_score": f"{S004}: 'het eerste koppel dat 10.000 punten bereikt, wint de partij.'"},
     base=CLASSIC, decks=3, jokers=6, hand_size=15, draw_count=2, wild_limit="fewer-than-natural", max_wild=2,
     canastas_to_go_out=2, opening_table=((None, 50), (1500, 90), (7000, 150)), samba_bonus=1500,
     all_red_threes_bonus=1000, all_red_threes_penalty=1000, concealed_going_out_bonus=300,
-    take_with_natural_and_wild=False, take_onto_canasta=False, sequences=True, target_score=10000)
+    take_with_natural_and_wild=False, take_onto_canasta=False, sequences=True, target_score=10000,
+    black_three_freezes_pile=True, wild_swap=True)
 
 PRESETS: dict[str, RuleSet] = {r.name: r for r in
                                (CLASSIC, CLASSIC_2P, CLASSIC_3P, CLASSIC_6P, DANISH, HOYLE, SAMBA)}

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import namedtuple
 from dataclasses import dataclass, field
 
-from .cards import card_points, format_cards, rank_plural
+from .cards import card_points, count_of, format_cards, number_word, rank_plural
 from .errors import SituationError
 from .melds import as_cards, check_team_melds, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
@@ -101,24 +101,28 @@ def score_red_threes(count: int, opened: bool, rules: RuleSet | str = CLASSIC) -
     all_of_them = count == rules.red_threes_in_game
     if opened:
         points = rules.all_red_threes_bonus if all_of_them else count * rules.red_three_bonus
-        detail = f"all {count}: {points}" if all_of_them else f"{count} × {rules.red_three_bonus}"
+        detail = f"all {number_word(count)}: {points}" if all_of_them else f"{count} × {rules.red_three_bonus}"
     else:
         points = -(rules.all_red_threes_penalty if all_of_them else count * rules.red_three_penalty)
-        detail = (f"all {count}, and the team never melded: {points}" if all_of_them else
+        detail = (f"all {number_word(count)}, and the team never melded: {points}" if all_of_them else
                   f"{count} × -{rules.red_three_penalty}, because the team never melded")
     return ScoreItem("Red threes", points if count else 0, detail if count else "none")
 
 
 def score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules: RuleSet | str = CLASSIC, *,
-               concealed_canastas: int = 0) -> ScoreSheet:
+               concealed_canastas: int | None = None) -> ScoreSheet:
     """Score one hand for one team.
 
     ``melds``: the team's melds at the end of the hand; ``red_threes``: its red
     threes; ``hands``: the cards left in each of its players' hands;
     ``went_out``: ``False``, ``True`` or ``'concealed'``;
     ``concealed_canastas``: how many of its canastas were melded from the hand
-    in one go (only ``hoyle`` pays for that). Raises :class:`SituationError`
-    for a hand that cannot occur.
+    in one go (only a preset with a ``concealed_canasta_bonus``, ``hoyle``,
+    pays for that); by default none, or every canasta when the team went out
+    concealed. Raises :class:`SituationError` for a hand that cannot occur.
+
+    >>> score_hand(["KH KS KD KC KH KS KD"], went_out="concealed", rules="hoyle").total
+    870
     """
     rules = get_rules(rules)
     went_out = parse_went_out(went_out)
@@ -147,8 +151,16 @@ def score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules: RuleSet
         raise SituationError(f"the team went out with {len(canastas)} "
                              f"{'canasta' if len(canastas) == 1 else 'canastas'}, but {rules.name} needs "
                              f"{rules.canastas_to_go_out} to go out")
+    if concealed_canastas is None:
+        concealed_canastas = len(canastas) if went_out == "concealed" else 0
+    if isinstance(concealed_canastas, bool) or not isinstance(concealed_canastas, int) or concealed_canastas < 0:
+        raise SituationError(f"concealed_canastas must be a whole number, 0 or more, not {concealed_canastas!r}")
     if concealed_canastas > len(canastas):
-        raise SituationError(f"{concealed_canastas} concealed canastas, but the team has only {len(canastas)}")
+        raise SituationError(f"concealed_canastas: {concealed_canastas}, but the team has "
+                             f"{'only ' if canastas else ''}{count_of(len(canastas), 'canasta')}")
+    if went_out == "concealed" and concealed_canastas != len(canastas):
+        raise SituationError(f"concealed_canastas: {concealed_canastas}, but the team went out concealed, so all "
+                             f"{len(canastas)} of its canastas were melded from the hand in one go")
 
     items = []
     if melds:
@@ -163,7 +175,7 @@ def score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules: RuleSet
             what = "samba" if v.canasta == "samba" else f"{v.canasta} canasta of {rank_plural(v.rank)}"
             parts.append(f"{what} {value}")
             bonus += value
-        if concealed_canastas:
+        if concealed_canastas and rules.concealed_canasta_bonus:
             bonus += concealed_canastas * rules.concealed_canasta_bonus
             parts.append(f"{concealed_canastas} concealed × {rules.concealed_canasta_bonus}")
         items.append(ScoreItem("Canasta bonuses", bonus, ", ".join(parts)))

@@ -85,7 +85,7 @@ def _go_out(p: Puzzle) -> Solution:
 
 def _score(p: Puzzle) -> Solution:
     sheet = score_hand(p.field("melds", []), p.field("red_threes", ()), p.field("hands", []),
-                       p.field("went_out", False), p.rules)
+                       p.field("went_out", False), p.rules, concealed_canastas=p.field("concealed_canastas", None))
     return Solution({"score": sheet.total}, sheet.explanation, sheet)
 
 
@@ -135,8 +135,11 @@ def hints(puzzle: Puzzle) -> list[str]:
         out.append("Only card points count, not bonuses; and every meld must itself be legal.")
     elif kind == "freeze":
         out.append("Look through the whole pile, not just the top card.")
-        out.append("The pile is frozen for a team when a wild card or a red three lies in it, or when the team has "
-                   "not melded yet. A black three only stops the next player.")
+        from .pile import _freezers
+
+        out.append(f"The pile is frozen for a team when a {_freezers(rules)} lies in it, or when the team has "
+                   f"not melded yet."
+                   + ("" if rules.black_three_freezes_pile else " A black three only stops the next player."))
     elif kind == "take-pile":
         pile = s.get("pile", ())
         if pile:
@@ -152,8 +155,10 @@ def hints(puzzle: Puzzle) -> list[str]:
         from .melds import count_canastas
 
         have = count_canastas(s.get("melds", []), rules)
-        out.append(f"Your team has {have} canasta{'s' if have != 1 else ''} and needs "
-                   f"{rules.canastas_to_go_out} to go out; you may complete one this turn.")
+        from .cards import count_of, number_word
+
+        out.append(f"Your team has {count_of(have, 'canasta')} and needs {number_word(rules.canastas_to_go_out)} "
+                   f"to go out; you may complete one this turn.")
         out.append("Every card must go somewhere: on a meld, into a new meld, or as your one last discard.")
     elif kind == "score-hand":
         melded = sum(c.points for m in s.get("melds", []) for c in m)

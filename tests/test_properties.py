@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from canasta_tutor.cards import ALL_CARDS, Card, format_cards, parse_cards
@@ -56,6 +56,25 @@ def test_notation_round_trips(cs, symbols, sep):
     assert parse_cards([c.code.lower() for c in cs]) == tuple(cs)
 
 
+def _expected_score(melds, red, hands, went_out, rules) -> int:
+    """The hand's score worked out here from the rules' numbers, independently of scoring.py."""
+    total = sum(c.points for m in melds for c in m) - sum(c.points for h in hands for c in h)
+    canastas = [m for m in melds if len(m) >= 7]
+    for m in canastas:
+        total += rules.mixed_canasta_bonus if any(c.is_wild for c in m) else rules.natural_canasta_bonus
+    if went_out == "concealed":
+        total += len(canastas) * rules.concealed_canasta_bonus + rules.concealed_going_out_bonus
+    elif went_out:
+        total += rules.going_out_bonus
+    if red:
+        every = len(red) == rules.red_threes_in_game
+        if melds:
+            total += rules.all_red_threes_bonus if every else len(red) * rules.red_three_bonus
+        else:
+            total -= rules.all_red_threes_penalty if every else len(red) * rules.red_three_penalty
+    return total
+
+
 @given(st.data(), presets)
 def test_score_equals_sum_of_breakdown(data, name):
     rules = get_rules(name)
@@ -70,11 +89,12 @@ def test_score_equals_sum_of_breakdown(data, name):
     red = [Card("3H"), Card("3D")] * rules.decks
     hands = data.draw(st.lists(st.lists(st.sampled_from([c for c in ALL_CARDS if not c.is_red_three]), max_size=6),
                                max_size=2))
+    went_out = data.draw(st.sampled_from([False, True, "concealed"]))
     try:
-        sheet = score_hand(melds, red[:n_red], hands, data.draw(st.sampled_from([False, True, "concealed"])), rules)
+        sheet = score_hand(melds, red[:n_red], hands, went_out, rules)
     except SituationError:
         return
-    assert sheet.total == sum(item.points for item in sheet.items)
+    assert sheet.total == _expected_score(melds, red[:n_red], hands, went_out, rules)
     frame = sheet.to_frame()
     assert frame["points"].iloc[-1] == sheet.total == frame["points"].iloc[:-1].sum()
     melded = sum(c.points for m in melds for c in m)
@@ -106,29 +126,50 @@ def test_nothing_accepted_uses_too_many_copies(name, hand, pile, melds):
         assert not engine_accepts
 
 
+def _remaining_pool(rules, used: Counter) -> list[Card]:
+    left = Counter({c: (rules.jokers if c.rank == "JK" else rules.decks) for c in ALL_CARDS}) - used
+    return [c for c in sorted(left, key=lambda c: c.code) for _ in range(left[c]) if not c.is_red_three]
+
+
 @st.composite
 def take_situation(draw):
+    """A possible take-pile situation; the team often has melds, and the top card often matches something."""
     rules = get_rules(draw(presets))
-    cards_ = draw(legal_multiset(rules, draw(st.integers(4, 24))))
-    cards_ = [c for c in cards_ if not c.is_red_three]
-    assume(len(cards_) >= 3)
-    n_hand = draw(st.integers(1, max(1, len(cards_) - 2)))
-    hand, rest = cards_[:n_hand], cards_[n_hand:]
-    n_pile = draw(st.integers(1, len(rest)))
-    pile, table = rest[:n_pile], rest[n_pile:]
-    # team melds from the remaining cards: groups of one rank with at least three naturals
-    melds = []
-    by_rank = {}
-    for c in table:
-        if c.is_natural:
-            by_rank.setdefault(c.rank, []).append(c)
-    for group in by_rank.values():
-        if len(group) >= 3 and draw(st.booleans()):
-            melds.append(tuple(group))
+    used = Counter()
+    melds, ranks = [], set()
+    for _ in range(draw(st.integers(0, 3))):
+        meld = draw(group_meld(rules, used))
+        if check_meld(meld, rules).ok and meld[0].rank not in ranks:
+            melds.append(meld)
+            ranks.add(meld[0].rank)
+    pool = _remaining_pool(rules, used)
+    picked = draw(st.lists(st.sampled_from(range(len(pool))), min_size=3, max_size=20, unique=True))
+    cards_ = [pool[i] for i in picked]
+    n_hand = draw(st.integers(1, len(cards_) - 1))
+    hand, pile = cards_[:n_hand], cards_[n_hand:]
+    # often put on top a natural card of a rank the hand or the team's melds hold
+    wanted = sorted({c.rank for c in hand if c.is_natural} | ranks)
+    if wanted and draw(st.booleans()):
+        rank = draw(st.sampled_from(wanted))
+        taken = Counter(hand) + Counter(pile) + used
+        for suit in "HSDC":
+            card = Card(rank + suit)
+            if taken[card] < rules.decks:
+                pile.append(card)
+                break
+    # often a freezing card under the top card
+    if draw(st.booleans()):
+        taken = Counter(hand) + Counter(pile) + used
+        for code in draw(st.permutations(["2C", "2D", "2H", "2S", "JK", "3H", "3S"])):
+            card = Card(code)
+            if taken[card] < (rules.jokers if code == "JK" else rules.decks):
+                pile.insert(0, card)
+                break
     score = draw(st.sampled_from([-100, 0, 1495, 1500, 3000, 7000]))
     return rules, tuple(hand), tuple(pile), melds, score
 
 
+@example((get_rules("classic"), parse_cards("4C 9D"), parse_cards("5D 2C 7C"), [parse_cards("7H 7S 7D")], 0))
 @given(take_situation())
 def test_take_yes_names_hand_cards_forming_a_legal_meld_with_the_top_card(situation):
     rules, hand, pile, melds, score = situation
@@ -144,7 +185,10 @@ def test_take_yes_names_hand_cards_forming_a_legal_meld_with_the_top_card(situat
         assert v.cards == () and any(set(m) <= set(v.meld) for m in melds)
     if v.method == "pair":
         assert len(v.cards) == 2 and all(c.rank == top.rank and c.is_natural for c in v.cards)
-    if not melds or v.method == "pair" and any(c.is_wild or c.is_red_three for c in pile):
+    frozen = (not melds or rules.pile_always_frozen or any(c.is_wild for c in pile)
+              or (rules.red_three_freezes_pile and any(c.is_red_three for c in pile))
+              or (rules.black_three_freezes_pile and any(c.is_black_three for c in pile)))
+    if frozen:
         assert v.method == "pair", "a frozen pile is taken only with a natural pair"
 
 
@@ -162,3 +206,44 @@ def test_loading_garbage_raises_only_puzzle_errors(text):
         parse_puzzle_set(text, "g.yaml")
     except PuzzleError:
         pass
+
+
+@st.composite
+def meld_candidate(draw):
+    """Cards that may or may not be a meld: groups, near-groups, runs of one suit, threes, wild cards."""
+    rules = get_rules(draw(presets))
+    shape = draw(st.sampled_from(["group", "run", "any"]))
+    if shape == "group":
+        used = Counter()
+        cards_ = list(draw(group_meld(rules, used)))
+        cards_ += draw(st.lists(st.sampled_from([Card("2C"), Card("2D"), Card("JK")]), max_size=3))
+        cards_ += draw(st.lists(cards, max_size=1))
+    elif shape == "run":
+        suit = draw(suits)
+        start = draw(st.integers(1, 12))
+        length = draw(st.integers(1, 9))
+        names = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+        cards_ = [Card(names[(start - 1 + k) % 14] + suit) for k in range(length)]
+        cards_ += draw(st.lists(st.sampled_from([Card("2C"), Card("JK")]), max_size=1))
+    else:
+        cards_ = draw(st.lists(cards, max_size=9))
+    cards_ = draw(st.permutations(cards_))
+    return rules, tuple(cards_), draw(st.booleans())
+
+
+@example((get_rules("hoyle"), parse_cards("5H 5S 2C 2D 2S"), False))
+@example((get_rules("classic"), parse_cards("KH KH KH KS"), False))
+@example((get_rules("samba"), parse_cards("4H 5H 6H 7H 8H 9H 10H"), False))
+@example((get_rules("classic"), parse_cards("QH QS QD QC QH QS 2D"), False))
+@given(meld_candidate())
+def test_meld_facts_agrees_with_check_meld(candidate):
+    """meld_facts is check_meld without sentences, for speed: they must always agree."""
+    from canasta_tutor.melds import meld_facts
+
+    rules, cards_, going_out = candidate
+    v = check_meld(cards_, rules, going_out=going_out)
+    facts = meld_facts(cards_, rules, going_out)
+    if v.ok:
+        assert facts == (v.kind, v.rank, v.canasta, v.points), (cards_, v)
+    else:
+        assert facts is None, (cards_, v.sentence, facts)
