@@ -138,6 +138,18 @@ def _progress(args) -> int:
     return 0
 
 
+def _worksheet(args) -> int:
+    from .worksheet import write_worksheet
+
+    try:
+        path = write_worksheet(args.files, args.output, key=args.key, title=args.title)
+    except CanastaError as e:
+        sys.stderr.write(f"canasta-tutor worksheet: {e}\n")
+        return 2
+    sys.stdout.write(f"wrote {path}\n")
+    return 0
+
+
 def _where(err: PuzzleError) -> str:
     parts = []
     if err.field:
@@ -169,6 +181,11 @@ def main(argv=None) -> int:
     p_prog = sub.add_parser("progress", help="print each learner's results per topic")
     p_prog.add_argument("--learner", help="only this learner")
     p_prog.add_argument("--db", help="the progress database (default: $CANASTA_TUTOR_DB or the user data folder)")
+    p_sheet = sub.add_parser("worksheet", help="print puzzles on paper: a PDF worksheet (and answer key)")
+    p_sheet.add_argument("files", nargs="+", metavar="FILE")
+    p_sheet.add_argument("-o", "--output", metavar="FILE", required=True, help="the PDF to write")
+    p_sheet.add_argument("--key", action="store_true", help="add the answer key, with explanations, on new pages")
+    p_sheet.add_argument("--title", help="the worksheet's title (default: the puzzle set's)")
     p_serve = sub.add_parser("serve", help="start the lessons as a web app (Voilà), landing page first")
     p_serve.add_argument("--port", type=int, default=8866)
     p_serve.add_argument("--no-browser", action="store_true", help="do not open a web browser")
@@ -186,6 +203,8 @@ def main(argv=None) -> int:
             return _generate(args)
         if args.command == "progress":
             return _progress(args)
+        if args.command == "worksheet":
+            return _worksheet(args)
         if args.command == "serve":
             from .app import serve
 
