@@ -286,15 +286,17 @@ def _draw_puzzle(sheet: _Sheet, number: int, puzzle: Puzzle) -> None:
     pdf = sheet.pdf
     blocks = _situation_blocks(puzzle)
     prompt_h = sheet.paragraph_height(puzzle.prompt, size=10, indent=0) if puzzle.prompt else 0
-    need = 9 + prompt_h + _block_height(sheet, blocks) + 32
+    need = 10 + prompt_h + _block_height(sheet, blocks) + 32
     if pdf.get_y() + need > sheet.bottom:
         sheet.new_page(sheet.title)
     y = pdf.get_y()
     sheet.write_at(15, y, f"{number}.", size=13, bold=True)
-    sheet.write_at(24, y + 0.6, f"{puzzle.rules.title}  ·  {puzzle.id}", size=8, colour=GREY)
+    after = 15 + pdf.get_string_width(f"{number}.") + 3
+    sheet.write_at(after, y + 0.6, f"{puzzle.rules.title}  ·  {puzzle.id}", size=8, colour=GREY)
     pdf.set_y(y + 7)
     if puzzle.prompt:
         sheet.paragraph(puzzle.prompt, size=10)
+        pdf.set_y(pdf.get_y() + 1)
     for label, content, opts in blocks:
         y = pdf.get_y()
         if label:
