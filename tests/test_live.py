@@ -155,3 +155,78 @@ def test_bar_chart_scales_bars_to_the_largest_count():
     assert "data-label='No' data-count='2' x='150' y='30' width='100.0'" in svg
     assert "6 answers" in svg and "✔" not in svg
     assert "No ✔" in bar_chart_html({"Yes": 4, "No": 2}, right="No")
+
+
+@pytest.mark.browser
+def test_two_learner_kernels_in_voila_follow_the_teacher(tmp_path):
+    """Two browser pages (two kernels) poll the shared database; the teacher is this test's process."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+    from pathlib import Path
+
+    import nbformat
+    from playwright.sync_api import sync_playwright
+
+    chromium = "/usr/bin/chromium"
+    if not Path(chromium).exists():
+        pytest.fail("the browser tests need Debian's Chromium at /usr/bin/chromium; scripts/test.sh installs it")
+    db = tmp_path / "class.sqlite3"
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import os, urllib.parse\nfrom canasta_tutor.widgets.live import LiveLearnerView\n"
+        "name = urllib.parse.parse_qs(os.environ.get('QUERY_STRING', '')).get('learner', ['nobody'])[0]\n"
+        "LiveLearnerView(learner=name, class_code='7B', poll=0.3)")]
+    nbformat.write(nb, tmp_path / "learner.ipynb")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = open(tmp_path / "voila.log", "w")
+    env = dict(os.environ, CANASTA_TUTOR_DB=str(db))
+    server = subprocess.Popen([sys.executable, "-m", "voila", "learner.ipynb", f"--port={port}", "--no-browser",
+                               "--Voila.ip=127.0.0.1"], cwd=tmp_path, env=env, stdout=log,
+                              stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                urllib.request.urlopen(url, timeout=60)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.3)
+        teacher = _panel(db)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+            pages = [browser.new_page(), browser.new_page()]
+            for page, name in zip(pages, ("ana", "bo")):
+                page.set_default_timeout(60_000)
+                page.goto(url + f"?learner={name}")
+                page.get_by_text("Waiting for your teacher").wait_for()
+            teacher.send(puzzle_from_mapping(FROZEN))
+            for page, choice in zip(pages, ("Yes", "No")):
+                page.get_by_text("Is the discard pile frozen for your team?").wait_for(timeout=15_000)
+                page.get_by_role("button", name=choice, exact=True).click()
+                page.get_by_text("Your answer is in").wait_for(timeout=15_000)
+            teacher.refresh()
+            assert teacher.counts == {"Yes": 1, "No": 1} and "ana, bo" in teacher.who.value
+            teacher.reveal()
+            pages[0].get_by_text("Right!").wait_for(timeout=15_000)
+            pages[1].get_by_text("Not quite.").wait_for(timeout=15_000)
+            assert "2♣" in pages[1].inner_text("body")
+            late = browser.new_page()
+            late.goto(url + "?learner=cy")
+            late.get_by_text("Is the discard pile frozen for your team?").wait_for()
+            late.get_by_text("The answer is").wait_for()
+            browser.close()
+    finally:
+        server.terminate()
+        try:
+            server.wait(20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()

@@ -110,6 +110,7 @@ class _LiveTrainer(Trainer):
         if self._revealed:
             return
         self._revealed = True
+        self.hint_button.disabled = True
         for child in self.controls.children:
             child.disabled = True
         if self._pending is not None:
