@@ -203,3 +203,23 @@ def test_cli_assign_errors_exit_2(cli, tmp_path, args, words):
     result = cli("assign", *args, "--db", str(tmp_path / "p.sqlite3"), cwd=tmp_path)
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and words in result.stderr, result.stderr
+
+
+def test_every_project_puzzle_survives_being_written_into_an_assignment(root):
+    """puzzle -> mapping -> YAML -> puzzle gives the same situation, rules and author's answer."""
+    from canasta_tutor.assignments import set_to_yaml
+    from canasta_tutor.puzzle import parse_puzzle_set
+    from canasta_tutor.widgets.trainer import load_puzzles
+
+    puzzles, problems = load_puzzles(root / "puzzles")
+    assert not problems and len(puzzles) > 200
+    house = parse_puzzle_set("title: h\npuzzles:\n  - {id: h, kind: take-pile, hand: 7H 7S, melds: [], score: 0, "
+                             "pile: 5D 7C, rules: {preset: danish, pile_always_frozen: true, "
+                             "opening_table: [[null, 15], [0, 60]]}}\n").puzzles
+    back = parse_puzzle_set(set_to_yaml("all", puzzles + house), "all.yaml")
+    assert not back.errors and len(back.puzzles) == len(puzzles) + 1
+    for before, after in zip(puzzles + house, back.puzzles):
+        assert (after.kind, after.situation, after.rules, after.expect, after.difficulty, after.topic,
+                after.prompt) == (before.kind, before.situation, before.rules, before.expect, before.difficulty,
+                                  before.topic, before.prompt), before.id
+    assert back.puzzles[-1].rules.pile_always_frozen and back.puzzles[-1].rules.opening_minimum(0) == 60
