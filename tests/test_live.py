@@ -110,6 +110,9 @@ def test_learner_answers_are_saved_as_attempts(db):
 
 def test_teacher_picks_from_the_sets_or_the_generator(db, root):
     teacher = LiveTeacherPanel(class_code="", source=root / "puzzles" / "03-opening.yaml", path=db, auto=False)
+    assert teacher.send() is None and "Choose or make a puzzle first" in teacher.message.value
+    teacher.picker.value = 1                      # as choosing in the drop-down does
+    assert teacher.chosen is teacher.puzzles[1] and teacher.chosen.id in teacher.picker.label
     chosen = teacher.choose(0)
     assert chosen.kind == "opening" and "Send" in teacher.send_button.description
     assert not teacher.send_button.disabled
