@@ -212,14 +212,14 @@ def test_two_learner_kernels_in_voila_follow_the_teacher(tmp_path):
                 page.get_by_text("Waiting for your teacher").wait_for()
             teacher.send(puzzle_from_mapping(FROZEN))
             for page, choice in zip(pages, ("Yes", "No")):
-                page.get_by_text("Is the discard pile frozen for your team?").wait_for(timeout=15_000)
+                page.get_by_text("Is the discard pile frozen for your team?").wait_for(timeout=45_000)
                 page.get_by_role("button", name=choice, exact=True).click()
-                page.get_by_text("Your answer is in").wait_for(timeout=15_000)
+                page.get_by_text("Your answer is in").wait_for(timeout=45_000)
             teacher.refresh()
             assert teacher.counts == {"Yes": 1, "No": 1} and "ana, bo" in teacher.who.value
             teacher.reveal()
-            pages[0].get_by_text("Right!").wait_for(timeout=15_000)
-            pages[1].get_by_text("Not quite.").wait_for(timeout=15_000)
+            pages[0].get_by_text("Right!").wait_for(timeout=45_000)
+            pages[1].get_by_text("Not quite.").wait_for(timeout=45_000)
             assert "2♣" in pages[1].inner_text("body")
             late = browser.new_page()
             late.goto(url + "?learner=cy")
