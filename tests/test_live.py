@@ -118,6 +118,8 @@ def test_teacher_picks_from_the_sets_or_the_generator(db, root):
     assert not teacher.send_button.disabled
     made = teacher.generate("meld", difficulty=2, rules="hoyle", seed=5)
     assert made.kind == "meld" and made.rules.name == "hoyle"
+    assert teacher.generate("meld", seed=6).id != teacher.generate("meld", seed=7).id != made.id
+    made = teacher.generate("meld", difficulty=2, rules="hoyle", seed=5)
     teacher.send()
     view = _learner(db, "ana", code="")
     assert view.puzzle.kind == "meld" and view.puzzle.rules.name == "hoyle"

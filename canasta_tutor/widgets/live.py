@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import itertools
 import threading
+import time
 
 import ipywidgets as widgets
 
@@ -269,10 +270,12 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
         kind = kind or self.kind.value
         difficulty = difficulty or self.difficulty.value
         rules = rules or self.rules.value
-        seed = seed if seed is not None else f"live-{self.class_code}-{next(self._seeds)}-{id(self)}"
+        number = next(self._seeds)
+        seed = seed if seed is not None else f"live-{self.class_code}-{number}-{id(self)}"
         try:
             raw = next(generate_puzzles(kind, count=1, seed=seed, difficulty=difficulty, rules=rules))
-            raw["id"] = f"live-{kind}"
+            # a fresh id each time, so that learners' attempts on different generated puzzles stay apart
+            raw["id"] = f"live-{kind}-{time.strftime('%Y%m%d%H%M%S')}-{number}"
             self.chosen = puzzle_from_mapping(raw, rules=rules, set_title="Live puzzles")
         except CanastaError as e:
             self._show_problem(f"No puzzle could be made: {e}")
