@@ -138,6 +138,46 @@ def _progress(args) -> int:
     return 0
 
 
+def _worksheet(args) -> int:
+    from .worksheet import write_worksheet
+
+    try:
+        path = write_worksheet(args.files, args.output, key=args.key, title=args.title)
+    except CanastaError as e:
+        sys.stderr.write(f"canasta-tutor worksheet: {e}\n")
+        return 2
+    sys.stdout.write(f"wrote {path}\n")
+    return 0
+
+
+def _assign(args) -> int:
+    from .assignments import AssignmentBook
+
+    if bool(args.files) == bool(args.generate):
+        sys.stderr.write("canasta-tutor assign: name puzzle files or --generate KIND (one of the two)\n")
+        return 2
+    spec = None
+    if args.generate:
+        spec = {"kind": args.generate, "count": args.count, "seed": args.seed, "difficulty": args.difficulty,
+                "rules": args.rules}
+    try:
+        book = AssignmentBook(args.db)
+        made = book.create(args.title, sources=args.files, generate=spec, class_code=args.class_code, due=args.due)
+        if args.output:
+            try:
+                with open(args.output, "w", encoding="utf-8") as f:
+                    f.write(made.path.read_text("utf-8"))
+            except OSError as e:
+                raise CanastaError(f"cannot write {args.output}: {e.strerror}") from None
+    except CanastaError as e:
+        sys.stderr.write(f"canasta-tutor assign: {e}\n")
+        return 2
+    due = f", due {made.due}" if made.due else ""
+    who = f"class {made.class_code}" if made.class_code else "everyone"
+    sys.stdout.write(f"assignment {made.id}: {made.title!r} for {who}{due}, {made.count} puzzles, in {made.path}\n")
+    return 0
+
+
 def _where(err: PuzzleError) -> str:
     parts = []
     if err.field:
@@ -169,6 +209,23 @@ def main(argv=None) -> int:
     p_prog = sub.add_parser("progress", help="print each learner's results per topic")
     p_prog.add_argument("--learner", help="only this learner")
     p_prog.add_argument("--db", help="the progress database (default: $CANASTA_TUTOR_DB or the user data folder)")
+    p_sheet = sub.add_parser("worksheet", help="print puzzles on paper: a PDF worksheet (and answer key)")
+    p_sheet.add_argument("files", nargs="+", metavar="FILE")
+    p_sheet.add_argument("-o", "--output", metavar="FILE", required=True, help="the PDF to write")
+    p_sheet.add_argument("--key", action="store_true", help="add the answer key, with explanations, on new pages")
+    p_sheet.add_argument("--title", help="the worksheet's title (default: the puzzle set's)")
+    p_assign = sub.add_parser("assign", help="make homework: an assignment from puzzle files or the generator")
+    p_assign.add_argument("files", nargs="*", metavar="FILE")
+    p_assign.add_argument("--title", required=True)
+    p_assign.add_argument("--due", metavar="YYYY-MM-DD", help="the due date (optional)")
+    p_assign.add_argument("--generate", metavar="KIND", help="make the puzzles with the generator instead of files")
+    p_assign.add_argument("--count", type=int, default=10)
+    p_assign.add_argument("--seed", default="0")
+    p_assign.add_argument("--difficulty", type=int, default=1, choices=range(1, 6), metavar="1..5")
+    p_assign.add_argument("--rules", default="classic", help="a preset name (default classic)")
+    p_assign.add_argument("--class", dest="class_code", default="", metavar="CODE", help="only for this class")
+    p_assign.add_argument("-o", "--output", metavar="FILE", help="also write the assignment's YAML here")
+    p_assign.add_argument("--db", help="the progress database (default: $CANASTA_TUTOR_DB or the user data folder)")
     p_serve = sub.add_parser("serve", help="start the lessons as a web app (Voilà), landing page first")
     p_serve.add_argument("--port", type=int, default=8866)
     p_serve.add_argument("--no-browser", action="store_true", help="do not open a web browser")
@@ -186,6 +243,10 @@ def main(argv=None) -> int:
             return _generate(args)
         if args.command == "progress":
             return _progress(args)
+        if args.command == "worksheet":
+            return _worksheet(args)
+        if args.command == "assign":
+            return _assign(args)
         if args.command == "serve":
             from .app import serve
 

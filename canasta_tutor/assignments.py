@@ -1,0 +1,327 @@
+"""Homework: assignments are puzzle sets with a title, an optional due date and a class.
+
+An assignment is a YAML puzzle set like any other (``canasta-tutor check``
+validates it, and a teacher can share the file), written into an
+``assignments`` folder next to the progress database and recorded in the
+``assignments`` table of that database. A learner's progress on it comes
+from the attempts table: an attempt belongs to the assignment when its
+``puzzle_set`` is the assignment's set title and its ``puzzle_id`` one of
+the assignment's puzzles. Set titles are therefore unique.
+
+>>> import tempfile, os
+>>> book = AssignmentBook(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
+>>> a = book.create("Week 1", generate={"kind": "meld", "count": 3, "seed": 1}, class_code="7B", due="2030-01-31")
+>>> a.title, a.count, a.due, a.path.name
+('Week 1', 3, '2030-01-31', '0001-week-1.yaml')
+>>> book.progress("ana", a).done
+0
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+from .cards import format_cards
+from .errors import CanastaError, PuzzleError
+from .puzzle import GROUP_FIELDS, LIST_FIELDS, Puzzle, load_puzzle_set, parse_puzzle_set, puzzle_files
+from .rules import PRESETS, RuleSet
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS assignments (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    class_code  TEXT    NOT NULL DEFAULT '',
+    title       TEXT    NOT NULL,
+    set_title   TEXT    NOT NULL UNIQUE,
+    due         TEXT,
+    file        TEXT    NOT NULL,
+    puzzle_ids  TEXT    NOT NULL,
+    created     TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS assignments_by_class ON assignments (class_code, id);
+"""
+
+
+# --- puzzles back to the file format -------------------------------------------------
+def rules_value(rules: RuleSet):
+    """A rule set as a puzzle file writes it: a preset name, or ``{preset: NAME, OPTION: VALUE}``."""
+    if PRESETS.get(rules.name) == rules:
+        return rules.name
+    base = PRESETS[rules.name.split("+")[0]]
+    out: dict = {"preset": base.name}
+    for option, value in rules.options().items():
+        if getattr(base, option) != value:
+            out[option] = [list(pair) for pair in value] if option == "opening_table" else value
+    return out
+
+
+def puzzle_to_mapping(puzzle: Puzzle, *, rules: bool = True) -> dict:
+    """A puzzle as the mapping a puzzle file holds (cards as codes), so that it can be written and read back.
+
+    >>> from canasta_tutor.puzzle import puzzle_from_mapping
+    >>> puzzle_to_mapping(puzzle_from_mapping({"id": "a", "kind": "freeze", "pile": "5H 2C", "melds": ["KH KS KD"]}))
+    {'id': 'a', 'kind': 'freeze', 'difficulty': 1, 'rules': 'classic', 'pile': '5H 2C', 'melds': ['KH KS KD']}
+    """
+    raw: dict = {"id": puzzle.id, "kind": puzzle.kind, "difficulty": puzzle.difficulty}
+    if puzzle.topic:
+        raw["topic"] = puzzle.topic
+    if puzzle.prompt:
+        raw["prompt"] = puzzle.prompt
+    if rules:
+        raw["rules"] = rules_value(puzzle.rules)
+    for key, value in puzzle.situation.items():
+        if key in GROUP_FIELDS:
+            raw[key] = format_cards(value, symbols=False)
+        elif key in LIST_FIELDS:
+            raw[key] = [format_cards(group, symbols=False) for group in value]
+        else:
+            raw[key] = value
+    if puzzle.expect is not None:
+        raw["expect"] = dict(puzzle.expect)
+    return raw
+
+
+def set_to_yaml(title: str, puzzles, *, extra: dict | None = None) -> str:
+    """Puzzles (from any files and rules) as one puzzle-set YAML text; ids made unique by a suffix."""
+    from .generator import to_yaml
+
+    seen: set[str] = set()
+    items = []
+    for puzzle in puzzles:
+        raw = puzzle_to_mapping(puzzle)
+        base, n = raw["id"], 1
+        while raw["id"] in seen:
+            n += 1
+            raw["id"] = f"{base}-{n}"
+        seen.add(raw["id"])
+        items.append(raw)
+    data = {"title": title, **(extra or {}), "puzzles": items}
+    return to_yaml(data)
+
+
+# --- assignments -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Assignment:
+    id: int
+    class_code: str
+    title: str
+    set_title: str
+    due: str | None
+    path: Path
+    puzzle_ids: tuple[str, ...]
+    created: str
+
+    @property
+    def count(self) -> int:
+        return len(self.puzzle_ids)
+
+    def puzzles(self) -> list[Puzzle]:
+        """The assignment's puzzles, read from its file."""
+        pset = load_puzzle_set(self.path)
+        if pset.errors:
+            raise pset.errors[0]
+        return pset.puzzles
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A learner's progress on one assignment: puzzles answered (at least once) and answered right (last try)."""
+
+    done: int
+    right: int
+    total: int
+
+    @property
+    def complete(self) -> bool:
+        return self.done >= self.total
+
+    def __str__(self) -> str:
+        return f"{self.done}/{self.total}"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "assignment"
+
+
+def parse_due(value) -> str | None:
+    """A due date as ``YYYY-MM-DD`` (from a string, a date or None)."""
+    if value in (None, ""):
+        return None
+    if isinstance(value, date):
+        return value.isoformat()
+    try:
+        return date.fromisoformat(str(value).strip()).isoformat()
+    except ValueError:
+        raise CanastaError(f"due date {value!r} is not a date like 2030-01-31 (YYYY-MM-DD)") from None
+
+
+class AssignmentBook:
+    """Assignments kept beside the progress database (same SQLite file, its own table)."""
+
+    def __init__(self, path=None):
+        from .progress import ProgressStore
+
+        self.store = ProgressStore(path)       # makes the file and the attempts table
+        self.path = self.store.path
+        self.folder = self.path.parent / "assignments"
+        try:
+            conn = self.store._connect()
+            try:
+                conn.executescript(_SCHEMA)
+            finally:
+                conn.close()
+        except sqlite3.Error as e:
+            raise CanastaError(f"cannot open the assignments in {self.path}: {e}") from None
+
+    def _query(self, sql: str, params=()) -> list:
+        conn = self.store._connect()
+        try:
+            with conn:
+                return conn.execute(sql, params).fetchall()
+        except sqlite3.Error as e:
+            raise CanastaError(f"could not read the assignments in {self.path}: {e}") from None
+        finally:
+            conn.close()
+
+    # --- making one -----------------------------------------------------------------
+    def create(self, title: str, *, sources=(), puzzles=(), generate: dict | None = None, class_code: str = "",
+               due=None) -> Assignment:
+        """Make an assignment from puzzle files/folders (``sources``), puzzles, and/or the generator.
+
+        ``generate`` takes the generator's arguments: ``kind``, ``count``, ``seed``, ``difficulty``,
+        ``rules``. Every puzzle must load and be solvable; the file written is checked like any other.
+        """
+        from .solver import solve
+
+        title = (title or "").strip()
+        if not title:
+            raise CanastaError("an assignment needs a title")
+        due = parse_due(due)
+        chosen: list[Puzzle] = list(puzzles)
+        for path in puzzle_files(sources):
+            pset = load_puzzle_set(path)
+            if pset.errors:
+                raise pset.errors[0]
+            chosen.extend(pset.puzzles)
+        if sources and not puzzle_files(sources):
+            raise CanastaError("no puzzle files found in " + ", ".join(map(str, sources)))
+        if generate:
+            chosen.extend(_generated(generate))
+        if not chosen:
+            raise CanastaError("an assignment needs puzzles: name puzzle files or ask the generator for some")
+        for p in chosen:
+            try:
+                solve(p)
+            except CanastaError as e:
+                raise PuzzleError(str(e), file=p.file or None, puzzle_id=p.id) from None
+        set_title = title
+        taken = {r[0] for r in self._query("SELECT set_title FROM assignments")}
+        if set_title in taken:
+            raise CanastaError(f"there is already an assignment called {title!r}: choose another title")
+        text = set_to_yaml(set_title, chosen)
+        checked = parse_puzzle_set(text, f"assignment {title!r}")   # the file must be a valid puzzle set
+        if checked.errors:
+            raise checked.errors[0]
+        created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        ids = "\n".join(p.id for p in checked.puzzles)
+        conn = self.store._connect()
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with conn:
+                conn.execute("BEGIN IMMEDIATE")
+                cur = conn.execute("INSERT INTO assignments (class_code, title, set_title, due, file, puzzle_ids, "
+                                   "created) VALUES (?, ?, ?, ?, '', ?, ?)",
+                                   (class_code or "", title, set_title, due, ids, created))
+                number = cur.lastrowid
+                file = self.folder / f"{number:04d}-{_slug(title)}.yaml"
+                file.write_text(text, encoding="utf-8")
+                conn.execute("UPDATE assignments SET file = ? WHERE id = ?", (str(file), number))
+        except sqlite3.IntegrityError:
+            raise CanastaError(f"there is already an assignment called {title!r}: choose another title") from None
+        except (OSError, sqlite3.Error) as e:
+            raise CanastaError(f"could not store the assignment in {self.folder}: {e}") from None
+        finally:
+            conn.close()
+        return self.get(number)
+
+    # --- reading -------------------------------------------------------------------
+    _COLUMNS = "id, class_code, title, set_title, due, file, puzzle_ids, created"
+
+    @staticmethod
+    def _row(r) -> Assignment:
+        return Assignment(id=r[0], class_code=r[1], title=r[2], set_title=r[3], due=r[4], path=Path(r[5]),
+                          puzzle_ids=tuple(r[6].split("\n")) if r[6] else (), created=r[7])
+
+    def get(self, number: int) -> Assignment:
+        rows = self._query(f"SELECT {self._COLUMNS} FROM assignments WHERE id = ?", (int(number),))
+        if not rows:
+            raise CanastaError(f"there is no assignment number {number}")
+        return self._row(rows[0])
+
+    def list(self, class_code: str | None = None) -> list[Assignment]:
+        """Assignments of a class and those for everyone (class ``""``); all when ``class_code`` is None.
+
+        Soonest due first (no due date last), then oldest first."""
+        sql = f"SELECT {self._COLUMNS} FROM assignments"
+        params: tuple = ()
+        if class_code is not None:
+            sql += " WHERE class_code IN (?, '')"
+            params = (class_code,)
+        sql += " ORDER BY due IS NULL, due, id"
+        return [self._row(r) for r in self._query(sql, params)]
+
+    def progress(self, learner: str, assignment: Assignment) -> Progress:
+        """How far ``learner`` is with ``assignment`` (from the attempts table)."""
+        rows = self._query("SELECT puzzle_id, correct FROM attempts WHERE learner = ? AND puzzle_set = ? "
+                           "ORDER BY id", (learner, assignment.set_title))
+        wanted = set(assignment.puzzle_ids)
+        last: dict[str, bool] = {}
+        for pid, correct in rows:
+            if pid in wanted:
+                last[pid] = bool(correct)
+        return Progress(done=len(last), right=sum(last.values()), total=assignment.count)
+
+    def learners(self, class_code: str | None = None) -> list[str]:
+        """Learners who have answered a puzzle of these assignments, by name."""
+        titles = [a.set_title for a in self.list(class_code)]
+        if not titles:
+            return []
+        marks = ", ".join("?" * len(titles))
+        rows = self._query(f"SELECT DISTINCT learner FROM attempts WHERE puzzle_set IN ({marks}) ORDER BY learner",
+                           tuple(titles))
+        return [r[0] for r in rows]
+
+    def completion(self, class_code: str | None = None, learners=None):
+        """Learners x assignments: ``done/total`` per cell, as a pandas DataFrame (learners as the index)."""
+        import pandas as pd
+
+        chosen = self.list(class_code)
+        names = list(learners) if learners is not None else self.learners(class_code)
+        data = {a.title: [str(self.progress(n, a)) for n in names] for a in chosen}
+        frame = pd.DataFrame(data, index=pd.Index(names, name="learner"), columns=[a.title for a in chosen])
+        return frame
+
+
+def _generated(spec: dict) -> list[Puzzle]:
+    from .generator import generate_puzzles
+    from .puzzle import puzzle_from_mapping
+    from .rules import get_rules
+
+    known = {"kind", "count", "seed", "difficulty", "rules"}
+    unknown = set(spec) - known
+    if unknown:
+        raise CanastaError(f"unknown generator option {sorted(unknown)[0]!r} (use {', '.join(sorted(known))})")
+    if "kind" not in spec:
+        raise CanastaError("the generator needs a puzzle kind")
+    count = int(spec.get("count", 10))
+    if count < 1:
+        raise CanastaError("the generator's count must be at least 1")
+    rules = get_rules(spec.get("rules") or "classic")
+    out = []
+    for raw in generate_puzzles(spec["kind"], count=count, seed=spec.get("seed", 0),
+                                difficulty=int(spec.get("difficulty", 1)), rules=rules):
+        out.append(puzzle_from_mapping(raw, rules=rules))
+    return out

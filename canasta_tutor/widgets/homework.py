@@ -1,0 +1,230 @@
+"""Homework on screen: a learner's assignments, the teacher's completion table and new-assignment form.
+
+    MyAssignments(learner="ana", class_code="7B")
+    AssignmentProgress(class_code="7B")
+    NewAssignment(class_code="7B")
+"""
+
+from __future__ import annotations
+
+import html
+from datetime import date
+
+import ipywidgets as widgets
+
+from ..assignments import Assignment, AssignmentBook
+from ..errors import CanastaError
+from ..generator import KINDS
+from ..rules import PRESETS
+from .trainer import Trainer, default_puzzle_dir
+
+_BAD = "#c62828"
+_OK = "#2e7d32"
+
+
+def _problem(text: str) -> str:
+    return f"<div style='color:{_BAD}'>{html.escape(text)}</div>"
+
+
+def _open_book(path):
+    try:
+        return AssignmentBook(path), ""
+    except CanastaError as e:
+        return None, str(e)
+
+
+class MyAssignments(widgets.VBox):
+    """A learner's assignments with their progress; a button opens the trainer on an assignment's puzzles."""
+
+    def __init__(self, learner: str, class_code: str = "", *, path=None, today: date | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.learner = (learner or "").strip() or "learner"
+        self.class_code = class_code or ""
+        self.today = today
+        self.book, problem = _open_book(path)
+        self.list_box = widgets.VBox()
+        self.message = widgets.HTML(_problem(problem) if problem else "")
+        self.area = widgets.VBox()
+        self.trainer: Trainer | None = None
+        self.open_buttons: dict[int, widgets.Button] = {}
+        self.children = [widgets.HTML("<h3 style='margin:4px 0'>Your assignments</h3>"), self.list_box,
+                         self.message, self.area]
+        self.add_class("ct-my-assignments")
+        self.refresh()
+
+    def assignments(self) -> list[Assignment]:
+        return self.book.list(self.class_code) if self.book is not None else []
+
+    def refresh(self) -> None:
+        """Re-read the assignments and this learner's progress on each."""
+        if self.book is None:
+            return
+        rows = []
+        self.open_buttons = {}
+        today = (self.today or date.today()).isoformat()
+        try:
+            chosen = self.assignments()
+        except CanastaError as e:
+            self.message.value = _problem(str(e))
+            return
+        for a in chosen:
+            p = self.book.progress(self.learner, a)
+            if p.complete:
+                state = f"<span style='color:{_OK}'>✔ done</span> · {p.right} right"
+            else:
+                state = f"{p.done} of {p.total} done · {p.right} right"
+            due = ""
+            if a.due:
+                late = a.due < today and not p.complete
+                due = (f" · <span style='color:{_BAD if late else '#555'}'>due {html.escape(a.due)}"
+                       f"{' (late)' if late else ''}</span>")
+            label = widgets.HTML(f"<div class='ct-assignment' data-id='{a.id}'><b>{html.escape(a.title)}</b> · "
+                                 f"{a.count} puzzles{due}<br><small>{state}</small></div>",
+                                 layout=widgets.Layout(width="30em"))
+            button = widgets.Button(description="Review" if p.complete else ("Go on" if p.done else "Start"),
+                                    button_style="" if p.complete else "primary")
+            button.on_click(lambda _b, number=a.id: self.open_assignment(number))
+            self.open_buttons[a.id] = button
+            rows.append(widgets.HBox([label, button]))
+        if not rows:
+            rows.append(widgets.HTML("<i>No assignments yet.</i>"))
+        self.list_box.children = rows
+
+    def open_assignment(self, number: int) -> Trainer | None:
+        """Open the trainer on assignment ``number``: its puzzles in order, the ones not yet answered first."""
+        try:
+            a = self.book.get(number)
+            puzzles = a.puzzles()
+        except CanastaError as e:
+            self.message.value = _problem(f"This assignment cannot be opened: {e}")
+            return None
+        self.message.value = ""
+        done = self.book.progress(self.learner, a).complete
+        self.trainer = Trainer(puzzles, ids=[p.id for p in puzzles], learner=self.learner, store=self.book.store,
+                               endless=False, ask_name=False, title=a.title, resume=not done)
+        close = widgets.Button(description="Back to my assignments")
+        close.on_click(lambda _b: self.close_trainer())
+        self.area.children = [self.trainer, close]
+        return self.trainer
+
+    def close_trainer(self) -> None:
+        self.area.children = []
+        self.trainer = None
+        self.refresh()
+
+
+class AssignmentProgress(widgets.VBox):
+    """The teacher's table: learners down, assignments across, puzzles done of the total in each cell."""
+
+    def __init__(self, class_code: str = "", *, path=None, learners=None, **kwargs):
+        super().__init__(**kwargs)
+        self.class_code = class_code or ""
+        self.learners = learners
+        self.book, problem = _open_book(path)
+        self.table = widgets.HTML()
+        self.refresh_button = widgets.Button(description="Refresh")
+        self.refresh_button.on_click(lambda _b: self.refresh())
+        self.message = widgets.HTML(_problem(problem) if problem else "")
+        self.children = [widgets.HTML("<h3 style='margin:4px 0'>Homework</h3>"), self.refresh_button, self.table,
+                         self.message]
+        self.add_class("ct-assignment-progress")
+        self.refresh()
+
+    def frame(self):
+        """The completion table as a pandas DataFrame (``done/total`` strings)."""
+        return self.book.completion(self.class_code, self.learners)
+
+    def refresh(self) -> None:
+        if self.book is None:
+            return
+        try:
+            chosen = self.book.list(self.class_code)
+            frame = self.frame()
+        except CanastaError as e:
+            self.message.value = _problem(str(e))
+            return
+        if not chosen:
+            self.table.value = "<i>No assignments yet: make one below or with canasta-tutor assign.</i>"
+            return
+        if frame.empty:
+            self.table.value = "<i>Nobody has started an assignment yet.</i>"
+            return
+        head = "".join(f"<th style='padding:2px 8px'>{html.escape(a.title)}"
+                       f"{'<br><small>due ' + html.escape(a.due) + '</small>' if a.due else ''}</th>" for a in chosen)
+        body = []
+        for learner, row in frame.iterrows():
+            cells = []
+            for a in chosen:
+                value = row[a.title]
+                done, total = (int(x) for x in value.split("/"))
+                colour = "#c8e6c9" if done >= total else "#fff9c4" if done else "#ffffff"
+                cells.append(f"<td class='ct-cell' data-learner='{html.escape(str(learner))}' "
+                             f"data-assignment='{a.id}' style='padding:2px 8px;text-align:center;"
+                             f"background:{colour}'>{value}</td>")
+            body.append(f"<tr><th style='text-align:left;padding:2px 8px'>{html.escape(str(learner))}</th>"
+                        f"{''.join(cells)}</tr>")
+        self.table.value = (f"<table class='ct-completion' style='border-collapse:collapse'><tr><th>learner</th>"
+                            f"{head}</tr>{''.join(body)}</table>")
+
+
+class NewAssignment(widgets.VBox):
+    """The teacher's form: a title, a due date, and puzzles from the project's files or the generator."""
+
+    def __init__(self, class_code: str = "", *, path=None, puzzle_dir=None, on_created=None, **kwargs):
+        super().__init__(**kwargs)
+        self.class_code = class_code or ""
+        self.on_created = on_created
+        self.book, problem = _open_book(path)
+        folder = puzzle_dir or default_puzzle_dir()
+        files = sorted(p for p in folder.glob("*.y*ml")) if folder.is_dir() else []
+        self.title = widgets.Text(description="Title:", placeholder="Week 3: taking the pile",
+                                  layout=widgets.Layout(width="30em"))
+        self.due = widgets.DatePicker(description="Due (optional):", style={"description_width": "initial"})
+        self.source = widgets.ToggleButtons(options=[("From puzzle files", "files"), ("Made by the generator", "gen")],
+                                            value="files")
+        self.files = widgets.SelectMultiple(options=[(p.name, str(p)) for p in files], description="Files:",
+                                            rows=min(8, max(3, len(files))), layout=widgets.Layout(width="30em"))
+        self.kind = widgets.Dropdown(options=list(KINDS), value="take-pile", description="Kind:")
+        self.count = widgets.BoundedIntText(value=10, min=1, max=100, description="How many:")
+        self.seed = widgets.Text(value="1", description="Seed:", layout=widgets.Layout(width="14em"))
+        self.difficulty = widgets.IntSlider(value=1, min=1, max=5, description="Difficulty:")
+        self.rules = widgets.Dropdown(options=list(PRESETS), value="classic", description="Rules:")
+        self.generator_box = widgets.VBox([self.kind, self.count, self.seed, self.difficulty, self.rules])
+        self.create_button = widgets.Button(description="Make the assignment", button_style="primary")
+        self.create_button.on_click(lambda _b: self.create())
+        self.message = widgets.HTML(_problem(problem) if problem else "")
+        self.source.observe(lambda _c: self._show_source(), "value")
+        self.children = [widgets.HTML("<h3 style='margin:4px 0'>New assignment</h3>"), self.title, self.due,
+                         self.source, self.files, self.generator_box, self.create_button, self.message]
+        self._show_source()
+        self.add_class("ct-new-assignment")
+
+    def _show_source(self) -> None:
+        files = self.source.value == "files"
+        self.files.layout.display = "" if files else "none"
+        self.generator_box.layout.display = "none" if files else ""
+
+    def create(self) -> Assignment | None:
+        """Make the assignment from the form; the message says what was made, or what is wrong."""
+        if self.book is None:
+            return None
+        try:
+            if self.source.value == "files":
+                if not self.files.value:
+                    raise CanastaError("choose at least one puzzle file")
+                made = self.book.create(self.title.value, sources=list(self.files.value), class_code=self.class_code,
+                                        due=self.due.value)
+            else:
+                made = self.book.create(self.title.value, class_code=self.class_code, due=self.due.value,
+                                        generate={"kind": self.kind.value, "count": self.count.value,
+                                                  "seed": self.seed.value, "difficulty": self.difficulty.value,
+                                                  "rules": self.rules.value})
+        except CanastaError as e:
+            self.message.value = _problem(str(e))
+            return None
+        due = f", due {made.due}" if made.due else ""
+        self.message.value = (f"<div style='color:{_OK}'>Made “{html.escape(made.title)}”: {made.count} puzzles{due}. "
+                              f"The file is {html.escape(str(made.path))}.</div>")
+        if self.on_created is not None:
+            self.on_created(made)
+        return made

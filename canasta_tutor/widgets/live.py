@@ -1,0 +1,339 @@
+"""The live class puzzle on screen: the teacher's panel and each learner's view.
+
+Both poll the shared database (:class:`canasta_tutor.live.LiveClass`) from a
+background thread in their own kernel, every ``poll`` seconds (``auto=False``
+leaves polling to whoever calls :meth:`refresh`, as the tests do). The
+learner's view reuses the trainer for one puzzle: the same cards, controls
+and explanation, with the explanation held back until the teacher reveals it.
+
+    LiveTeacherPanel(class_code="7B")
+    LiveLearnerView(learner="ana", class_code="7B")
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import threading
+import time
+
+import ipywidgets as widgets
+
+from ..errors import CanastaError
+from ..live import LiveClass, answer_label, bar_chart_html
+from ..practice import set_of
+from ..progress import ProgressStore
+from ..puzzle import KINDS, Puzzle
+from ..render import situation_html
+from ..rules import PRESETS
+from ..solver import solve
+from .trainer import QUESTIONS, Trainer, load_puzzles
+
+_BAD = "#c62828"
+
+
+class _Poller:
+    """Calls ``refresh`` every ``poll`` seconds in a daemon thread until stopped."""
+
+    def _start_polling(self, poll: float) -> None:
+        self._stop_event = threading.Event()
+        self._thread = threading.Thread(target=self._poll_loop, args=(poll,), daemon=True, name="canasta-live-poll")
+        self._thread.start()
+
+    def _poll_loop(self, poll: float) -> None:
+        while not self._stop_event.wait(poll):
+            try:
+                self.refresh()
+            except Exception as e:  # keep polling: the database may be busy for a moment
+                self._show_problem(f"Could not read the live puzzle: {e}")
+
+    def stop(self) -> None:
+        """Stop polling (the widget keeps what it shows)."""
+        event = getattr(self, "_stop_event", None)
+        if event is not None:
+            event.set()
+
+    def close(self):
+        self.stop()
+        super().close()
+
+
+class _LiveTrainer(Trainer):
+    """The trainer on one live puzzle: answers go to the live class too; the explanation waits for Reveal."""
+
+    def __init__(self, puzzle: Puzzle, *, live: LiveClass, live_id: int, learner: str, store):
+        self._live = live
+        self._live_id = live_id
+        self._pending: tuple[bool, dict] | None = None
+        self._revealed = False
+        super().__init__([puzzle], learner=learner, store=store, endless=False, ask_name=False, resume=False,
+                         title="Live puzzle")
+        self.next_button.layout.display = "none"
+
+    def _update_header(self) -> None:  # no running score: it would tell right from wrong before the reveal
+        self.header.value = f"<h3 style='margin:4px 0'>{html.escape(self.title)}</h3>"
+
+    def answer(self, value):
+        if self.puzzle is not None and not self.answered and not self._revealed:
+            given, _problem = self._parse(value)
+            if given is not None:
+                try:
+                    self._live.answer(self.learner, given, live_id=self._live_id)
+                except CanastaError as e:
+                    self._say(str(e), error=True)
+                    return None
+        elif self._revealed and not self.answered:
+            self._say("The answer has been revealed: wait for the next puzzle.")
+            return None
+        return super().answer(value)
+
+    def _show_feedback(self, correct: bool, expected: dict) -> None:
+        self._pending = (correct, expected)
+        if self._revealed:
+            super()._show_feedback(correct, expected)
+        else:
+            self.feedback.value = ("<div class='ct-live-wait' style='color:#1565c0'><b>Your answer is in.</b> "
+                                   "Wait for your teacher to reveal the answer.</div>")
+
+    def mark_answered(self, given: dict, correct: bool) -> None:
+        """This learner answered before (another tab or a reloaded page): show that, take no new answer."""
+        self.answered = True
+        self.solution = solve(self.puzzle)
+        for child in self.controls.children:
+            child.disabled = True
+        self._pending = (correct, {k: self.solution.answer[k] for k in given})
+        self.feedback.value = (f"<div class='ct-live-wait' style='color:#1565c0'><b>You answered: "
+                               f"{html.escape(answer_label(self.puzzle.kind, {**self.solution.answer, **given}))}."
+                               f"</b> Wait for your teacher to reveal the answer.</div>")
+
+    def reveal(self) -> None:
+        """Show the engine's answer and explanation."""
+        if self._revealed:
+            return
+        self._revealed = True
+        self.hint_button.disabled = True
+        for child in self.controls.children:
+            child.disabled = True
+        if self._pending is not None:
+            Trainer._show_feedback(self, *self._pending)
+            return
+        self.solution = solve(self.puzzle)
+        label = answer_label(self.puzzle.kind, self.solution.answer)
+        reasons = "".join(f"<li>{html.escape(line)}</li>" for line in self.solution.explanation)
+        self.feedback.value = (f"<div class='ct-feedback'><div style='font-size:1.2em'>The answer is "
+                               f"<b>{html.escape(label)}</b>.</div><div class='ct-why'><b>Why</b><ul>{reasons}</ul>"
+                               f"</div></div>")
+
+
+class LiveLearnerView(_Poller, widgets.VBox):
+    """A learner's screen for the class's live puzzle: it appears, the learner answers once, the teacher reveals."""
+
+    def __init__(self, learner: str, class_code: str = "", *, path=None, poll: float = 1.5, auto: bool = True,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.learner = (learner or "").strip() or "learner"
+        self.class_code = class_code or ""
+        self._lock = threading.RLock()
+        self.status = widgets.HTML()
+        self.area = widgets.VBox()
+        self.children = [self.status, self.area]
+        self.add_class("ct-live-learner")
+        self.trainer: _LiveTrainer | None = None
+        self.live_id: int | None = None
+        self.live: LiveClass | None = None
+        self._store = None
+        try:
+            self.live = LiveClass(self.class_code, path)
+            self._store = ProgressStore(self.live.path)
+        except CanastaError as e:
+            self._show_problem(str(e))
+            return
+        self.refresh()
+        if auto:
+            self._start_polling(poll)
+
+    def _show_problem(self, text: str) -> None:
+        self.status.value = f"<div style='color:{_BAD}'>{html.escape(text)}</div>"
+
+    def refresh(self) -> None:
+        """Read the live puzzle: show a new one, or the explanation once it is revealed."""
+        if self.live is None:
+            return
+        with self._lock:
+            current = self.live.current()
+            if current is None:
+                self.status.value = ("<div class='ct-live-status'><i>Waiting for your teacher's puzzle… it will "
+                                     "appear here.</i></div>")
+                return
+            if current.id != self.live_id:
+                self.live_id = current.id
+                self.trainer = _LiveTrainer(current.puzzle, live=self.live, live_id=current.id, learner=self.learner,
+                                            store=self._store)
+                earlier = self.live.answer_of(self.learner, current.id)
+                if earlier is not None:
+                    self.trainer.mark_answered(earlier.answer, earlier.correct)
+                self.area.children = [self.trainer]
+            if current.revealed:
+                self.trainer.reveal()
+                self.status.value = "<div class='ct-live-status'><b>Your teacher has revealed the answer.</b></div>"
+            else:
+                self.status.value = "<div class='ct-live-status'><b>Live puzzle from your teacher</b></div>"
+
+    def answer(self, value):
+        """Answer the live puzzle (as the buttons do); returns whether it was right, None if not taken."""
+        with self._lock:
+            if self.trainer is None:
+                self._show_problem("There is no live puzzle yet.")
+                return None
+            return self.trainer.answer(value)
+
+    @property
+    def puzzle(self) -> Puzzle | None:
+        return self.trainer.puzzle if self.trainer is not None else None
+
+    @property
+    def feedback(self) -> str:
+        return self.trainer.feedback.value if self.trainer is not None else ""
+
+
+class LiveTeacherPanel(_Poller, widgets.VBox):
+    """Send one puzzle to the class, watch the answers arrive as bars, reveal the explanation everywhere."""
+
+    def __init__(self, class_code: str = "", *, source=None, path=None, poll: float = 1.5, auto: bool = True,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.class_code = class_code or ""
+        self._lock = threading.RLock()
+        self._seeds = itertools.count(1)
+        self.puzzles, problems = load_puzzles(source)
+        self.chosen: Puzzle | None = None
+        self.live: LiveClass | None = None
+        self.message = widgets.HTML()
+        self.picker = widgets.Dropdown(
+            options=[("— choose a puzzle —", None)] + [(f"{set_of(p)} · {p.id} · {p.kind}", i)
+                                                     for i, p in enumerate(self.puzzles)],
+            description="Puzzle:", layout=widgets.Layout(width="40em"))
+        self.picker.observe(lambda change: self.choose(change["new"]) if change["new"] is not None else None, "value")
+        self.kind = widgets.Dropdown(options=list(KINDS), value="take-pile", description="Or make:")
+        self.difficulty = widgets.IntSlider(value=2, min=1, max=5, description="Difficulty:")
+        self.rules = widgets.Dropdown(options=list(PRESETS), value="classic", description="Rules:")
+        self.generate_button = widgets.Button(description="Make a puzzle")
+        self.generate_button.on_click(lambda _b: self.generate())
+        self.preview = widgets.HTML()
+        self.send_button = widgets.Button(description="Send to the class", button_style="primary", disabled=True)
+        self.send_button.on_click(lambda _b: self.send())
+        self.reveal_button = widgets.Button(description="Reveal the answer", button_style="warning", disabled=True)
+        self.reveal_button.on_click(lambda _b: self.reveal())
+        self.chart = widgets.HTML()
+        self.who = widgets.HTML()
+        self.children = [widgets.HTML(f"<h3 style='margin:4px 0'>Live puzzle for class "
+                                      f"{html.escape(self.class_code or '(no class)')}</h3>"),
+                         self.picker, widgets.HBox([self.kind, self.difficulty, self.rules, self.generate_button]),
+                         self.preview, widgets.HBox([self.send_button, self.reveal_button]), self.message,
+                         self.chart, self.who]
+        self.add_class("ct-live-teacher")
+        if problems:
+            self._show_problem("Some puzzles could not be loaded: " + "; ".join(problems[:3]))
+        try:
+            self.live = LiveClass(self.class_code, path)
+        except CanastaError as e:
+            self._show_problem(str(e))
+            return
+        self.refresh()
+        if auto:
+            self._start_polling(poll)
+
+    def _show_problem(self, text: str) -> None:
+        self.message.value = f"<div style='color:{_BAD}'>{html.escape(text)}</div>"
+
+    def _say(self, text: str) -> None:
+        self.message.value = f"<div style='color:#444'>{html.escape(text)}</div>"
+
+    def _show_chosen(self) -> None:
+        p = self.chosen
+        self.preview.value = (situation_html(p, show_frozen=p.kind != "freeze", show_minimum=p.kind != "opening")
+                              + f"<p><b>{html.escape(QUESTIONS[p.kind])}</b></p>")
+        self.send_button.disabled = self.live is None
+
+    def choose(self, index: int) -> Puzzle:
+        """Pick puzzle number ``index`` of the loaded sets (not sent yet)."""
+        self.chosen = self.puzzles[index]
+        self._show_chosen()
+        return self.chosen
+
+    def generate(self, kind: str | None = None, *, difficulty: int | None = None, rules: str | None = None,
+                 seed=None) -> Puzzle | None:
+        """Make a fresh puzzle with the generator (not sent yet)."""
+        from ..generator import generate_puzzles
+        from ..puzzle import puzzle_from_mapping
+
+        kind = kind or self.kind.value
+        difficulty = difficulty or self.difficulty.value
+        rules = rules or self.rules.value
+        number = next(self._seeds)
+        seed = seed if seed is not None else f"live-{self.class_code}-{number}-{id(self)}"
+        try:
+            raw = next(generate_puzzles(kind, count=1, seed=seed, difficulty=difficulty, rules=rules))
+            # a fresh id each time, so that learners' attempts on different generated puzzles stay apart
+            raw["id"] = f"live-{kind}-{time.strftime('%Y%m%d%H%M%S')}-{number}"
+            self.chosen = puzzle_from_mapping(raw, rules=rules, set_title="Live puzzles")
+        except CanastaError as e:
+            self._show_problem(f"No puzzle could be made: {e}")
+            return None
+        self._show_chosen()
+        return self.chosen
+
+    def send(self, puzzle: Puzzle | None = None):
+        """Send the chosen (or given) puzzle to every learner of the class."""
+        puzzle = puzzle or self.chosen
+        if puzzle is None or self.live is None:
+            self._show_problem("Choose or make a puzzle first.")
+            return None
+        with self._lock:
+            try:
+                live = self.live.send(puzzle)
+            except CanastaError as e:
+                self._show_problem(f"Not sent: {e}")
+                return None
+            self._say(f"Sent {puzzle.id} to the class. Answers appear below as they arrive.")
+            self.refresh()
+            return live
+
+    def reveal(self):
+        """Reveal the engine's explanation on every learner's screen."""
+        if self.live is None:
+            return None
+        with self._lock:
+            try:
+                live = self.live.reveal()
+            except CanastaError as e:
+                self._show_problem(str(e))
+                return None
+            self._say("Revealed on every screen.")
+            self.refresh()
+            return live
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return self.live.counts() if self.live is not None else {}
+
+    def refresh(self) -> None:
+        """Redraw the bar chart of the current live puzzle's answers."""
+        if self.live is None:
+            return
+        with self._lock:
+            current = self.live.current()
+            if current is None:
+                self.chart.value = "<div style='color:#777;font-style:italic'>No puzzle sent yet.</div>"
+                self.who.value = ""
+                self.reveal_button.disabled = True
+                return
+            answers = self.live.answers(current.id)
+            counts = self.live.counts(current.id)
+            right = answer_label(current.puzzle.kind, solve(current.puzzle).answer) if current.revealed else None
+            self.chart.value = (f"<div><b>{html.escape(current.puzzle.id)}</b>: "
+                                f"{html.escape(QUESTIONS[current.puzzle.kind])}</div>"
+                                + bar_chart_html(counts, right=right))
+            names = ", ".join(html.escape(a.learner) for a in answers)
+            self.who.value = f"<div style='color:#555;font-size:12px'>Answered: {names or 'nobody yet'}</div>"
+            self.reveal_button.disabled = current.revealed
