@@ -228,6 +228,44 @@ def _resolve_rules(value, base: RuleSet | None = None) -> RuleSet:
     return with_options(preset, **options)
 
 
+def parse_rules(text: str) -> RuleSet:
+    """Rules given as text (the ``--rules`` of ``canasta-tutor generate``): a preset name, or a house
+    rule written as a puzzle file's ``rules:`` mapping, e.g. ``{preset: classic, pile_always_frozen: true}``.
+
+    >>> parse_rules("{preset: hoyle, canastas_to_go_out: 2}").canastas_to_go_out
+    2
+    """
+    import yaml
+
+    text = text.strip()
+    if not text.startswith("{"):
+        return get_rules(text)
+    try:
+        value = _yaml_load(text)
+    except _Refused as e:
+        raise RulesError(f"rules {clip(text, 60)!r}: {e}") from None
+    except (yaml.YAMLError, RecursionError):
+        raise RulesError(f"rules {clip(text, 60)!r} is not a YAML mapping like '{{preset: classic, "
+                         "pile_always_frozen: true}'") from None
+    errors = sorted(_rules_validator().iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        error = errors[0]
+        if error.validator == "oneOf" and not error.absolute_path and isinstance(value, dict):
+            # the mapping branch is the one meant: report its first problem
+            inner = [e for e in error.context if e.relative_schema_path[0] == 1]
+            error = min(inner, key=lambda e: list(map(str, e.absolute_path))) if inner else error
+        field_name, message = _schema_message(error, None)
+        where = f" option {field_name!r}" if field_name and error.validator != "required" else ""
+        raise RulesError(f"rules{where}: {message}")
+    return _resolve_rules(value)
+
+
+@lru_cache(maxsize=1)
+def _rules_validator():
+    full = schema()
+    return _import_jsonschema().Draft202012Validator({"$ref": "#/$defs/rules", "$defs": full["$defs"]})
+
+
 def load_puzzle_set(path: str | Path) -> PuzzleSet:
     """Read and validate one puzzle file. Raises :class:`PuzzleError` if the file as a whole is broken."""
     path = Path(path)

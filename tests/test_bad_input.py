@@ -103,3 +103,68 @@ def test_cli_prints_one_short_line_per_bad_file(cli):
     for line in lines:
         assert len(line) <= LINE_LIMIT, line[:400]
         assert json.loads(line)["error"]
+
+
+# --- the command line ------------------------------------------------------------------------------------------
+
+def _clean_failure(r, *words):
+    assert r.returncode == 2, (r.returncode, r.stdout[:300], r.stderr[:300])
+    assert "Traceback" not in r.stderr and len(r.stderr) < LINE_LIMIT + 400, r.stderr[:500]
+    for word in words:
+        assert word in r.stderr, r.stderr
+
+
+def test_generate_count_has_a_documented_cap(cli):
+    from canasta_tutor import cli as cli_module
+    from canasta_tutor.generator import MAX_COUNT
+
+    assert cli_module.MAX_COUNT == MAX_COUNT
+    _clean_failure(cli("generate", "meld", "--count", str(MAX_COUNT + 1)), "--count", "10000")
+    _clean_failure(cli("generate", "meld", "--count", "9" * 5000), "--count", "out of range")
+    _clean_failure(cli("generate", "meld", "--count", "0"), "--count")
+    _clean_failure(cli("generate", "meld", "--count", "many"), "whole number")
+    _clean_failure(cli("generate", "meld", "--difficulty", "1" * 4400), "--difficulty")
+    assert "10,000" in cli("generate", "--help").stdout
+
+
+def test_generate_seed_that_is_not_utf8(tmp_path):
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "canasta_tutor.cli", "generate", "meld", "--count", "2", "--seed",
+                        b"\xff\xfe"], capture_output=True, cwd=Path(__file__).parent.parent)
+    stderr = r.stderr.decode("utf-8", "replace")
+    assert r.returncode == 2 and "Traceback" not in stderr and "not valid UTF-8" in stderr, stderr
+    assert r"\xff\xfe" in stderr
+
+
+def test_generate_bad_seeds_in_the_api():
+    from canasta_tutor.errors import CanastaError
+    from canasta_tutor.generator import generate
+
+    for seed in ("\udcff", "x" * 1000, 1.5, None, 10 ** 5000):
+        with pytest.raises(CanastaError):
+            generate("meld", count=1, seed=seed)
+    for count in (0, -1, 10 ** 9, "3", None, 2.0, True):
+        with pytest.raises(CanastaError):
+            generate("meld", count=count)
+
+
+def test_generate_to_an_empty_file_name_is_an_error(cli):
+    r = cli("generate", "meld", "--count", "2", "-o", "")
+    _clean_failure(r, "--output")
+    assert r.stdout == ""
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1", "65536", "http", "9" * 5000])
+def test_serve_checks_the_port_before_starting(cli, port):
+    _clean_failure(cli("serve", "--no-browser", "--port", port), "--port")
+
+
+def test_progress_never_creates_a_database(cli, tmp_path):
+    target = tmp_path / "new" / "path" / "p.sqlite3"
+    r = cli("progress", "--db", str(target))
+    _clean_failure(r, "no progress database at", str(target))
+    assert not (tmp_path / "new").exists()
+    r = cli("progress", "--db", "")
+    _clean_failure(r, "--db")
