@@ -168,3 +168,94 @@ def test_progress_never_creates_a_database(cli, tmp_path):
     assert not (tmp_path / "new").exists()
     r = cli("progress", "--db", "")
     _clean_failure(r, "--db")
+
+
+# --- junk through the public API -------------------------------------------------------------------------------
+# The probe: 604 of 31,500 calls with None or numbers for ``melds``, ``hands`` or ``score`` raised
+# TypeError instead of a CanastaError. The normalising code lives in the engine's rule modules (melds.py,
+# pile.py, going_out.py, opening.py, scoring.py), which this branch does not own; the fix is described in the
+# branch's report (one ``as_groups`` helper beside ``as_cards`` and one score check). Until it lands, the cases
+# that still raise TypeError are marked ``xfail(strict=True, raises=TypeError)``: a TypeError is the only
+# failure they excuse, and once the fix is in they pass, which a strict xfail reports as an error, so the marks
+# cannot outlive the bug.
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+import canasta_tutor as ct  # noqa: E402
+from canasta_tutor.errors import CanastaError  # noqa: E402
+
+_JUNK = st.one_of(st.none(), st.integers(), st.floats(), st.booleans(), st.builds(object),
+                  st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+_CALLS = {
+    "check_take_pile": (lambda **kw: ct.check_take_pile(**{"hand": "7H 7S", "melds": [], "score": 0, "pile": "7C",
+                                                           **kw}), ("melds", "score")),
+    "check_go_out": (lambda **kw: ct.check_go_out(**{"hand": "7H 7S 7D", "melds": [], "score": 0, **kw}),
+                     ("melds",)),  # its score is read only where a minimum applies, never here: left out
+    "check_opening": (lambda **kw: ct.check_opening(**{"melds": ["KH KS KD"], "score": 0, **kw}), ("melds", "score")),
+    "check_frozen": (lambda **kw: ct.check_frozen(**{"pile": "7C", "melds": [], **kw}), ("melds",)),
+    "score_hand": (lambda **kw: ct.score_hand(**{"melds": ["KH KS KD"], "hands": [], **kw}), ("melds", "hands")),
+    "check_team_melds": (lambda **kw: ct.check_team_melds(**{"melds": ["KH KS KD"], **kw}), ("melds",)),
+}
+_ENGINE_FIX = pytest.mark.xfail(strict=True, raises=TypeError,
+                                reason="needs the engine's as_groups/score check (see the h-robust report)")
+_CASES = [pytest.param(name, arg, marks=[_ENGINE_FIX] if arg in ("melds", "hands", "score") else [], id=f"{name}-{arg}")
+          for name, (_call, args) in _CALLS.items() for arg in args]
+
+
+@pytest.mark.parametrize("name, arg", _CASES)
+@given(junk=_JUNK)
+def test_junk_for_a_list_of_groups_or_a_score_is_a_canasta_error(name, arg, junk):
+    call, _args = _CALLS[name]
+    if arg == "score" and isinstance(junk, int) and not isinstance(junk, bool):
+        return  # any whole number is a score
+    if arg != "score" and junk is None:
+        return  # None means "none" for a group list, as for a group (parse_cards(None) == ())
+    try:
+        call(**{arg: junk})
+    except CanastaError as e:
+        assert len(str(e)) < 400
+
+
+# --- the practice page's Start with a broken progress database ----------------------------------------------------
+
+def _practice_room_start(monkeypatch, db):
+    from canasta_tutor.progress import ENV_VAR
+    from canasta_tutor.widgets.trainer import PracticeRoom
+
+    monkeypatch.setenv(ENV_VAR, str(db))
+    room = PracticeRoom(str(Path(__file__).parent.parent / "puzzles" / "02-melds.yaml"), learner="ana")
+    room.begin()  # must not raise
+    assert room.trainer is not None and room.trainer.puzzle is not None
+    return room.trainer
+
+
+def test_start_with_a_damaged_database(monkeypatch, tmp_path):
+    db = tmp_path / "p.sqlite3"
+    db.write_bytes(b"\0garbage" * 1000)
+    trainer = _practice_room_start(monkeypatch, db)
+    assert trainer.store is None and str(db) in trainer._store_problem
+
+
+def test_start_with_a_foreign_database(monkeypatch, tmp_path):
+    import sqlite3
+
+    db = tmp_path / "p.sqlite3"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE attempts (who TEXT)")
+    trainer = _practice_room_start(monkeypatch, db)
+    assert trainer.store is None and "not a canasta-tutor progress database" in trainer._store_problem
+
+
+def test_start_with_a_bad_json_row(monkeypatch, tmp_path):
+    import sqlite3
+
+    from canasta_tutor.progress import ProgressStore
+
+    db = tmp_path / "p.sqlite3"
+    ProgressStore(db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("INSERT INTO attempts (learner, puzzle_set, puzzle_id, kind, topic, difficulty, answer, correct, "
+                     "seconds, timestamp) VALUES ('ana', 'Melds', 'x', 'meld', 'melds', 1, '{oops', 0, 1, 'now')")
+    trainer = _practice_room_start(monkeypatch, db)
+    assert trainer.store is not None and not trainer._store_problem
+    assert [a.puzzle_id for a in trainer.practice.history] == ["x"]
