@@ -83,14 +83,14 @@ def _solve_all(paths, *, check: bool) -> int:
             try:
                 solution = solve(puzzle)
             except CanastaError as e:
-                _emit(_error_line(file, puzzle.id, str(e)))
+                _emit(_error_line(file, puzzle.id, clip(str(e), MESSAGE_LIMIT)))
                 status = max(status, 1)
                 counts["errors"] += 1
                 continue
             except Exception as e:  # an engine bug must not hide the other puzzles
                 if os.environ.get("CANASTA_TUTOR_DEBUG"):
                     raise
-                _emit(_error_line(file, puzzle.id, f"internal error ({type(e).__name__}: {e}); please report it"))
+                _emit(_error_line(file, puzzle.id, f"internal error ({type(e).__name__}: {clip(str(e))}); please report it"))
                 status = max(status, 1)
                 counts["errors"] += 1
                 continue
@@ -109,7 +109,7 @@ def _solve_all(paths, *, check: bool) -> int:
                 record["disagree"] = sorted(diff)
                 _emit(record)
     if not found:
-        _emit(_error_line(None, None, "no puzzle files found in " + ", ".join(map(str, paths))))
+        _emit(_error_line(None, None, clip("no puzzle files found in " + ", ".join(map(str, paths)), MESSAGE_LIMIT)))
         return 2
     if check:
         sys.stderr.write(f"checked {counts['puzzles']} puzzles in {counts['files']} files: "
@@ -193,7 +193,8 @@ def _where(err: PuzzleError) -> str:
 def main(argv=None) -> int:
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.reconfigure(encoding="utf-8")
+            # a file name that is not UTF-8 is shown with \x escapes, never a UnicodeEncodeError
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
         except (AttributeError, ValueError):
             pass
     parser = argparse.ArgumentParser(prog="canasta-tutor",

@@ -259,3 +259,21 @@ def test_start_with_a_bad_json_row(monkeypatch, tmp_path):
     trainer = _practice_room_start(monkeypatch, db)
     assert trainer.store is not None and not trainer._store_problem
     assert [a.puzzle_id for a in trainer.practice.history] == ["x"]
+
+
+def test_file_names_that_are_not_utf8(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).parent.parent
+    name = os.fsencode(tmp_path) + b"/\xff.yaml"
+    with open(name, "wb") as f:
+        f.write((root / "puzzles" / "02-melds.yaml").read_bytes())
+    for args in ([b"solve", name], [b"check", name + b"x"], [b"generate", b"meld", b"-o", b"/nonexistent/\xff.yaml"],
+                 [b"progress", b"--db", name + b"x"]):
+        r = subprocess.run([sys.executable, "-m", "canasta_tutor.cli", *args], capture_output=True, cwd=root)
+        stderr = r.stderr.decode("utf-8")
+        assert "Traceback" not in stderr and r.returncode in (0, 2), (args, stderr[-500:])
+        for line in r.stdout.decode("utf-8").splitlines():
+            assert json.loads(line)["file"].endswith(".yaml")  # valid JSON, the bad byte escaped
