@@ -242,7 +242,9 @@ class ProgressStore:
         :class:`ProgressError` only for a bad learner name.
         """
         stamp = timestamp or datetime.now(timezone.utc).isoformat(timespec="seconds")
-        row = (clean_name(learner), str(puzzle_set), str(puzzle_id), str(kind), str(topic), int(difficulty),
+        if not isinstance(difficulty, int) or isinstance(difficulty, bool):
+            raise ProgressError(f"difficulty must be a whole number, not {clip(repr(difficulty), 40)}")
+        row = (clean_name(learner), str(puzzle_set), str(puzzle_id), str(kind), str(topic), difficulty,
                json.dumps(answer, ensure_ascii=False, default=str), 1 if correct else 0, clean_seconds(seconds),
                stamp)
         try:

@@ -121,7 +121,10 @@ def _yaml_load(text: str):
         if node is None:
             return None
         _check_nodes(node)
-        return loader.construct_document(node)
+        try:
+            return loader.construct_document(node)
+        except (ValueError, TypeError, AttributeError, OverflowError, KeyError, IndexError) as e:  # e.g. '!!timestamp 2x' or '!!binary'
+            raise _Refused(f"a value could not be read ({clip(str(e), 60)})") from None
     finally:
         loader.dispose()
 
@@ -146,6 +149,9 @@ def _check_nodes(root) -> None:
         seen.add(id(node))
         if depth > MAX_DEPTH:
             raise _Refused(f"{_line(node)}: nested more than {MAX_DEPTH} levels deep; a puzzle set needs at most 4")
+        if node.tag not in _PLAIN_TAGS:
+            raise _Refused(f"{_line(node)}: the YAML type {clip(node.tag.replace('tag:yaml.org,2002:', '!!'), 40)} is not used in a puzzle file (puzzle files "
+                           "hold text, numbers, true/false, lists and mappings); put the value in quotes")
         if isinstance(node, yaml.ScalarNode):
             if node.tag == int_tag and sum(ch.isdigit() for ch in node.value) > MAX_DIGITS:
                 raise _Refused(f"{_line(node)}: the number {clip(node.value, 40)} has more than {MAX_DIGITS} digits")
@@ -165,6 +171,10 @@ def _check_nodes(root) -> None:
                     keys[key.value] = key
                 stack.append((key, depth + 1))
                 stack.append((value, depth + 1))
+
+
+_PLAIN_TAGS = frozenset("tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "seq", "map",
+                                                               "merge"))
 
 
 class _Refused(Exception):

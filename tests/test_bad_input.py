@@ -277,3 +277,44 @@ def test_file_names_that_are_not_utf8(tmp_path):
         assert "Traceback" not in stderr and r.returncode in (0, 2), (args, stderr[-500:])
         for line in r.stdout.decode("utf-8").splitlines():
             assert "\udcff" in json.loads(line)["file"]  # valid JSON, the bad byte escaped
+
+
+# --- near-valid files: whatever the edit, a PuzzleError or a puzzle the engine answers or refuses cleanly ------
+
+_NEAR = (Path(__file__).parent.parent / "puzzles" / "05-take-pile.yaml").read_text("utf-8")[:3000]
+_NEAR = _NEAR[: _NEAR.rfind("\n  - ")] + "\n"
+
+
+@given(edits=st.lists(st.tuples(st.integers(0, len(_NEAR) - 1), st.integers(0, 8),
+                                st.sampled_from(["", "&a ", "*a", "9" * 30, "- ", ": ", "{", "]", "\n", "  ", "null",
+                                                 "JK", "3H", "-1", "puzzles:", "'", "\t", "\x1b", "~", "[]",
+                                                 "!!timestamp x", "!!int y", "!!bool q", "!!binary aGk=", "!!set {a}",
+                                                 "2001-12-14", "!!python/object:os.system", "---\n"])),
+                      min_size=1, max_size=4))
+def test_near_valid_files_fail_cleanly(edits):
+    from canasta_tutor.solver import solve
+
+    text = _NEAR
+    for at, cut, insert in edits:
+        text = text[:at] + insert + text[at + cut:]
+    try:
+        pset = parse_puzzle_set(text, "near.yaml")
+    except PuzzleError as e:
+        assert len(str(e)) <= MESSAGE_LIMIT + 100
+        return
+    for error in pset.errors:
+        assert len(str(error)) <= MESSAGE_LIMIT + 150
+    for puzzle in pset:
+        try:
+            solve(puzzle)
+        except CanastaError as e:
+            assert len(str(e)) < 1000
+
+
+@pytest.mark.parametrize("value, words", [("!!timestamp x", "!!timestamp"), ("2001-12-14", "!!timestamp"),
+                                          ("!!binary aGk=", "!!binary"), ("!!set {a}", "!!set"),
+                                          ("!!python/object:os.system x", "python/object"),
+                                          ("!!int x", "could not be read"), ("!!bool maybe", "could not be read")])
+def test_yaml_types_a_puzzle_file_never_uses(value, words):
+    message = str(_excinfo(f"title: {value}\npuzzles: [{{id: a, kind: meld, cards: 7H 7S 7D}}]\n"))
+    assert words in message and len(message) < MESSAGE_LIMIT
