@@ -318,3 +318,26 @@ def test_near_valid_files_fail_cleanly(edits):
 def test_yaml_types_a_puzzle_file_never_uses(value, words):
     message = str(_excinfo(f"title: {value}\npuzzles: [{{id: a, kind: meld, cards: 7H 7S 7D}}]\n"))
     assert words in message and len(message) < MESSAGE_LIMIT
+
+
+def test_a_locked_database_does_not_hold_up_or_lose_the_learners_answer(tmp_path):
+    import sqlite3
+
+    from canasta_tutor.progress import ProgressStore
+    from canasta_tutor.widgets.trainer import Trainer
+
+    db = tmp_path / "p.sqlite3"
+    store = ProgressStore(db, busy_seconds=0.2)
+    trainer = Trainer(str(Path(__file__).parent.parent / "puzzles" / "02-melds.yaml"), learner="ana", store=store,
+                      endless=False)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another program holds the write lock
+    start = time.perf_counter()
+    trainer.answer((True, "none"))
+    assert time.perf_counter() - start < 3  # not the 30 s of before
+    assert store.pending() == 1
+    holder.execute("ROLLBACK")
+    holder.close()
+    trainer.next()
+    trainer.answer((False, "none"))
+    assert store.pending() == 0 and len(store.history("ana")) == 2
