@@ -3,8 +3,9 @@
 ``solve FILE...`` prints one JSON object per puzzle, one per line;
 ``check FILE...`` reports every puzzle whose ``expect:`` disagrees with the engine.
 Exit status: 0 all well; 1 a puzzle could not be solved (or, for ``check``,
-disagrees); 2 a file is not valid YAML or not a puzzle set. A folder stands
-for every ``*.yaml``/``*.yml`` file in it. Bad input never shows a traceback.
+disagrees); 2 a file is not valid YAML or not a puzzle set, or an argument is
+wrong. A folder stands for every ``*.yaml``/``*.yml`` file in it. Bad input
+never shows a traceback, and every message quotes at most a clipped piece of it.
 """
 
 from __future__ import annotations

@@ -341,3 +341,15 @@ def test_a_locked_database_does_not_hold_up_or_lose_the_learners_answer(tmp_path
     trainer.next()
     trainer.answer((False, "none"))
     assert store.pending() == 0 and len(store.history("ana")) == 2
+
+
+@pytest.mark.xfail(strict=True, raises=ValueError,
+                   reason="the engine writes the score into its sentences: needs a score range check (h-robust report)")
+@pytest.mark.parametrize("call", ["take-pile", "opening"])
+def test_a_score_of_5000_digits_is_a_canasta_error(call):
+    score = 10 ** 5000
+    with pytest.raises(CanastaError):
+        if call == "take-pile":
+            ct.check_take_pile("7H 7S", melds=[], score=score, pile="7C").sentence
+        else:
+            ct.check_opening(["KH KS KD"], score=score).sentence
