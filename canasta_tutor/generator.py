@@ -324,14 +324,14 @@ def _check_seed(seed) -> None:
 def generate_puzzles(kind: str, *, count: int, seed: int | str = 0, difficulty: int = 1,
                      rules: str | RuleSet = "classic") -> Iterator[dict]:
     """Yield ``count`` puzzles (as the contract's mappings, with ``expect``)."""
-    if kind not in _MAKERS:
-        raise CanastaError(f"unknown puzzle kind {kind!r}: the kinds are {', '.join(KINDS)}")
+    if not isinstance(kind, str) or kind not in _MAKERS:
+        raise CanastaError(f"unknown puzzle kind {clip_repr(kind)}: the kinds are {', '.join(KINDS)}")
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
         raise CanastaError(f"count must be a whole number from 1 to {MAX_COUNT:,}, not {clip_repr(count)}")
     if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 1 <= difficulty <= 5:
         raise CanastaError(f"difficulty must be 1 to 5, not {clip_repr(difficulty)}")
     _check_seed(seed)
-    rules = get_rules(rules)
+    rules = _rules(rules)
     rng = random.Random(f"{kind}|{seed}|{difficulty}|{rules.name}")
     maker = _MAKERS[kind]
     key = YES_NO.get(kind)
@@ -361,6 +361,12 @@ def generate_puzzles(kind: str, *, count: int, seed: int | str = 0, difficulty: 
         yield puzzle
 
 
+def _rules(rules) -> RuleSet:
+    if not isinstance(rules, (str, RuleSet)):
+        raise CanastaError(f"rules must be a preset name or a RuleSet, not {clip_repr(rules)}")
+    return get_rules(rules)
+
+
 def rules_value(rules: str | RuleSet):
     """What a puzzle file's ``rules:`` says for ``rules``: the preset's name, or for a house rule
     ``{preset: NAME, OPTION: VALUE, ...}`` with the options that differ from the preset it started from.
@@ -369,7 +375,7 @@ def rules_value(rules: str | RuleSet):
     >>> rules_value("samba"), rules_value(with_options("hoyle", pile_always_frozen=True))
     ('samba', {'preset': 'hoyle', 'pile_always_frozen': True})
     """
-    rules = get_rules(rules)
+    rules = _rules(rules)
     base = PRESETS.get(rules.name.split("+")[0], CLASSIC)
     changed = {k: v for k, v in rules.options().items() if v != getattr(base, k)}
     if not changed:
@@ -382,11 +388,9 @@ def rules_value(rules: str | RuleSet):
 def generate(kind: str, *, count: int, seed: int | str = 0, difficulty: int = 1,
              rules: str | RuleSet = "classic") -> dict:
     """A whole puzzle set (a mapping in the contract's format)."""
-    _check_seed(seed)
-    value = rules_value(rules)
+    puzzles = list(generate_puzzles(kind, count=count, seed=seed, difficulty=difficulty, rules=rules))
     return {"title": f"Generated: {TOPICS.get(kind, kind)} (difficulty {difficulty}, seed {seed})",
-            "rules": value,
-            "puzzles": list(generate_puzzles(kind, count=count, seed=seed, difficulty=difficulty, rules=rules))}
+            "rules": rules_value(rules), "puzzles": puzzles}
 
 
 def to_yaml(data: dict) -> str:

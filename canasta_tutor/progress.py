@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .errors import ProgressError, clip
+from .errors import ProgressError, clip, clip_repr
 
 ENV_VAR = "CANASTA_TUTOR_DB"
 COLUMNS = ("id", "learner", "puzzle_set", "puzzle_id", "kind", "topic", "difficulty", "answer", "correct",
@@ -164,6 +164,8 @@ class ProgressStore:
 
     def __init__(self, path: str | os.PathLike | None = None, *, create: bool = True,
                  busy_seconds: float = BUSY_SECONDS):
+        if path is not None and not isinstance(path, (str, os.PathLike)):
+            raise ProgressError(f"a progress database is named by a path, not {clip_repr(path, 40)}")
         self.path = Path(path) if path is not None else default_path()
         self.journal = self.path.with_name(self.path.name + ".pending.jsonl")
         self.busy_seconds = busy_seconds
@@ -243,7 +245,7 @@ class ProgressStore:
         """
         stamp = timestamp or datetime.now(timezone.utc).isoformat(timespec="seconds")
         if not isinstance(difficulty, int) or isinstance(difficulty, bool):
-            raise ProgressError(f"difficulty must be a whole number, not {clip(repr(difficulty), 40)}")
+            raise ProgressError(f"difficulty must be a whole number, not {clip_repr(difficulty, 40)}")
         row = (clean_name(learner), str(puzzle_set), str(puzzle_id), str(kind), str(topic), difficulty,
                json.dumps(answer, ensure_ascii=False, default=str), 1 if correct else 0, clean_seconds(seconds),
                stamp)

@@ -10,6 +10,7 @@ does not stop the others: it is kept in ``PuzzleSet.errors``.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -247,6 +248,8 @@ def parse_rules(text: str) -> RuleSet:
     """
     import yaml
 
+    if not isinstance(text, str):
+        raise RulesError(f"rules must be given as text, not {clip_repr(text)}")
     text = text.strip()
     if not text.startswith("{"):
         return get_rules(text)
@@ -278,6 +281,8 @@ def _rules_validator():
 
 def load_puzzle_set(path: str | Path) -> PuzzleSet:
     """Read and validate one puzzle file. Raises :class:`PuzzleError` if the file as a whole is broken."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise PuzzleError(f"a puzzle file is named by a path, not {clip_repr(path)}")
     path = Path(path)
     name = str(path)
     try:
@@ -291,6 +296,8 @@ def parse_puzzle_set(text: str, name: str = "<puzzles>") -> PuzzleSet:
     """Validate a puzzle set given as YAML text."""
     import yaml
 
+    if not isinstance(text, str):
+        raise PuzzleError(f"a puzzle set is read from YAML text, not {clip_repr(text)}", file=name)
     if len(text) > MAX_BYTES:
         raise PuzzleError(f"the file is {len(text):,} characters long; a puzzle set may have at most "
                           f"{MAX_BYTES:,}", file=name)
@@ -371,6 +378,8 @@ def puzzle_from_mapping(raw: dict, *, rules: RuleSet | str = CLASSIC, file: str 
     pid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else "?"
     if not isinstance(raw, dict):
         raise PuzzleError("a puzzle must be a mapping", file=file)
+    if not isinstance(rules, (str, RuleSet)):
+        raise PuzzleError(f"rules must be a preset name or a RuleSet, not {clip_repr(rules)}", file=file)
     return _parse_puzzle(raw, file, pid, get_rules(rules), validator, set_title)
 
 

@@ -353,3 +353,38 @@ def test_a_score_of_5000_digits_is_a_canasta_error(call):
             ct.check_take_pile("7H 7S", melds=[], score=score, pile="7C").sentence
         else:
             ct.check_opening(["KH KS KD"], score=score).sentence
+
+
+# --- junk through the entry points this branch owns ---------------------------------------------------------
+
+def test_junk_through_the_loader_generator_practice_and_store():
+    from canasta_tutor.generator import generate, rules_value
+    from canasta_tutor.practice import Practice
+    from canasta_tutor.progress import ProgressStore, clean_name
+    from canasta_tutor.puzzle import load_puzzle_set, parse_rules, puzzle_from_mapping
+
+    calls = {
+        "parse_puzzle_set": parse_puzzle_set, "load_puzzle_set": load_puzzle_set,
+        "puzzle_from_mapping": puzzle_from_mapping,
+        "puzzle rules": lambda j: puzzle_from_mapping({"id": "a", "kind": "meld", "cards": "7H 7S 7D"}, rules=j),
+        "parse_rules": parse_rules, "generate kind": lambda j: generate(j, count=1),
+        "generate rules": lambda j: generate("meld", count=1, rules=j),
+        "generate difficulty": lambda j: generate("meld", count=1, difficulty=j), "rules_value": rules_value,
+        "Practice": lambda j: Practice(j).next(), "Practice topics": lambda j: Practice([], topics=j).next(),
+        "Practice history": lambda j: Practice([], history=j).next(),
+        "ProgressStore": lambda j: ProgressStore(j) if j is not None else None, "clean_name": clean_name,
+    }
+    junk = [None, 5, 3.5, True, [], {}, [None], b"bytes", object(), "x", {"id": 5}, [5], 10 ** 5000]
+    escaped = []
+    for name, call in calls.items():
+        for value in junk:
+            try:
+                call(value)
+            except CanastaError as e:
+                assert len(str(e)) < 400, (name, str(e)[:400])
+            except Exception as e:  # noqa: BLE001 - the point of the test
+                escaped.append(f"{name}({clip_repr(value, 20)}): {type(e).__name__}: {clip(str(e), 60)}")
+    assert not escaped, escaped
+
+
+from canasta_tutor.errors import clip, clip_repr  # noqa: E402
