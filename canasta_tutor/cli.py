@@ -3,8 +3,9 @@
 ``solve FILE...`` prints one JSON object per puzzle, one per line;
 ``check FILE...`` reports every puzzle whose ``expect:`` disagrees with the engine.
 Exit status: 0 all well; 1 a puzzle could not be solved (or, for ``check``,
-disagrees); 2 a file is not valid YAML or not a puzzle set. A folder stands
-for every ``*.yaml``/``*.yml`` file in it. Bad input never shows a traceback.
+disagrees); 2 a file is not valid YAML or not a puzzle set, or an argument is
+wrong. A folder stands for every ``*.yaml``/``*.yml`` file in it. Bad input
+never shows a traceback, and every message quotes at most a clipped piece of it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,30 @@ import json
 import os
 import sys
 
-from .errors import CanastaError, PuzzleError
+from .errors import MESSAGE_LIMIT, CanastaError, PuzzleError, clip
+
+#: The most puzzles ``generate`` writes in one go (see ``generator.MAX_COUNT``).
+MAX_COUNT = 10_000
+
+
+def _whole_number(low: int, high: int | None, what: str):
+    """An argparse type: a whole number from ``low`` to ``high``, with a short message otherwise."""
+
+    def convert(text: str) -> int:
+        digits = text.strip().lstrip("+-")
+        if not digits.isdigit() or not digits.isascii():
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {clip(text, 40)!r}")
+        if len(digits) > 12:
+            raise argparse.ArgumentTypeError(f"{what} {clip(text, 20)} is out of range ({low} to {high})"
+                                             if high else f"{what} {clip(text, 20)} is too large")
+        value = int(text)
+        if value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"{what} must be {bound}, not {value}")
+        return value
+
+    convert.__name__ = what  # argparse names the type in some messages
+    return convert
 
 
 def _emit(obj: dict) -> None:
@@ -60,14 +84,14 @@ def _solve_all(paths, *, check: bool) -> int:
             try:
                 solution = solve(puzzle)
             except CanastaError as e:
-                _emit(_error_line(file, puzzle.id, str(e)))
+                _emit(_error_line(file, puzzle.id, clip(str(e), MESSAGE_LIMIT)))
                 status = max(status, 1)
                 counts["errors"] += 1
                 continue
             except Exception as e:  # an engine bug must not hide the other puzzles
                 if os.environ.get("CANASTA_TUTOR_DEBUG"):
                     raise
-                _emit(_error_line(file, puzzle.id, f"internal error ({type(e).__name__}: {e}); please report it"))
+                _emit(_error_line(file, puzzle.id, f"internal error ({type(e).__name__}: {clip(str(e))}); please report it"))
                 status = max(status, 1)
                 counts["errors"] += 1
                 continue
@@ -86,7 +110,7 @@ def _solve_all(paths, *, check: bool) -> int:
                 record["disagree"] = sorted(diff)
                 _emit(record)
     if not found:
-        _emit(_error_line(None, None, "no puzzle files found in " + ", ".join(map(str, paths))))
+        _emit(_error_line(None, None, clip("no puzzle files found in " + ", ".join(map(str, paths)), MESSAGE_LIMIT)))
         return 2
     if check:
         sys.stderr.write(f"checked {counts['puzzles']} puzzles in {counts['files']} files: "
@@ -96,22 +120,25 @@ def _solve_all(paths, *, check: bool) -> int:
 
 def _generate(args) -> int:
     from .generator import generate, to_yaml
+    from .puzzle import parse_rules
 
-    if args.count < 1:
-        sys.stderr.write("canasta-tutor generate: --count must be at least 1\n")
+    if args.output is not None and not args.output.strip():
+        sys.stderr.write("canasta-tutor generate: -o/--output needs a file name (leave it out to write to "
+                         "standard output)\n")
         return 2
     try:
+        rules = parse_rules(args.rules)
         text = to_yaml(generate(args.kind, count=args.count, seed=args.seed, difficulty=args.difficulty,
-                                rules=args.rules))
+                                rules=rules))
     except CanastaError as e:
-        sys.stderr.write(f"canasta-tutor generate: {e}\n")
+        sys.stderr.write(f"canasta-tutor generate: {clip(str(e), MESSAGE_LIMIT)}\n")
         return 2
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as e:
-            sys.stderr.write(f"canasta-tutor generate: cannot write {args.output}: {e.strerror}\n")
+            sys.stderr.write(f"canasta-tutor generate: cannot write {clip(args.output)}: {e.strerror}\n")
             return 2
     else:
         sys.stdout.write(text)
@@ -119,22 +146,32 @@ def _generate(args) -> int:
 
 
 def _progress(args) -> int:
-    from .progress import ProgressStore
+    from .progress import ProgressStore, default_path, printable
 
+    path = args.db if args.db is not None else default_path()
+    if not str(path).strip():
+        sys.stderr.write("canasta-tutor progress: --db needs a file name\n")
+        return 2
     try:
-        store = ProgressStore(args.db)
+        store = ProgressStore(path, create=False)  # reading progress never creates a file or a folder
         frame = store.summary(args.learner)
     except CanastaError as e:
-        sys.stderr.write(f"canasta-tutor progress: {e}\n")
+        sys.stderr.write(f"canasta-tutor progress: {printable_message(e)}\n")
         return 2
     if frame.empty:
-        who = f" for {args.learner}" if args.learner else ""
+        who = f" for {printable(args.learner)}" if args.learner else ""
         sys.stdout.write(f"No attempts recorded{who} yet (database: {store.path}).\n")
         return 0
     frame = frame.copy()
+    frame["learner"] = frame["learner"].map(printable)
+    frame["topic"] = frame["topic"].map(printable)
     frame["accuracy"] = (frame["accuracy"] * 100).round().astype(int).astype(str) + " %"
     frame["median_seconds"] = frame["median_seconds"].round(1)
     sys.stdout.write(frame.to_string(index=False) + "\n")
+    pending = store.pending()
+    if pending:
+        sys.stdout.write(f"({pending} more attempt{'s' if pending != 1 else ''} wait in {store.journal} to be saved "
+                         "by the next answer.)\n")
     return 0
 
 
@@ -178,6 +215,14 @@ def _assign(args) -> int:
     return 0
 
 
+def printable_message(error: Exception) -> str:
+    """An error message safe for a terminal: no control characters, bounded length."""
+    from .progress import _CONTROL
+
+    text = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(error))
+    return clip(text, MESSAGE_LIMIT + 200)
+
+
 def _where(err: PuzzleError) -> str:
     parts = []
     if err.field:
@@ -189,7 +234,8 @@ def _where(err: PuzzleError) -> str:
 def main(argv=None) -> int:
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.reconfigure(encoding="utf-8")
+            # a file name that is not UTF-8 is shown with \x escapes, never a UnicodeEncodeError
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
         except (AttributeError, ValueError):
             pass
     parser = argparse.ArgumentParser(prog="canasta-tutor",
@@ -201,10 +247,15 @@ def main(argv=None) -> int:
     p_check.add_argument("files", nargs="+", metavar="FILE")
     p_gen = sub.add_parser("generate", help="write a set of random, legal puzzles (YAML)")
     p_gen.add_argument("kind", help="card-points, meld, opening, freeze, take-pile, go-out or score-hand")
-    p_gen.add_argument("--count", type=int, default=20)
-    p_gen.add_argument("--seed", default="0")
-    p_gen.add_argument("--difficulty", type=int, default=1, choices=range(1, 6), metavar="1..5")
-    p_gen.add_argument("--rules", default="classic", help="a preset name (default classic)")
+    p_gen.add_argument("--count", type=_whole_number(1, MAX_COUNT, "--count"), default=20,
+                       help=f"how many puzzles, 1 to {MAX_COUNT:,} (default 20)")
+    p_gen.add_argument("--seed", default="0", help="any text (up to 200 characters); the same seed gives the same "
+                                                   "puzzles (default 0)")
+    p_gen.add_argument("--difficulty", type=_whole_number(1, 5, "--difficulty"), default=1, metavar="1..5")
+    p_gen.add_argument("--rules", default="classic",
+                       help="a preset name (classic, classic-2p, classic-3p, classic-6p, danish, hoyle, samba; default "
+                            "classic) or a house rule as in a puzzle file, e.g. "
+                            "--rules '{preset: classic, pile_always_frozen: true}'")
     p_gen.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     p_prog = sub.add_parser("progress", help="print each learner's results per topic")
     p_prog.add_argument("--learner", help="only this learner")
@@ -227,11 +278,12 @@ def main(argv=None) -> int:
     p_assign.add_argument("-o", "--output", metavar="FILE", help="also write the assignment's YAML here")
     p_assign.add_argument("--db", help="the progress database (default: $CANASTA_TUTOR_DB or the user data folder)")
     p_serve = sub.add_parser("serve", help="start the lessons as a web app (Voilà), landing page first")
-    p_serve.add_argument("--port", type=int, default=8866)
+    p_serve.add_argument("--port", type=_whole_number(1, 65535, "--port"), default=8866,
+                         help="the TCP port, 1 to 65535 (default 8866)")
     p_serve.add_argument("--no-browser", action="store_true", help="do not open a web browser")
     p_serve.add_argument("--lessons", help="the folder of lesson notebooks (default: the project's lessons/)")
     p_serve.add_argument("--no-preheat", action="store_true", help="start kernels on demand only")
-    p_serve.add_argument("--cull-idle", type=int, default=1800, metavar="SECONDS",
+    p_serve.add_argument("--cull-idle", type=_whole_number(0, 10**7, "--cull-idle"), default=1800, metavar="SECONDS",
                          help="shut down kernels idle this long, open tabs included (default 1800)")
     args = parser.parse_args(argv)
     try:

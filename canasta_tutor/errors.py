@@ -6,6 +6,41 @@ built-ins still catch it; each message says *what* is wrong and *where*.
 
 from __future__ import annotations
 
+#: The longest piece of the user's input an error message quotes, and the longest message as a whole.
+QUOTE_LIMIT = 80
+MESSAGE_LIMIT = 300
+
+
+def clip(text, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` (anything: ``str()`` is taken) cut to ``limit`` characters, marking the cut.
+
+    Error messages quote the input they complain about; a quote is clipped so that a 40 MB value
+    gives a one-line message.
+
+    >>> clip("x" * 100, 10)
+    'xxxxxxxxx…'
+    >>> clip("short")
+    'short'
+    """
+    text = text if isinstance(text, str) else str(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def clip_repr(value, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` clipped to ``limit`` characters without building a huge repr first."""
+    if isinstance(value, (str, bytes)) and len(value) > limit:
+        value = value[:limit]
+        return repr(value)[: limit - 1] + "…"
+    if isinstance(value, (list, tuple, dict, set)) and len(value) > limit:
+        return f"a {type(value).__name__} of {len(value):,} items"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__}"
+    return clip(text, limit)
+
 
 class CanastaError(ValueError):
     """Base class of every error raised by canasta-tutor."""
@@ -43,9 +78,10 @@ class PuzzleError(CanastaError):
     def __init__(self, message: str, *, file: str | None = None,
                  puzzle_id: str | None = None, field: str | None = None):
         self.file = file
-        self.puzzle_id = puzzle_id
-        self.field = field
-        self.detail = message
+        self.puzzle_id = None if puzzle_id is None else clip(puzzle_id, 60)
+        self.field = None if field is None else clip(field, 60)
+        puzzle_id, field = self.puzzle_id, self.field
+        self.detail = message = clip(message, MESSAGE_LIMIT)
         where = []
         if file:
             where.append(str(file))
@@ -54,4 +90,12 @@ class PuzzleError(CanastaError):
         if field:
             where.append(f"field '{field}'")
         super().__init__(": ".join(where + [message]) if where else message)
+
+
+class ProgressError(CanastaError):
+    """The progress database cannot be read or written; the message names the file and what failed."""
+
+    def __init__(self, message: str, *, path=None):
+        self.path = path
+        super().__init__(clip(message, MESSAGE_LIMIT + 200))
 

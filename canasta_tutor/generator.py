@@ -22,9 +22,9 @@ from collections import Counter
 from collections.abc import Iterator
 
 from .cards import ALL_CARDS, Card, format_cards
-from .errors import CanastaError
+from .errors import CanastaError, clip_repr
 from .melds import check_meld, check_team_melds
-from .rules import RuleSet, get_rules
+from .rules import CLASSIC, PRESETS, RuleSet, get_rules
 
 KINDS = ("card-points", "meld", "opening", "freeze", "take-pile", "go-out", "score-hand")
 YES_NO = {"meld": "valid", "opening": "enough", "freeze": "frozen", "take-pile": "take", "go-out": "go_out"}
@@ -33,6 +33,9 @@ WILD = (Card("2S"), Card("2H"), Card("2D"), Card("2C"), Card("JK"))
 TOPICS = {"card-points": "card points", "meld": "melds", "opening": "opening minimum", "freeze": "freezing",
           "take-pile": "taking the pile", "go-out": "going out", "score-hand": "scoring"}
 _ATTEMPTS = 400
+#: The most puzzles one call makes (10,000 take about a minute; a set for learners has tens).
+MAX_COUNT = 10_000
+MAX_SEED = 200
 
 
 class Pool:
@@ -299,14 +302,36 @@ def _solve_raw(kind: str, situation: dict, rules: RuleSet):
         return None
 
 
+def _check_seed(seed) -> None:
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        if seed.bit_length() > 256:
+            raise CanastaError(f"the seed {clip_repr(seed)} is too large (at most 256 bits)")
+        return
+    if not isinstance(seed, str):
+        raise CanastaError(f"the seed must be text or a whole number, not {clip_repr(seed)}")
+    if len(seed) > MAX_SEED:
+        raise CanastaError(f"the seed is {len(seed):,} characters long; at most {MAX_SEED}")
+    try:
+        seed.encode("utf-8")
+    except UnicodeEncodeError:
+        try:  # bytes from the command line that are not UTF-8 arrive as "surrogate escapes": show the bytes
+            shown = seed.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            shown = seed.encode("utf-8", "backslashreplace")
+        raise CanastaError(f"the seed {clip_repr(shown)} is not valid UTF-8 text") from None
+
+
 def generate_puzzles(kind: str, *, count: int, seed: int | str = 0, difficulty: int = 1,
                      rules: str | RuleSet = "classic") -> Iterator[dict]:
     """Yield ``count`` puzzles (as the contract's mappings, with ``expect``)."""
-    if kind not in _MAKERS:
-        raise CanastaError(f"unknown puzzle kind {kind!r}: the kinds are {', '.join(KINDS)}")
-    if not 1 <= int(difficulty) <= 5:
-        raise CanastaError(f"difficulty must be 1 to 5, not {difficulty!r}")
-    rules = get_rules(rules)
+    if not isinstance(kind, str) or kind not in _MAKERS:
+        raise CanastaError(f"unknown puzzle kind {clip_repr(kind)}: the kinds are {', '.join(KINDS)}")
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
+        raise CanastaError(f"count must be a whole number from 1 to {MAX_COUNT:,}, not {clip_repr(count)}")
+    if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 1 <= difficulty <= 5:
+        raise CanastaError(f"difficulty must be 1 to 5, not {clip_repr(difficulty)}")
+    _check_seed(seed)
+    rules = _rules(rules)
     rng = random.Random(f"{kind}|{seed}|{difficulty}|{rules.name}")
     maker = _MAKERS[kind]
     key = YES_NO.get(kind)
@@ -336,13 +361,36 @@ def generate_puzzles(kind: str, *, count: int, seed: int | str = 0, difficulty: 
         yield puzzle
 
 
+def _rules(rules) -> RuleSet:
+    if not isinstance(rules, (str, RuleSet)):
+        raise CanastaError(f"rules must be a preset name or a RuleSet, not {clip_repr(rules)}")
+    return get_rules(rules)
+
+
+def rules_value(rules: str | RuleSet):
+    """What a puzzle file's ``rules:`` says for ``rules``: the preset's name, or for a house rule
+    ``{preset: NAME, OPTION: VALUE, ...}`` with the options that differ from the preset it started from.
+
+    >>> from canasta_tutor.rules import with_options
+    >>> rules_value("samba"), rules_value(with_options("hoyle", pile_always_frozen=True))
+    ('samba', {'preset': 'hoyle', 'pile_always_frozen': True})
+    """
+    rules = _rules(rules)
+    base = PRESETS.get(rules.name.split("+")[0], CLASSIC)
+    changed = {k: v for k, v in rules.options().items() if v != getattr(base, k)}
+    if not changed:
+        return base.name
+    if "opening_table" in changed:
+        changed["opening_table"] = [list(pair) for pair in changed["opening_table"]]
+    return {"preset": base.name, **changed}
+
+
 def generate(kind: str, *, count: int, seed: int | str = 0, difficulty: int = 1,
              rules: str | RuleSet = "classic") -> dict:
     """A whole puzzle set (a mapping in the contract's format)."""
-    name = get_rules(rules).name
+    puzzles = list(generate_puzzles(kind, count=count, seed=seed, difficulty=difficulty, rules=rules))
     return {"title": f"Generated: {TOPICS.get(kind, kind)} (difficulty {difficulty}, seed {seed})",
-            "rules": name,
-            "puzzles": list(generate_puzzles(kind, count=count, seed=seed, difficulty=difficulty, rules=rules))}
+            "rules": rules_value(rules), "puzzles": puzzles}
 
 
 def to_yaml(data: dict) -> str:

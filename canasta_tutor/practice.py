@@ -26,6 +26,7 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .errors import CanastaError, clip_repr
 from .puzzle import Puzzle
 
 REVIEW_GAP = (3, 6, 12)
@@ -56,6 +57,18 @@ class Practice:
     ordered: bool = False  # take fresh puzzles in the given order (a lesson's puzzles)
 
     def __post_init__(self):
+        if not isinstance(self.puzzles, (list, tuple)) or not all(isinstance(p, Puzzle) for p in self.puzzles):
+            raise CanastaError(f"puzzles must be a list of Puzzle objects (from load_puzzle_set), not "
+                               f"{clip_repr(self.puzzles)}")
+        self.puzzles = list(self.puzzles)
+        if not isinstance(self.history, list) or not all(
+                all(hasattr(a, k) for k in ("puzzle_set", "puzzle_id", "topic", "correct")) for a in self.history):
+            raise CanastaError("history must be a list of attempts (each with puzzle_set, puzzle_id, topic and "
+                               f"correct), not {clip_repr(self.history)}")
+        for name in ("topics", "difficulties"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, (str, bytes)) or not hasattr(value, "__iter__")):
+                raise CanastaError(f"{name} must be a list, not {clip_repr(value)}")
         self._generated = itertools.count(1)
         self.skipped: list[tuple[str, str]] = []
         self.topics = set(self.topics) if self.topics else None

@@ -5,12 +5,27 @@ the user's data directory. Every attempt is written in its own transaction
 the moment it is answered, so a kernel killed mid-puzzle loses at most the
 puzzle on screen, and several learners (one kernel each) can write to the same
 file at once: SQLite's write-ahead log lets readers go on while one writer
-commits, and writers wait (up to 30 s) for each other instead of failing.
+commits, and a writer waits a little (``BUSY_SECONDS``) for another.
+
+A learner's answer is never lost to a database fault. When a write fails (the
+file is locked for longer than that, damaged, or on a full disk),
+:meth:`ProgressStore.record` keeps the attempt in memory and appends it to a
+journal file next to the database (``progress.sqlite3.pending.jsonl``), and
+says so in the :class:`SaveResult` it returns; the next write that succeeds
+saves the kept attempts first, in order. Reading never creates anything
+(``ProgressStore(path, create=False)``), and every fault is a
+:class:`~canasta_tutor.errors.ProgressError` naming the file and what failed.
+
+Learner names are kept as typed (any letters, spaces, ``<b>`` stays text) but
+without control characters (a terminal escape code in a name would recolour
+the teacher's terminal) and at most ``MAX_NAME`` characters long. A time over
+``MAX_SECONDS`` means the learner was away: it is stored as unknown.
 
 >>> import tempfile, os
 >>> store = ProgressStore(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
 >>> store.record(learner="ana", puzzle_set="Melds", puzzle_id="m-001", kind="meld", topic="melds",
 ...              difficulty=1, answer={"valid": True}, correct=True, seconds=4.2)
+SaveResult(saved=True, kept=0, problem='')
 >>> row = store.summary().iloc[0]
 >>> row.learner, row.topic, int(row.attempts), int(row.correct)
 ('ana', 'melds', 1, 1)
@@ -19,17 +34,26 @@ commits, and writers wait (up to 30 s) for each other instead of failing.
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import sqlite3
+import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .errors import CanastaError
+from .errors import ProgressError, clip, clip_repr
 
 ENV_VAR = "CANASTA_TUTOR_DB"
 COLUMNS = ("id", "learner", "puzzle_set", "puzzle_id", "kind", "topic", "difficulty", "answer", "correct",
            "seconds", "timestamp")
+#: How long a write waits for another writer before the attempt is kept for later.
+BUSY_SECONDS = 2.0
+#: The longest learner name (longer ones are refused with a message).
+MAX_NAME = 60
+#: A puzzle answered after more than this many seconds counts as "away": its time is not kept.
+MAX_SECONDS = 30 * 60
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS attempts (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -46,6 +70,50 @@ CREATE TABLE IF NOT EXISTS attempts (
 );
 CREATE INDEX IF NOT EXISTS attempts_by_learner ON attempts (learner, id);
 """
+_INSERT = ("INSERT INTO attempts (learner, puzzle_set, puzzle_id, kind, topic, difficulty, answer, correct, seconds, "
+           "timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+# Control characters (C0, DEL, C1) and the bidirectional overrides that reorder what a terminal shows.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def clean_name(name) -> str:
+    """A learner's name as stored: control characters removed, spaces at the ends trimmed.
+
+    Raises :class:`ProgressError` for a name that is empty or longer than :data:`MAX_NAME`.
+
+    >>> clean_name("  Zoë O'Neill <b> ")
+    "Zoë O'Neill <b>"
+    >>> clean_name("\x1b[31mred\x1b[0m")
+    '[31mred[0m'
+    """
+    if not isinstance(name, str):
+        raise ProgressError(f"a learner's name must be text, not {type(name).__name__}")
+    cleaned = _CONTROL.sub("", name).strip()
+    if not cleaned:
+        raise ProgressError("a learner's name cannot be empty")
+    if len(cleaned) > MAX_NAME:
+        raise ProgressError(f"the name {clip(cleaned, 30)!r} is {len(cleaned):,} characters long; a name may have "
+                            f"at most {MAX_NAME}")
+    return cleaned
+
+
+def printable(text) -> str:
+    """``text`` safe to print on a terminal: control characters shown as ``\\x1b``-style escapes, clipped."""
+    text = "" if text is None else str(text)
+    return clip(_CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text), MAX_NAME + 20)
+
+
+def clean_seconds(seconds) -> float | None:
+    """The time taken as stored: ``None`` when unknown, negative, not a number, or longer than :data:`MAX_SECONDS`."""
+    if seconds is None or isinstance(seconds, bool):
+        return None
+    try:
+        value = float(seconds)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if not math.isfinite(value) or value < 0 or value > MAX_SECONDS:
+        return None
+    return round(value, 3)
 
 
 def default_path() -> Path:
@@ -72,80 +140,293 @@ class Attempt:
     timestamp: str = ""
 
 
-class ProgressStore:
-    """The attempts of every learner in one SQLite file."""
+@dataclass(frozen=True)
+class SaveResult:
+    """What :meth:`ProgressStore.record` did: truthy when the attempt is in the database now.
 
-    def __init__(self, path: str | os.PathLike | None = None):
+    ``kept`` counts the attempts waiting in memory or in the journal file (this one included when it could
+    not be saved); ``problem`` says why the database could not be written.
+    """
+
+    saved: bool
+    kept: int = 0
+    problem: str = ""
+
+    def __bool__(self) -> bool:
+        return self.saved
+
+
+class ProgressStore:
+    """The attempts of every learner in one SQLite file.
+
+    ``create=False`` opens an existing database only (for reading: nothing is created, not even folders).
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None, *, create: bool = True,
+                 busy_seconds: float = BUSY_SECONDS):
+        if path is not None and not isinstance(path, (str, os.PathLike)):
+            raise ProgressError(f"a progress database is named by a path, not {clip_repr(path, 40)}")
         self.path = Path(path) if path is not None else default_path()
+        self.journal = self.path.with_name(self.path.name + ".pending.jsonl")
+        self.busy_seconds = busy_seconds
+        self._kept: list[tuple] = []  # attempts that reached neither the database nor the journal
+        if not create:
+            if not self.path.is_file():
+                raise ProgressError(f"no progress database at {self.path}", path=self.path)
+            conn = self._connect()
+            try:
+                self._check_table(conn)
+            finally:
+                conn.close()
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self._connect() as conn:
-                conn.executescript(_SCHEMA)
-        except (OSError, sqlite3.Error) as e:
-            raise CanastaError(f"cannot open the progress database {self.path}: {e}") from None
-
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=30)
-        conn.execute("PRAGMA busy_timeout = 30000")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        return conn
-
-    def record(self, *, learner: str, puzzle_set: str, puzzle_id: str, kind: str, topic: str, difficulty: int,
-               answer, correct: bool, seconds: float | None, timestamp: str | None = None) -> None:
-        """Store one attempt in its own transaction."""
-        stamp = timestamp or datetime.now(timezone.utc).isoformat(timespec="seconds")
-        row = (learner, puzzle_set, puzzle_id, kind, topic, int(difficulty), json.dumps(answer, ensure_ascii=False),
-               1 if correct else 0, None if seconds is None else round(float(seconds), 3), stamp)
+        except OSError as e:
+            raise ProgressError(f"cannot open the progress database {self.path}: {e.strerror or e}",
+                                path=self.path) from None
         conn = self._connect()
         try:
-            with conn:
-                conn.execute("BEGIN IMMEDIATE")
-                conn.execute("INSERT INTO attempts (learner, puzzle_set, puzzle_id, kind, topic, difficulty, answer, "
-                             "correct, seconds, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+            if not self._check_table(conn, missing_ok=True):
+                conn.executescript(_SCHEMA)
+            conn.execute("PRAGMA journal_mode = WAL")
         except sqlite3.Error as e:
-            raise CanastaError(f"could not save the attempt in {self.path}: {e}") from None
+            raise self._error("cannot open", e) from None
         finally:
             conn.close()
 
+    # --- connections and checks --------------------------------------------------------
+    def _error(self, doing: str, e: Exception) -> ProgressError:
+        text = str(e)
+        if isinstance(e, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
+            text += " (the file is damaged or is not a canasta-tutor progress database)"
+        elif "locked" in text or "busy" in text:
+            text += f" (another program has held it for more than {self.busy_seconds:g} s)"
+        return ProgressError(f"{doing} the progress database {self.path}: {text}", path=self.path)
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(self.path, timeout=self.busy_seconds)
+            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            return conn
+        except sqlite3.Error as e:
+            raise self._error("cannot open", e) from None
+
+    def _check_table(self, conn: sqlite3.Connection, missing_ok: bool = False) -> bool:
+        """True if the ``attempts`` table is there with every column; raise if it is foreign or damaged."""
+        try:
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(attempts)")}
+        except sqlite3.Error as e:
+            raise self._error("cannot read", e) from None
+        if not columns:
+            try:
+                tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            except sqlite3.Error as e:
+                raise self._error("cannot read", e) from None
+            if missing_ok and not tables:
+                return False
+            what = f"it holds the tables {', '.join(map(printable, tables[:5]))}" if tables else "it is empty"
+            raise ProgressError(f"{self.path} is not a canasta-tutor progress database: {what}, but no 'attempts' "
+                                f"table", path=self.path)
+        missing = [c for c in COLUMNS if c not in columns]
+        if missing:
+            raise ProgressError(f"{self.path} is not a canasta-tutor progress database: its 'attempts' table has "
+                                f"no column {', '.join(missing)}", path=self.path)
+        return True
+
+    # --- writing -------------------------------------------------------------------------
+    def record(self, *, learner: str, puzzle_set: str, puzzle_id: str, kind: str, topic: str, difficulty: int,
+               answer, correct: bool, seconds: float | None, timestamp: str | None = None) -> SaveResult:
+        """Store one attempt in its own transaction, after any attempts kept from earlier failures.
+
+        Returns a :class:`SaveResult`: ``saved`` when the attempt is in the database now; otherwise it is kept
+        (in memory and in the journal file) and saved by the next write that succeeds. Raises
+        :class:`ProgressError` only for a bad learner name.
+        """
+        stamp = timestamp or datetime.now(timezone.utc).isoformat(timespec="seconds")
+        if not isinstance(difficulty, int) or isinstance(difficulty, bool):
+            raise ProgressError(f"difficulty must be a whole number, not {clip_repr(difficulty, 40)}")
+        row = (clean_name(learner), str(puzzle_set), str(puzzle_id), str(kind), str(topic), difficulty,
+               json.dumps(answer, ensure_ascii=False, default=str), 1 if correct else 0, clean_seconds(seconds),
+               stamp)
+        try:
+            rows = self._take_journal() + self._kept + [row]
+        except ProgressError as e:
+            return self._keep(row, e)
+        try:
+            conn = self._connect()
+            try:
+                with conn:
+                    self._check_table(conn, missing_ok=False)
+                    conn.execute("BEGIN IMMEDIATE")
+                    conn.executemany(_INSERT, rows)
+            finally:
+                conn.close()
+        except (sqlite3.Error, ProgressError) as e:
+            error = e if isinstance(e, ProgressError) else self._error("could not save the attempt in", e)
+            self._put_back(rows[:-1])
+            return self._keep(row, error)
+        self._kept = []
+        self._forget_taken()
+        return SaveResult(saved=True)
+
+    def pending(self) -> int:
+        """How many attempts wait to be saved (kept in memory or in the journal file)."""
+        return len(self._kept) + len(self._read_journal(self.journal))
+
+    def flush(self) -> SaveResult:
+        """Try to save the kept attempts now (without a new one)."""
+        try:
+            rows = self._take_journal() + self._kept
+        except ProgressError as e:
+            return SaveResult(saved=False, kept=self.pending(), problem=str(e))
+        if not rows:
+            return SaveResult(saved=True)
+        try:
+            conn = self._connect()
+            try:
+                with conn:
+                    self._check_table(conn)
+                    conn.execute("BEGIN IMMEDIATE")
+                    conn.executemany(_INSERT, rows)
+            finally:
+                conn.close()
+        except (sqlite3.Error, ProgressError) as e:
+            self._put_back(rows)
+            error = e if isinstance(e, ProgressError) else self._error("could not save the attempts in", e)
+            return SaveResult(saved=False, kept=self.pending(), problem=str(error))
+        self._kept = []
+        self._forget_taken()
+        return SaveResult(saved=True)
+
+    def _keep(self, row: tuple, error: ProgressError) -> SaveResult:
+        if not self._append_journal([row]):
+            self._kept.append(row)
+        return SaveResult(saved=False, kept=self.pending(), problem=str(error))
+
+    def _append_journal(self, rows: list[tuple]) -> bool:
+        if not rows:
+            return True
+        try:
+            with open(self.journal, "a", encoding="utf-8") as f:
+                f.write("".join(json.dumps(list(r), ensure_ascii=False) + "\n" for r in rows))
+            return True
+        except OSError:
+            return False
+
+    @staticmethod
+    def _read_journal(path: Path) -> list[tuple]:
+        try:
+            text = path.read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return []
+        rows = []
+        for line in text.splitlines():
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue  # a line cut short by a crash: the rest are still good
+            if isinstance(row, list) and len(row) == 10:
+                rows.append(tuple(row))
+        return rows
+
+    def _take_journal(self) -> list[tuple]:
+        """The journal's attempts; the file is first renamed, so that other kernels' new lines go to a new one."""
+        self._taken = None
+        if not self.journal.exists():
+            return []
+        taken = self.journal.with_name(f"{self.journal.name}.{os.getpid()}-{time.monotonic_ns()}")
+        try:
+            os.replace(self.journal, taken)
+        except FileNotFoundError:
+            return []
+        except OSError as e:
+            raise ProgressError(f"cannot read the kept attempts in {self.journal}: {e.strerror or e}") from None
+        self._taken = taken
+        return self._read_journal(taken)
+
+    def _forget_taken(self) -> None:
+        if getattr(self, "_taken", None) is not None:
+            try:
+                self._taken.unlink()
+            except OSError:
+                pass
+            self._taken = None
+
+    def _put_back(self, rows: list[tuple]) -> None:
+        """Rows that were taken for a write that failed go back to the journal (or to memory)."""
+        self._forget_taken()
+        self._kept = []
+        if not self._append_journal(rows):
+            self._kept = list(rows)
+
+    # --- reading -------------------------------------------------------------------------
     def _select(self, learner: str | None, read):
         """Run ``read(connection, query, params)`` on every attempt (of ``learner``), oldest first."""
         query = f"SELECT {', '.join(COLUMNS)} FROM attempts"
         params: tuple = ()
         if learner is not None:
             query += " WHERE learner = ?"
-            params = (learner,)
+            params = (clean_name(learner),)
         conn = self._connect()
         try:
+            self._check_table(conn)
             return read(conn, query + " ORDER BY id", params)
+        except sqlite3.Error as e:
+            raise self._error("cannot read", e) from None
         finally:
             conn.close()
 
     def history(self, learner: str | None = None) -> list[Attempt]:
-        """The attempts in the order they were made (all learners when ``learner`` is None)."""
+        """The attempts in the order they were made (all learners when ``learner`` is None).
+
+        A row that cannot be read in full (an answer that is not JSON, a missing time) is still returned,
+        with what could be read.
+        """
         rows = self._select(learner, lambda conn, q, p: conn.execute(q, p).fetchall())
-        return [Attempt(learner=r[1], puzzle_set=r[2], puzzle_id=r[3], kind=r[4], topic=r[5], difficulty=r[6],
-                        answer=json.loads(r[7]), correct=bool(r[8]), seconds=r[9], timestamp=r[10]) for r in rows]
+        return [Attempt(learner=r[1], puzzle_set=r[2], puzzle_id=r[3], kind=r[4], topic=r[5],
+                        difficulty=_int_or(r[6], 1), answer=_json_or_text(r[7]), correct=r[8] in (1, True, "1"),
+                        seconds=clean_seconds(r[9]), timestamp=r[10]) for r in rows]
 
     def attempts(self, learner: str | None = None):
         """Every attempt as a pandas DataFrame."""
         import pandas as pd
 
         frame = self._select(learner, lambda conn, q, p: pd.read_sql_query(q, conn, params=p))
-        frame["correct"] = frame["correct"].astype(bool)
+        frame["correct"] = frame["correct"].isin([1, True, "1"])
         return frame
 
     def summary(self, learner: str | None = None):
-        """Per learner and topic: attempts, correct answers, accuracy, median seconds, last attempt."""
+        """Per learner and topic: attempts, correct answers, accuracy, median seconds, last attempt.
+
+        ``median_seconds`` is the median of the attempts whose time is known and at most :data:`MAX_SECONDS`
+        (a longer one means the learner was away); it is empty (NaN) when no time is known.
+        """
         import pandas as pd
 
         frame = self.attempts(learner)
         columns = ["learner", "topic", "attempts", "correct", "accuracy", "median_seconds", "last_attempt"]
         if frame.empty:
             return pd.DataFrame(columns=columns)
+        seconds = pd.to_numeric(frame["seconds"], errors="coerce")
+        frame["seconds"] = seconds.where((seconds >= 0) & (seconds <= MAX_SECONDS))
         grouped = frame.groupby(["learner", "topic"], sort=True)
         out = grouped.agg(attempts=("id", "count"), correct=("correct", "sum"),
                           median_seconds=("seconds", "median"), last_attempt=("timestamp", "max")).reset_index()
         out["correct"] = out["correct"].astype(int)
         out["accuracy"] = (out["correct"] / out["attempts"]).round(2)
         return out[columns]
+
+
+def _int_or(value, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        return default
+
+
+def _json_or_text(text):
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return text

@@ -10,14 +10,15 @@ does not stop the others: it is kept in ``PuzzleSet.errors``.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .cards import parse_cards
-from .errors import CanastaError, NotationError, PuzzleError, RulesError
+from .cards import parse_card, parse_cards
+from .errors import CanastaError, NotationError, PuzzleError, RulesError, QUOTE_LIMIT, clip, clip_repr
 from .rules import CLASSIC, OPTION_NAMES, RuleSet, get_rules, with_options
 from .situation import copies_problem
 
@@ -94,11 +95,91 @@ def _validators():
     return top, puzzle
 
 
+#: The deepest nesting a puzzle file needs is 4 (set > puzzles > puzzle > expect/melds); allow some slack.
+MAX_DEPTH = 12
+#: Whole numbers longer than this are refused before Python reads them (Python refuses over 4,300 digits).
+MAX_DIGITS = 18
+#: A file larger than this is not a hand-written puzzle set (the project's largest is about 30 kB).
+MAX_BYTES = 5_000_000
+
+
 def _yaml_load(text: str):
+    """Parse YAML safely, refusing what a puzzle file never needs and an attacker would use.
+
+    The document is composed into nodes first (PyYAML's C parser where present), and the nodes are
+    checked before any Python object is built: anchors and aliases (``&a`` / ``*a``) are refused
+    outright, since a 400-byte file of nested aliases expands to billions of values; so are a key
+    written twice in one mapping (YAML would keep only the last), nesting deeper than
+    :data:`MAX_DEPTH` and whole numbers of more than :data:`MAX_DIGITS` digits. Each problem raises
+    :class:`PuzzleError` naming the line.
+    """
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_nodes(node)
+        try:
+            return loader.construct_document(node)
+        except (ValueError, TypeError, AttributeError, OverflowError, KeyError, IndexError) as e:  # e.g. '!!timestamp 2x' or '!!binary'
+            raise _Refused(f"a value could not be read ({clip(str(e), 60)})") from None
+    finally:
+        loader.dispose()
+
+
+def _line(node) -> str:
+    mark = getattr(node, "start_mark", None)
+    return f"line {mark.line + 1}" if mark is not None else "somewhere"
+
+
+def _check_nodes(root) -> None:
+    """Walk the composed nodes (without recursion) and refuse aliases, duplicate keys, deep nesting, long numbers."""
+    import yaml
+
+    int_tag = "tag:yaml.org,2002:int"
+    seen: set[int] = set()
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if id(node) in seen:
+            raise _Refused(f"{_line(node)}: YAML anchors and aliases (&name, *name) are not allowed in a puzzle "
+                           "file; write the value out in full")
+        seen.add(id(node))
+        if depth > MAX_DEPTH:
+            raise _Refused(f"{_line(node)}: nested more than {MAX_DEPTH} levels deep; a puzzle set needs at most 4")
+        if node.tag not in _PLAIN_TAGS:
+            raise _Refused(f"{_line(node)}: the YAML type {clip(node.tag.replace('tag:yaml.org,2002:', '!!'), 40)} is not used in a puzzle file (puzzle files "
+                           "hold text, numbers, true/false, lists and mappings); put the value in quotes")
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag == int_tag and sum(ch.isdigit() for ch in node.value) > MAX_DIGITS:
+                raise _Refused(f"{_line(node)}: the number {clip(node.value, 40)} has more than {MAX_DIGITS} digits")
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((child, depth + 1) for child in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            keys: dict[str, object] = {}
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value == "<<" and key.tag == "tag:yaml.org,2002:merge":
+                        raise _Refused(f"{_line(key)}: YAML merge keys (<<) are not allowed in a puzzle file; "
+                                       "write the keys out in full")
+                    if key.value in keys:
+                        raise _Refused(f"{_line(key)}: the key '{clip(key.value, 60)}' is written twice in one "
+                                       f"mapping (first at {_line(keys[key.value])}); YAML would silently keep "
+                                       "only the last one")
+                    keys[key.value] = key
+                stack.append((key, depth + 1))
+                stack.append((value, depth + 1))
+
+
+_PLAIN_TAGS = frozenset("tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "seq", "map",
+                                                               "merge"))
+
+
+class _Refused(Exception):
+    """A YAML construct the puzzle format refuses (turned into a PuzzleError with the file name)."""
 
 
 def _schema_message(error, kind: str | None) -> tuple[str | None, str]:
@@ -108,25 +189,25 @@ def _schema_message(error, kind: str | None) -> tuple[str | None, str]:
     v = error.validator
     if v == "additionalProperties":
         extra = sorted(str(k) for k in set(error.instance) - set(error.schema.get("properties", {})))
-        return ".".join(path + extra[:1]), f"unknown key '{extra[0] if extra else '?'}'" + \
+        return ".".join(path + extra[:1]), f"unknown key '{clip(extra[0]) if extra else '?'}'" + \
             (f" (known keys here: {', '.join(error.schema.get('properties', {}))})" if error.schema.get("properties") else "")
     if v == "propertyNames" or "propertyNames" in error.schema_path:
         name = error.instance
         allowed = error.validator_value if isinstance(error.validator_value, list) else error.validator_value["enum"]
-        return name, f"'{name}' is not a field of a '{kind}' puzzle (its fields are {', '.join(allowed)})"
+        return clip(name), f"'{clip(name)}' is not a field of a '{kind}' puzzle (its fields are {', '.join(allowed)})"
     if v == "required":
         missing = error.message.split("'")[1] if "'" in error.message else "?"
         return missing, f"'{missing}' is missing"
     if v == "type" or v == "oneOf" and path and path[-1] in GROUP_FIELDS + LIST_FIELDS:
         want = error.validator_value if v == "type" else "a group of cards (a string or a list)"
-        return field_name, f"must be {_type_words(want)}, not {error.instance!r}"
+        return field_name, f"must be {_type_words(want)}, not {clip_repr(error.instance)}"
     if v in ("enum", "const"):
         allowed = error.validator_value if v == "enum" else [error.validator_value]
-        return field_name, f"{error.instance!r} is not allowed; use one of {', '.join(map(str, allowed))}"
+        return field_name, f"{clip_repr(error.instance)} is not allowed; use one of {', '.join(map(str, allowed))}"
     if v == "pattern":
-        return field_name, f"{error.instance!r} must be lower-case letters, digits and '-'"
+        return field_name, f"{clip_repr(error.instance)} must be lower-case letters, digits and '-'"
     if v in ("minimum", "maximum"):
-        return field_name, f"{error.instance!r} is out of range ({v} {error.validator_value})"
+        return field_name, f"{clip_repr(error.instance)} is out of range ({v} {error.validator_value})"
     if v == "oneOf" and path and path[-1] == "rules":
         return field_name, "must be a preset name (classic, classic-2p, classic-3p, classic-6p, danish, hoyle, " \
                            "samba) or a mapping {preset: NAME, OPTION: VALUE}"
@@ -134,7 +215,7 @@ def _schema_message(error, kind: str | None) -> tuple[str | None, str]:
         return field_name, "must not be empty"
     if v == "minProperties":
         return field_name, "must not be empty"
-    return field_name, error.message
+    return field_name, clip(error.message)
 
 
 def _type_words(t) -> str:
@@ -154,12 +235,54 @@ def _resolve_rules(value, base: RuleSet | None = None) -> RuleSet:
     preset = options.pop("preset")
     for key in list(options):
         if key.replace("-", "_") not in OPTION_NAMES:
-            raise RulesError(f"unknown rule option '{key}'")
+            raise RulesError(f"unknown rule option '{clip(key)}'")
     return with_options(preset, **options)
+
+
+def parse_rules(text: str) -> RuleSet:
+    """Rules given as text (the ``--rules`` of ``canasta-tutor generate``): a preset name, or a house
+    rule written as a puzzle file's ``rules:`` mapping, e.g. ``{preset: classic, pile_always_frozen: true}``.
+
+    >>> parse_rules("{preset: hoyle, canastas_to_go_out: 2}").canastas_to_go_out
+    2
+    """
+    import yaml
+
+    if not isinstance(text, str):
+        raise RulesError(f"rules must be given as text, not {clip_repr(text)}")
+    text = text.strip()
+    if not text.startswith("{"):
+        return get_rules(text)
+    try:
+        value = _yaml_load(text)
+    except _Refused as e:
+        raise RulesError(f"rules {clip(text, 60)!r}: {e}") from None
+    except (yaml.YAMLError, RecursionError):
+        raise RulesError(f"rules {clip(text, 60)!r} is not a YAML mapping like '{{preset: classic, "
+                         "pile_always_frozen: true}'") from None
+    errors = sorted(_rules_validator().iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        error = errors[0]
+        if error.validator == "oneOf" and not error.absolute_path and isinstance(value, dict):
+            # the mapping branch is the one meant: report its first problem
+            inner = [e for e in error.context if e.relative_schema_path[0] == 1]
+            error = min(inner, key=lambda e: list(map(str, e.absolute_path))) if inner else error
+        field_name, message = _schema_message(error, None)
+        where = f" option {field_name!r}" if field_name and error.validator != "required" else ""
+        raise RulesError(f"rules{where}: {message}")
+    return _resolve_rules(value)
+
+
+@lru_cache(maxsize=1)
+def _rules_validator():
+    full = schema()
+    return _import_jsonschema().Draft202012Validator({"$ref": "#/$defs/rules", "$defs": full["$defs"]})
 
 
 def load_puzzle_set(path: str | Path) -> PuzzleSet:
     """Read and validate one puzzle file. Raises :class:`PuzzleError` if the file as a whole is broken."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise PuzzleError(f"a puzzle file is named by a path, not {clip_repr(path)}")
     path = Path(path)
     name = str(path)
     try:
@@ -173,8 +296,17 @@ def parse_puzzle_set(text: str, name: str = "<puzzles>") -> PuzzleSet:
     """Validate a puzzle set given as YAML text."""
     import yaml
 
+    if not isinstance(text, str):
+        raise PuzzleError(f"a puzzle set is read from YAML text, not {clip_repr(text)}", file=name)
+    if len(text) > MAX_BYTES:
+        raise PuzzleError(f"the file is {len(text):,} characters long; a puzzle set may have at most "
+                          f"{MAX_BYTES:,}", file=name)
     try:
         data = _yaml_load(text)
+    except _Refused as e:
+        raise PuzzleError(f"not accepted: {e}", file=name) from None
+    except RecursionError:
+        raise PuzzleError("not accepted: nested too deeply", file=name) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -221,9 +353,22 @@ def parse_situation(raw: dict) -> dict[str, Any]:
             elif key in ("score", "going_out", "stock_empty", "went_out", "concealed_canastas"):
                 situation[key] = value
         except NotationError as e:
+            if e.position is not None and len(str(value)) > QUOTE_LIMIT:
+                e = _short_notation_error(e, value)
             e.field = key
-            raise
+            raise e from None
     return situation
+
+
+def _short_notation_error(e: NotationError, group) -> NotationError:
+    """The same error about a long group, quoting only the start of the group (the bad token in full)."""
+    try:
+        parse_card(e.token)
+        why = "not a card"
+    except NotationError as inner:
+        why = str(inner)
+    shown = group if isinstance(group, str) else " ".join(map(str, group))
+    return NotationError(f"card {e.position} of '{clip(shown, 40)}': {clip(why, 200)}", token=e.token, position=e.position)
 
 
 def puzzle_from_mapping(raw: dict, *, rules: RuleSet | str = CLASSIC, file: str = "<generated>",
@@ -233,6 +378,8 @@ def puzzle_from_mapping(raw: dict, *, rules: RuleSet | str = CLASSIC, file: str 
     pid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else "?"
     if not isinstance(raw, dict):
         raise PuzzleError("a puzzle must be a mapping", file=file)
+    if not isinstance(rules, (str, RuleSet)):
+        raise PuzzleError(f"rules must be a preset name or a RuleSet, not {clip_repr(rules)}", file=file)
     return _parse_puzzle(raw, file, pid, get_rules(rules), validator, set_title)
 
 
