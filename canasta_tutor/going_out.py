@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .cards import SEQUENCE_ORDER, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural, sort_key
-from .melds import BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, as_cards, meld_facts
+from .melds import as_groups, BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, as_cards, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import ensure_hand_size, ensure_no_red_three_in_hand, ensure_possible, search_budget, spend
 from .verdict import Reason, Verdict, verdict_type
@@ -368,7 +368,7 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
     """
     rules = get_rules(rules)
     hand = list(as_cards(hand))
-    melds = [as_cards(m) for m in melds]
+    melds = as_groups(melds)
     ensure_hand_size(rules, hand)
     if not rules.sequences:  # without sequences the search is polynomial: no budget needed
         return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
@@ -443,7 +443,7 @@ def check_go_out(hand, melds=(), score: int = 0, rules: RuleSet | str = CLASSIC)
     """
     rules = get_rules(rules)
     hand = as_cards(hand)
-    melds = [as_cards(m) for m in melds]
+    melds = as_groups(melds)
     ensure_possible(rules, hand=hand, melds=melds)
     ensure_no_red_three_in_hand(hand)
     need = rules.canastas_to_go_out

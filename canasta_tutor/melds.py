@@ -42,6 +42,16 @@ def as_cards(cards) -> tuple[Card, ...]:
     return parse_cards(cards)
 
 
+def as_groups(groups, name: str = "melds") -> list:
+    """A list of card groups (``melds``, ``hands``) as tuples of cards; ``None`` means none."""
+    if groups is None:
+        return []
+    if not isinstance(groups, (list, tuple)) or (groups and isinstance(groups[0], Card)):
+        from .errors import NotationError
+        raise NotationError(f"{name} must be a list of card groups, like ['KH KS KD'], not {str(groups)[:60]!r}")
+    return [as_cards(g) for g in groups]
+
+
 def wild_limit_problem(naturals: int, wild: int, rules: RuleSet, shown: str) -> Reason | None:
     """The reason a meld with these counts breaks the wild-card limit, or ``None``."""
     if wild <= rules.wild_capacity(naturals):
@@ -325,7 +335,7 @@ def check_swap(hand, melds=(), rules: RuleSet | str = CLASSIC, *, card=None) -> 
     """
     rules = get_rules(rules)
     hand = as_cards(hand)
-    melds = [as_cards(m) for m in melds]
+    melds = as_groups(melds)
     if card is not None:
         card = as_cards(card)
         if len(card) != 1:
@@ -378,7 +388,7 @@ def check_team_melds(melds: Iterable, rules: RuleSet | str = CLASSIC, *, going_o
     rules = get_rules(rules)
     problems = []
     seen: dict[str, tuple] = {}
-    for i, meld in enumerate(melds, 1):
+    for i, meld in enumerate(as_groups(melds), 1):
         meld = as_cards(meld)
         v = verdicts[i - 1] if verdicts is not None else check_meld(meld, rules, going_out=going_out)
         if not v.ok:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 from .cards import Card, card_points, format_cards, rank_plural
-from .melds import as_cards, check_meld, check_team_melds
+from .melds import as_groups, as_cards, check_meld, check_team_melds
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import ensure_hand_size, ensure_possible, search_budget, spend
 from .verdict import Reason, Verdict, verdict_type
@@ -38,7 +38,7 @@ def check_opening(melds, score: int = 0, rules: RuleSet | str = CLASSIC) -> Open
     Only card points count (no bonus); several melds may be combined.
     """
     rules = get_rules(rules)
-    melds = [as_cards(m) for m in melds]
+    melds = as_groups(melds)
     ensure_possible(rules, melds=melds)
     minimum = rules.opening_minimum(score)
     points = sum(card_points(m) for m in melds)

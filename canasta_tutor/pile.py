@@ -20,7 +20,7 @@ from collections import Counter
 
 from .cards import Card, card_points, count_of, format_cards, join_words, number_word, rank_plural
 from .going_out import find_go_out
-from .melds import GROUP, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
+from .melds import as_groups, GROUP, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
 from .opening import explain_minimum, max_meld_points
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import ensure_hand_size, ensure_no_red_three_in_hand, ensure_possible, search_budget, spend
@@ -43,7 +43,7 @@ def check_frozen(pile, melds=(), rules: RuleSet | str = CLASSIC) -> Verdict:
     """Is the pile frozen for this team? Truthy when frozen; every reason is listed."""
     rules = get_rules(rules)
     pile = as_cards(pile)
-    melds = [as_cards(m) for m in melds]
+    melds = as_groups(melds)
     ensure_possible(rules, pile=pile, melds=melds)
     return _frozen(pile, melds, rules)
 
@@ -123,7 +123,7 @@ def check_take_pile(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | st
     rules = get_rules(rules)
     hand = as_cards(hand)
     pile = as_cards(pile)
-    melds = [as_cards(m) for m in melds]
+    melds = as_groups(melds)
     ensure_possible(rules, hand=hand, pile=pile, melds=melds)
     ensure_no_red_three_in_hand(hand)
     ensure_hand_size(rules, hand)
@@ -320,7 +320,7 @@ def check_shown_cards(hand, melds=(), score: int = 0, pile=(), shown=(), rules: 
     hand = as_cards(hand)
     pile = as_cards(pile)
     shown = as_cards(shown)
-    melds = [as_cards(m) for m in melds]
+    melds = as_groups(melds)
     missing = Counter(shown) - Counter(hand)
     if missing:
         return Verdict(False, (Reason("not-in-hand", f"You do not hold {format_cards(missing.elements())}."),))

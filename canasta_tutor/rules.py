@@ -24,6 +24,9 @@ from typing import Literal
 
 from .errors import RulesError
 
+#: No game's score comes near this; a larger one is a typing mistake (and would make sentences unreadable).
+MAX_SCORE = 10 ** 9
+
 WildLimit = Literal["three", "not-more-than-natural", "fewer-than-natural"]
 WILD_LIMITS = ("three", "not-more-than-natural", "fewer-than-natural")
 
@@ -102,6 +105,11 @@ class RuleSet:
 
     def opening_minimum(self, score: int) -> int:
         """The initial-meld minimum for a team whose score before the hand is ``score``."""
+        if not isinstance(score, int) or isinstance(score, bool):
+            raise RulesError(f"score: a score must be a whole number, not {str(score)[:40]!r}")
+        if abs(score) > MAX_SCORE:
+            size = f"a number of {score.bit_length() * 30103 // 100000 + 1} digits" if abs(score) > 10 ** 12 else score
+            raise RulesError(f"score: {size} is beyond any game's score (at most {MAX_SCORE:,} either way)")
         minimum = self.opening_table[0][1]
         for lowest, value in self.opening_table:
             if lowest is None or score >= lowest:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from .cards import card_points, count_of, format_cards, number_word, rank_plural
 from .errors import SituationError
-from .melds import as_cards, check_team_melds, meld_facts
+from .melds import as_groups, as_cards, check_team_melds, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import ensure_possible
 from .verdict import Reason
@@ -126,9 +126,9 @@ def score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules: RuleSet
     """
     rules = get_rules(rules)
     went_out = parse_went_out(went_out)
-    melds = [as_cards(m) for m in melds]
+    melds = as_groups(melds)
     red_threes = as_cards(red_threes)
-    hands = [as_cards(h) for h in hands]
+    hands = as_groups(hands, "hands")
     ensure_possible(rules, melds=melds, red_threes=red_threes, hands=hands)
     not_red = [c for c in red_threes if not c.is_red_three]
     if not_red:

@@ -172,12 +172,8 @@ def test_progress_never_creates_a_database(cli, tmp_path):
 
 # --- junk through the public API -------------------------------------------------------------------------------
 # The probe: 604 of 31,500 calls with None or numbers for ``melds``, ``hands`` or ``score`` raised
-# TypeError instead of a CanastaError. The normalising code lives in the engine's rule modules (melds.py,
-# pile.py, going_out.py, opening.py, scoring.py), which this branch does not own; the fix is described in the
-# branch's report (one ``as_groups`` helper beside ``as_cards`` and one score check). Until it lands, the cases
-# that still raise TypeError are marked ``xfail(strict=True, raises=TypeError)``: a TypeError is the only
-# failure they excuse, and once the fix is in they pass, which a strict xfail reports as an error, so the marks
-# cannot outlive the bug.
+# TypeError instead of a CanastaError: every public check normalises a list of groups with ``melds.as_groups``
+# and a score through ``RuleSet.opening_minimum``, which raise the project's errors.
 
 from hypothesis import given, strategies as st  # noqa: E402
 
@@ -196,10 +192,7 @@ _CALLS = {
     "score_hand": (lambda **kw: ct.score_hand(**{"melds": ["KH KS KD"], "hands": [], **kw}), ("melds", "hands")),
     "check_team_melds": (lambda **kw: ct.check_team_melds(**{"melds": ["KH KS KD"], **kw}), ("melds",)),
 }
-_ENGINE_FIX = pytest.mark.xfail(strict=True, raises=TypeError,
-                                reason="needs the engine's as_groups/score check (see the h-robust report)")
-_CASES = [pytest.param(name, arg, marks=[_ENGINE_FIX] if arg in ("melds", "hands", "score") else [], id=f"{name}-{arg}")
-          for name, (_call, args) in _CALLS.items() for arg in args]
+_CASES = [pytest.param(name, arg, id=f"{name}-{arg}") for name, (_call, args) in _CALLS.items() for arg in args]
 
 
 @pytest.mark.parametrize("name, arg", _CASES)
@@ -343,8 +336,6 @@ def test_a_locked_database_does_not_hold_up_or_lose_the_learners_answer(tmp_path
     assert store.pending() == 0 and len(store.history("ana")) == 2
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError,
-                   reason="the engine writes the score into its sentences: needs a score range check (h-robust report)")
 @pytest.mark.parametrize("call", ["take-pile", "opening"])
 def test_a_score_of_5000_digits_is_a_canasta_error(call):
     score = 10 ** 5000
