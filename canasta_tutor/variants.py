@@ -456,7 +456,8 @@ def _describe(kind: str, answer: dict) -> str:
 
 
 def judge_everywhere(kind: str, presets=None, **situation):
-    """One row per preset: the answer, the engine's first reason, and the source of the deciding rules."""
+    """One row per preset: the answer, the engine's first reason, and the source of the deciding rules (each
+    source named by its title, the citation otherwise as the engine writes it)."""
     import pandas as pd
 
     from .solver import solve
@@ -476,7 +477,7 @@ def judge_everywhere(kind: str, presets=None, **situation):
             cite = citation(rules, option)
             if cite and cite not in sources:
                 sources.append(cite)
-        rows[name] = {"answer": answer, "why": why, "source": " / ".join(sources)}
+        rows[name] = {"answer": answer, "why": why, "source": " / ".join(readable_citation(c) for c in sources)}
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.name = "preset"
     return frame

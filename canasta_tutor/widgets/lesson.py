@@ -6,10 +6,9 @@ The rule is decided by the engine (:mod:`canasta_tutor.solver`), the drawing
 by :mod:`canasta_tutor.render`; nothing here knows a rule.
 
 >>> ex = example("meld", cards="KH KS KD")
->>> print(ex)
-Is this a legal meld, and is it a canasta?
-A meld. Three kings make a meld.
->>> "ct-card" in ex._repr_html_()
+>>> ex.question, ex.answer
+('Is this a legal meld, and is it a canasta?', 'A meld.')
+>>> "ct-card" in ex._repr_html_() and ex.reasons[0] in repr(ex)
 True
 """
 
