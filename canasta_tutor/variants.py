@@ -147,7 +147,7 @@ def preset_rows(presets=None) -> list[Row]:
     return [Row(label, options, tuple(show(r) for r in chosen)) for label, options, show in ROWS]
 
 
-_MARK = "background:#fff3c4;font-weight:bold"
+_MARK = "background:#fff3c4"
 _TABLE_CSS = ("<style>.ct-presets-box{max-width:100%;overflow-x:auto;-webkit-overflow-scrolling:touch}"
               ".ct-presets{border-collapse:collapse;font-size:14px;min-width:0}"
               ".ct-presets th,.ct-presets td{border:1px solid #ccc;padding:4px 6px;vertical-align:top;"
@@ -456,8 +456,8 @@ def _describe(kind: str, answer: dict) -> str:
 
 
 def judge_everywhere(kind: str, presets=None, **situation):
-    """One row per preset: the answer, the engine's first reason, and the source of the deciding rules (each
-    source named by its title, the citation otherwise as the engine writes it)."""
+    """One row per preset: the answer, the engine's first reason, and the sources of the deciding rules, each
+    named by its title and language (the quotes are in :func:`sources_html`)."""
     import pandas as pd
 
     from .solver import solve
@@ -477,7 +477,8 @@ def judge_everywhere(kind: str, presets=None, **situation):
             cite = citation(rules, option)
             if cite and cite not in sources:
                 sources.append(cite)
-        rows[name] = {"answer": answer, "why": why, "source": " / ".join(readable_citation(c) for c in sources)}
+        titles = list(dict.fromkeys(t for c in sources for t in source_titles(c)))
+        rows[name] = {"answer": answer, "why": why, "source": "; ".join(titles)}
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.name = "preset"
     return frame

@@ -28,7 +28,7 @@ from ..variants import PARTNERSHIP_PRESETS, presets_html, short_title, sources_h
 from ..solver import Solution, solve
 from .trainer import QUESTIONS, Trainer, load_puzzles
 
-_GOOD, _BAD = "#2e7d32", "#c62828"
+_VERDICT = "#0d47a1"  # one colour for yes and no: a "no" is an answer, not a mistake
 
 
 def _headline(kind: str, solution: Solution) -> tuple[bool | None, str]:
@@ -43,7 +43,7 @@ def _headline(kind: str, solution: Solution) -> tuple[bool | None, str]:
             return False, "Not a meld."
         return True, {"none": "A meld.", "samba": "A samba!"}.get(a["canasta"], f"A {a['canasta']} canasta!")
     key, yes, no = {"opening": ("enough", "A legal opening.", "Not an opening."),
-                    "freeze": ("frozen", "Yes, the pile is frozen for your team.", "No, the pile is not frozen."),
+                    "freeze": ("frozen", "Yes.", "No."),
                     "take-pile": ("take", "Yes, you may take the pile.", "No, you may not take the pile."),
                     "go-out": ("go_out", "Yes, you can go out.", "No, you cannot go out.")}[kind]
     return bool(a[key]), yes if a[key] else no
@@ -66,7 +66,6 @@ class Example:
         return f"{self.question}\n{self.answer} {' '.join(self.reasons)}".rstrip()
 
     def _repr_html_(self) -> str:
-        colour = "#333" if self.ok is None else _GOOD if self.ok else _BAD
         if self.puzzle.kind == "score-hand" and len(self.reasons) > 1:
             why = "<ul style='margin:4px 0'>" + "".join(f"<li>{html.escape(r)}</li>" for r in self.reasons) + "</ul>"
         else:
@@ -75,7 +74,7 @@ class Example:
                 f"max-width:100%;overflow-wrap:anywhere'>"
                 f"<div class='ct-question' style='font-weight:bold;margin-bottom:4px'>{html.escape(self.question)}</div>"
                 f"{situation_html(self.puzzle)}"
-                f"<div class='ct-verdict' style='color:{colour}'><b>{html.escape(self.answer)}</b> {why}</div></div>")
+                f"<div class='ct-verdict' style='color:{_VERDICT}'><b>{html.escape(self.answer)}</b> {why}</div></div>")
 
 
 def example(kind: str, *, question: str | None = None, rules: str = "classic", **situation) -> Example:
