@@ -485,11 +485,16 @@ def judge_everywhere(kind: str, presets=None, **situation):
 
 
 def highlight_differences(frame, column: str = "answer", baseline: str = "classic"):
-    """A pandas Styler that marks the rows whose ``column`` differs from the ``baseline`` row."""
+    """A pandas Styler of :func:`judge_everywhere`'s frame for learners: the rows whose ``column`` differs from the
+    ``baseline`` row marked, each preset named by its short title, no index header."""
     base = frame.loc[baseline, column] if baseline in frame.index else None
+    differs = [base is not None and value != base for value in frame[column]]
+    shown = frame.rename(index=lambda n: short_title(PRESETS[n]) if n in PRESETS else n,
+                         columns=lambda c: c.capitalize())
+    shown.index.name = None
+    marked = {label for label, mark in zip(shown.index, differs) if mark}
 
     def colour(row):
-        differs = base is not None and row[column] != base
-        return ["background-color: #fff3c4; font-weight: bold" if differs else "" for _ in row]
+        return ["background-color: #fff3c4; font-weight: bold" if row.name in marked else "" for _ in row]
 
-    return frame.style.apply(colour, axis=1)
+    return shown.style.apply(colour, axis=1)

@@ -15,8 +15,8 @@ import pytest
 from canasta_tutor.errors import PuzzleError
 from canasta_tutor.puzzle import puzzle_from_mapping
 from canasta_tutor.rules import OPTION_NAMES, PRESETS, citation
-from canasta_tutor.variants import (PARTNERSHIP_PRESETS, QUOTES, ROWS, SOURCES, _body, presets_html, preset_rows,
-                                    sources_html)
+from canasta_tutor.variants import (EXAMPLES, PARTNERSHIP_PRESETS, QUOTES, ROWS, SOURCES, _body, highlight_differences,
+                                    judge_everywhere, presets_html, preset_rows, sources_html)
 from canasta_tutor.widgets.lesson import PresetsTable, example, lesson_puzzles
 from canasta_tutor.widgets.trainer import load_puzzles
 
@@ -225,6 +225,18 @@ def test_sources_are_named_by_title_and_language_with_the_exact_citation_folded_
     exact = re.sub(r"00[0-4]_[0-9a-f]{16}\.txt", "", cite)
     import html
     assert html.escape(exact.split(": ", 1)[1]) in page  # the engine's words, unchanged, in the folded part
+
+
+@pytest.mark.parametrize("question", list(EXAMPLES))
+def test_the_variants_explorer_marks_only_answers_that_differ_from_classic_and_names_sources_by_title(question):
+    kind, situation = EXAMPLES[question]
+    frame = judge_everywhere(kind, **situation)
+    page = highlight_differences(frame).to_html()
+    rules = re.findall(r"([^{}]*)\{([^}]*)\}", page.split("</style>")[0])
+    marked = {int(n) for selectors, style in rules if "fff3c4" in style for n in re.findall(r"_row(\d+)_", selectors)}
+    assert marked == {i for i, answer in enumerate(frame["answer"]) if answer != frame.loc["classic", "answer"]}
+    assert not re.search(r"00[0-4]_[0-9a-f]{16}\.txt", page) and ">preset<" not in page
+    assert all(PRESETS[n].title.split(" (")[0] in page for n in PRESETS)
 
 
 def test_the_presets_table_fits_a_phone():
