@@ -18,7 +18,7 @@ from canasta_tutor.rules import OPTION_NAMES, PRESETS, citation
 from canasta_tutor.variants import (EXAMPLES, PARTNERSHIP_PRESETS, QUOTES, ROWS, SOURCES, _body, highlight_differences,
                                     judge_everywhere, presets_html, preset_rows, sources_html)
 from canasta_tutor.widgets.lesson import PresetsTable, example, lesson_puzzles
-from canasta_tutor.widgets.trainer import load_puzzles
+from canasta_tutor.widgets.trainer import QUESTIONS, load_puzzles
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "lessons").glob("0*.ipynb"))
@@ -277,6 +277,16 @@ def test_every_id_a_lesson_uses_names_exactly_one_puzzle():
 
 def test_a_bad_example_says_what_and_where():
     with pytest.raises(PuzzleError, match=r"example\('meld', cards='5H 5Z'\): field 'cards': .*'5Z'"):
-        example("meld", cards="5H 5Z")
+        example("meld", cards="5H 5Z", question="A meld?")
     with pytest.raises(PuzzleError, match=r"unknown kind 'melds'"):
-        example("melds", cards="5H 5S 5D")
+        example("melds", cards="5H 5S 5D", question="A meld?")
+    with pytest.raises(PuzzleError, match=r"its own question"):
+        example("meld", cards="5H 5S 5D", question=QUESTIONS["meld"])
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
+def test_no_worked_example_asks_the_puzzles_question(path):
+    """A worked example (answered) must not read like the trainer's puzzle below it (waiting for an answer)."""
+    for args, kwargs in calls(path, "example"):
+        question = kwargs.get("question", "")
+        assert question and not any(q in question for q in QUESTIONS.values()), (path.name, args, kwargs)

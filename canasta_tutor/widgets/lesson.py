@@ -5,9 +5,9 @@ situation as cards, the question, and the engine's verdict with its reasons.
 The rule is decided by the engine (:mod:`canasta_tutor.solver`), the drawing
 by :mod:`canasta_tutor.render`; nothing here knows a rule.
 
->>> ex = example("meld", cards="KH KS KD")
+>>> ex = example("meld", cards="KH KS KD", question="Three kings: a meld?")
 >>> ex.question, ex.answer
-('Is this a legal meld, and is it a canasta?', 'A meld.')
+('Three kings: a meld?', 'A meld.')
 >>> "ct-card" in ex._repr_html_() and ex.reasons[0] in repr(ex)
 True
 """
@@ -18,14 +18,13 @@ import html
 from collections import Counter, defaultdict
 
 import ipywidgets as widgets
-from IPython.display import HTML
 
 from ..errors import CanastaError, PuzzleError
 from ..puzzle import Puzzle, puzzle_from_mapping
-from ..render import cards_html, situation_html
+from ..render import situation_html
 from ..rules import PRESETS
-from ..variants import PARTNERSHIP_PRESETS, presets_html, short_title, sources_html
 from ..solver import Solution, solve
+from ..variants import PARTNERSHIP_PRESETS, presets_html, short_title, sources_html
 from .trainer import QUESTIONS, Trainer, load_puzzles
 
 _VERDICT = "#0d47a1"  # one colour for yes and no: a "no" is an answer, not a mistake
@@ -77,14 +76,17 @@ class Example:
                 f"<div class='ct-verdict' style='color:{_VERDICT}'><b>{html.escape(self.answer)}</b> {why}</div></div>")
 
 
-def example(kind: str, *, question: str | None = None, rules: str = "classic", **situation) -> Example:
-    """A worked example of ``kind`` (a puzzle kind: ``meld``, ``take-pile``...) drawn as cards, with its question
-    (``question``, or the trainer's question for that kind) and the engine's verdict.
+def example(kind: str, *, question: str, rules: str = "classic", **situation) -> Example:
+    """A worked example of ``kind`` (a puzzle kind: ``meld``, ``take-pile``...) drawn as cards, with its
+    ``question`` and the engine's verdict.
+
+    The question is the lesson's own, about this situation: the trainer's question for the kind belongs to the
+    puzzles the learner answers, so that a worked example never looks like a puzzle waiting for an answer.
 
     The situation's fields are those of a puzzle of that kind (``puzzle-format.md``): ``cards``, ``hand``,
     ``melds``, ``pile``, ``score``, ``going_out``, ``red_threes``, ``hands``, ``went_out``.
 
-    >>> example("meld", cards="5H 5Z")
+    >>> example("meld", cards="5H 5Z", question="A meld?")
     Traceback (most recent call last):
     ...
     canasta_tutor.errors.PuzzleError: example('meld', cards='5H 5Z'): field 'cards': ...
@@ -93,6 +95,9 @@ def example(kind: str, *, question: str | None = None, rules: str = "classic", *
                                   ([f"rules={rules!r}"] if rules != "classic" else [])) + ")"
     if kind not in QUESTIONS:
         raise PuzzleError(f"{call}: unknown kind {kind!r}; the kinds are {', '.join(QUESTIONS)}")
+    if not question or not question.strip() or question.strip() == QUESTIONS[kind]:
+        raise PuzzleError(f"{call}: give the example its own question about this situation (not the puzzles' "
+                          f"{QUESTIONS[kind]!r})")
     try:
         puzzle = puzzle_from_mapping({"id": "example", "kind": kind, **situation}, rules=rules, file=call)
         solution = solve(puzzle)
@@ -100,7 +105,7 @@ def example(kind: str, *, question: str | None = None, rules: str = "classic", *
         raise PuzzleError(f"{call}: " + (f"field '{e.field}': " if e.field else "") + e.detail) from None
     except CanastaError as e:
         raise PuzzleError(f"{call}: {e}") from None
-    return Example(puzzle, question or QUESTIONS[kind], solution)
+    return Example(puzzle, question.strip(), solution)
 
 
 def lesson_puzzles(*ids: str, title: str = "Try it yourself") -> Trainer:
@@ -164,34 +169,10 @@ class PresetsTable(widgets.VBox):
         self.sources.value = sources_html(chosen)
 
 
-# --- kept for code written against the first helpers; the lessons call example() --------------------------------
-def show_meld(cards, rules: str = "classic", *, going_out: bool = False) -> HTML:
-    """A group of cards and the engine's verdict on it as a meld."""
-    return HTML(example("meld", cards=cards, going_out=going_out, rules=rules)._repr_html_())
-
-
-def show_take(hand, melds=(), score: int = 0, pile=(), rules: str = "classic") -> HTML:
-    """A take-the-pile situation and the engine's verdict."""
-    return HTML(example("take-pile", hand=hand, melds=list(melds), score=score, pile=pile, rules=rules)._repr_html_())
-
-
-def show_cards(cards, *, size: str = "normal") -> HTML:
-    """Cards drawn as cards."""
-    return HTML(cards_html(cards, size=size))
-
-
-def explain(kind: str, **situation) -> None:
-    """Print the engine's verdict in words."""
-    rules = situation.pop("rules", "classic")
-    ex = example(kind, rules=rules, **situation)
-    sentence = getattr(ex.solution.verdict, "sentence", None)
-    print(sentence if isinstance(sentence, str) else "\n".join(ex.reasons))
-
-
 from .explorers import (CardCounter, FreezeExplorer, GoOutExplorer, MeldBuilder, OpeningExplorer,  # noqa: E402
                         RedThreeExplorer, ScoreExplorer, TakePileExplorer, VariantsExplorer)
 from .trainer import PracticeRoom  # noqa: E402
 
-__all__ = ["example", "lesson_puzzles", "show_cards", "show_meld", "show_take", "explain", "PresetsTable",
+__all__ = ["example", "lesson_puzzles", "PresetsTable",
            "CardCounter", "MeldBuilder", "RedThreeExplorer", "TakePileExplorer", "FreezeExplorer", "OpeningExplorer",
            "GoOutExplorer", "ScoreExplorer", "VariantsExplorer", "PracticeRoom", "Trainer"]
