@@ -290,3 +290,32 @@ def test_no_worked_example_asks_the_puzzles_question(path):
     for args, kwargs in calls(path, "example"):
         question = kwargs.get("question", "")
         assert question and not any(q in question for q in QUESTIONS.values()), (path.name, args, kwargs)
+
+
+@pytest.mark.browser
+def test_the_variants_table_and_the_examples_do_not_widen_a_phone_screen(tmp_path):
+    """Drawn in Chromium at 360 px: the page never scrolls sideways (the presets table scrolls in its own box)."""
+    from playwright.sync_api import sync_playwright
+
+    chromium = "/usr/bin/chromium"
+    if not Path(chromium).exists():
+        pytest.fail(f"this test needs Debian's Chromium at {chromium} (scripts/test.sh installs it)")
+    parts = [presets_html(list(PRESETS)), sources_html(list(PRESETS))]
+    for path in LESSONS:
+        parts += [example(*a, **k)._repr_html_() for a, k in calls(path, "example")]
+    page_file = tmp_path / "lesson.html"
+    page_file.write_text("<!doctype html><meta charset='utf-8'><meta name='viewport' content='width=device-width'>"
+                         "<body style='margin:8px'>" + "".join(parts) + "</body>", "utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu",
+                                                                    "--disable-dev-shm-usage"])
+        try:
+            page = browser.new_page(viewport={"width": 360, "height": 800})
+            page.goto(page_file.as_uri())
+            page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360
+            box = page.locator(".ct-presets-box").bounding_box()
+            assert box["width"] <= 360 and page.evaluate(
+                "document.querySelector('.ct-presets-box').scrollWidth") > box["width"]  # it scrolls inside its box
+        finally:
+            browser.close()
