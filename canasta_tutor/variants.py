@@ -497,4 +497,8 @@ def highlight_differences(frame, column: str = "answer", baseline: str = "classi
     def colour(row):
         return ["background-color: #fff3c4; font-weight: bold" if row.name in marked else "" for _ in row]
 
-    return shown.style.apply(colour, axis=1)
+    # on a narrow screen the table scrolls in its own box and its columns stay readable
+    return shown.style.apply(colour, axis=1).set_table_styles(
+        [{"selector": "", "props": "display:block;max-width:100%;overflow-x:auto;border-collapse:collapse"},
+         {"selector": "td, th", "props": "min-width:6em;padding:4px 6px;vertical-align:top;text-align:left"},
+         {"selector": "td:nth-child(3)", "props": "min-width:14em"}])
