@@ -22,6 +22,7 @@ def refresh(path: Path) -> None:
     NotebookClient(book, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
     count = 0
     for cell in book.cells:
+        cell.metadata.pop("execution", None)
         if cell.cell_type != "code":
             continue
         count += 1

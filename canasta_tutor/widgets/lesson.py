@@ -1,118 +1,178 @@
-"""One-line helpers for the lesson notebooks: worked examples drawn by the engine, puzzles to try.
+"""One-line helpers for the lesson notebooks: worked examples drawn as cards, puzzles to try.
 
-A notebook cell calls one of these; the rule is decided by the engine, the
-drawing by :mod:`canasta_tutor.render`.
+Every worked example in every lesson is drawn by :func:`example`: the
+situation as cards, the question, and the engine's verdict with its reasons.
+The rule is decided by the engine (:mod:`canasta_tutor.solver`), the drawing
+by :mod:`canasta_tutor.render`; nothing here knows a rule.
+
+>>> ex = example("meld", cards="KH KS KD", question="Three kings: a meld?")
+>>> ex.question, ex.answer
+('Three kings: a meld?', 'A meld.')
+>>> "ct-card" in ex._repr_html_() and ex.reasons[0] in repr(ex)
+True
 """
 
 from __future__ import annotations
 
 import html
+from collections import Counter, defaultdict
 
-from IPython.display import HTML
+import ipywidgets as widgets
 
-from ..cards import parse_cards
-from ..going_out import check_go_out
-from ..melds import check_meld
-from ..opening import check_opening
-from ..pile import check_frozen, check_take_pile
-from ..render import cards_html, melds_html, pile_html
-from ..rules import get_rules
-from ..scoring import score_hand
-from .trainer import Trainer
+from ..errors import CanastaError, PuzzleError
+from ..puzzle import Puzzle, puzzle_from_mapping
+from ..render import situation_html
+from ..rules import PRESETS
+from ..solver import Solution, solve
+from ..variants import PARTNERSHIP_PRESETS, presets_html, short_title, sources_html
+from .trainer import QUESTIONS, Trainer, load_puzzles
 
-_GOOD, _BAD = "#2e7d32", "#c62828"
-
-
-def _verdict(v, yes: str, no: str) -> str:
-    colour = _GOOD if v.ok else _BAD
-    reasons = " ".join(html.escape(r.text) for r in v.reasons)
-    return f"<div style='color:{colour}'><b>{html.escape(yes if v.ok else no)}</b> {reasons}</div>"
+_VERDICT = "#0d47a1"  # one colour for yes and no: a "no" is an answer, not a mistake
 
 
-def show_cards(cards, *, size: str = "normal") -> HTML:
-    """Cards drawn as cards."""
-    return HTML(cards_html(cards, size=size))
-
-
-def show_meld(cards, rules: str = "classic", *, going_out: bool = False) -> HTML:
-    """A group of cards and the engine's verdict on it as a meld."""
-    v = check_meld(cards, rules, going_out=going_out)
-    label = "A meld." if v.canasta == "none" else "A samba!" if v.canasta == "samba" else f"A {v.canasta} canasta!"
-    return HTML(cards_html(cards) + _verdict(v, label, "Not a meld."))
-
-
-def show_pile(pile, melds=(), rules: str = "classic") -> HTML:
-    """The discard pile with its frozen marker, and why."""
-    v = check_frozen(pile, melds, rules)
-    return HTML(pile_html(pile, frozen=v.ok) + _verdict(v, "Frozen.", "Not frozen."))
-
-
-def show_take(hand, melds=(), score: int = 0, pile=(), rules: str = "classic") -> HTML:
-    """A take-the-pile situation and the engine's verdict."""
-    v = check_take_pile(hand, melds, score, pile, rules)
-    frozen = check_frozen(pile, melds, rules).ok
-    return HTML(melds_html(melds, get_rules(rules)) + pile_html(pile, frozen=frozen) +
-                f"<div><b>Your hand</b><br>{cards_html(hand)}</div>" +
-                _verdict(v, "Yes, you may take the pile.", "No, you may not take the pile."))
-
-
-def show_opening(melds, score: int = 0, rules: str = "classic") -> HTML:
-    v = check_opening(melds, score, rules)
-    return HTML(melds_html(melds, get_rules(rules), title="The melds you put down") +
-                _verdict(v, "A legal opening.", "Not an opening."))
-
-
-def show_go_out(hand, melds=(), rules: str = "classic") -> HTML:
-    v = check_go_out(hand, melds, 0, rules)
-    return HTML(melds_html(melds, get_rules(rules)) + f"<div><b>Your hand</b><br>{cards_html(hand)}</div>" +
-                _verdict(v, "You can go out.", "You cannot go out."))
-
-
-def show_score(melds=(), red_threes=(), hands=(), went_out=False, rules: str = "classic") -> HTML:
-    """A hand's score as a table, item by item."""
-    sheet = score_hand(melds, red_threes, hands, went_out, rules)
-    return HTML(melds_html(melds, get_rules(rules)) + sheet.to_frame().to_html(index=False, border=0))
-
-
-def explain(kind: str, **situation) -> None:
-    """Print the engine's answer in words (used where a lesson's output is checked by nbval)."""
-    rules = situation.pop("rules", "classic")
+def _headline(kind: str, solution: Solution) -> tuple[bool | None, str]:
+    """(yes/no or None for a number, the short answer) from the engine's answer."""
+    a = solution.answer
+    if kind == "card-points":
+        return None, f"{a['points']} points."
+    if kind == "score-hand":
+        return None, f"Your team scores {a['score']} for this hand."
     if kind == "meld":
-        v = check_meld(situation["cards"], rules, going_out=situation.get("going_out", False))
-    elif kind == "freeze":
-        v = check_frozen(situation["pile"], situation.get("melds", ()), rules)
-    elif kind == "take-pile":
-        v = check_take_pile(situation["hand"], situation.get("melds", ()), situation.get("score", 0),
-                            situation["pile"], rules)
-    elif kind == "opening":
-        v = check_opening(situation["melds"], situation.get("score", 0), rules)
-    elif kind == "go-out":
-        v = check_go_out(situation["hand"], situation.get("melds", ()), 0, rules)
-    elif kind == "score-hand":
-        sheet = score_hand(situation.get("melds", ()), situation.get("red_threes", ()), situation.get("hands", ()),
-                           situation.get("went_out", False), rules)
-        print("\n".join(sheet.explanation))
-        return
-    elif kind == "card-points":
-        cards = parse_cards(situation["cards"])
-        print(" + ".join(f"{c} {c.points}" for c in cards) + f" = {sum(c.points for c in cards)}")
-        return
-    else:
-        raise ValueError(f"unknown kind {kind!r}")
-    print(v.sentence)
+        if not a["valid"]:
+            return False, "Not a meld."
+        return True, {"none": "A meld.", "samba": "A samba!"}.get(a["canasta"], f"A {a['canasta']} canasta!")
+    key, yes, no = {"opening": ("enough", "A legal opening.", "Not an opening."),
+                    "freeze": ("frozen", "Yes.", "No."),
+                    "take-pile": ("take", "Yes, you may take the pile.", "No, you may not take the pile."),
+                    "go-out": ("go_out", "Yes, you can go out.", "No, you cannot go out.")}[kind]
+    return bool(a[key]), yes if a[key] else no
+
+
+class Example:
+    """A worked example: a situation, its question and the engine's verdict (shown as HTML in a notebook)."""
+
+    def __init__(self, puzzle: Puzzle, question: str, solution: Solution):
+        self.puzzle = puzzle
+        self.question = question
+        self.solution = solution
+        self.ok, self.answer = _headline(puzzle.kind, solution)
+
+    @property
+    def reasons(self) -> list[str]:
+        return list(self.solution.explanation)
+
+    def __repr__(self) -> str:  # what nbval compares, and what a terminal shows
+        return f"{self.question}\n{self.answer} {' '.join(self.reasons)}".rstrip()
+
+    def _repr_html_(self) -> str:
+        if self.puzzle.kind == "score-hand" and len(self.reasons) > 1:
+            why = "<ul style='margin:4px 0'>" + "".join(f"<li>{html.escape(r)}</li>" for r in self.reasons) + "</ul>"
+        else:
+            why = " ".join(html.escape(r) for r in self.reasons)
+        return (f"<div class='ct-example' style='border-left:4px solid #90a4ae;padding:4px 10px;margin:10px 0;"
+                f"max-width:100%;overflow-wrap:anywhere'>"
+                f"<div class='ct-question' style='font-weight:bold;margin-bottom:4px'>{html.escape(self.question)}</div>"
+                f"{situation_html(self.puzzle)}"
+                f"<div class='ct-verdict' style='color:{_VERDICT}'><b>{html.escape(self.answer)}</b> {why}</div></div>")
+
+
+def example(kind: str, *, question: str, rules: str = "classic", **situation) -> Example:
+    """A worked example of ``kind`` (a puzzle kind: ``meld``, ``take-pile``...) drawn as cards, with its
+    ``question`` and the engine's verdict.
+
+    The question is the lesson's own, about this situation: the trainer's question for the kind belongs to the
+    puzzles the learner answers, so that a worked example never looks like a puzzle waiting for an answer.
+
+    The situation's fields are those of a puzzle of that kind (``puzzle-format.md``): ``cards``, ``hand``,
+    ``melds``, ``pile``, ``score``, ``going_out``, ``red_threes``, ``hands``, ``went_out``.
+
+    >>> example("meld", cards="5H 5Z", question="A meld?")
+    Traceback (most recent call last):
+    ...
+    canasta_tutor.errors.PuzzleError: example('meld', cards='5H 5Z'): field 'cards': ...
+    """
+    call = "example(" + ", ".join([repr(kind)] + [f"{k}={v!r}" for k, v in situation.items()] +
+                                  ([f"rules={rules!r}"] if rules != "classic" else [])) + ")"
+    if kind not in QUESTIONS:
+        raise PuzzleError(f"{call}: unknown kind {kind!r}; the kinds are {', '.join(QUESTIONS)}")
+    if not question or not question.strip() or question.strip() == QUESTIONS[kind]:
+        raise PuzzleError(f"{call}: give the example its own question about this situation (not the puzzles' "
+                          f"{QUESTIONS[kind]!r})")
+    try:
+        puzzle = puzzle_from_mapping({"id": "example", "kind": kind, **situation}, rules=rules, file=call)
+        solution = solve(puzzle)
+    except PuzzleError as e:
+        raise PuzzleError(f"{call}: " + (f"field '{e.field}': " if e.field else "") + e.detail) from None
+    except CanastaError as e:
+        raise PuzzleError(f"{call}: {e}") from None
+    return Example(puzzle, question.strip(), solution)
 
 
 def lesson_puzzles(*ids: str, title: str = "Try it yourself") -> Trainer:
-    """A trainer with these puzzles from the project's puzzle sets, in this order."""
-    return Trainer(ids=list(ids), title=title, resume=False)
+    """A trainer with these puzzles from the project's puzzle sets, in this order.
+
+    An id that no puzzle has, or that more than one puzzle file uses, or that is asked for twice, is an error.
+    """
+    call = "lesson_puzzles(" + ", ".join(map(repr, ids)) + ")"
+    if not ids:
+        raise PuzzleError(f"{call}: name at least one puzzle id")
+    twice = [i for i, n in Counter(ids).items() if n > 1]
+    if twice:
+        raise PuzzleError(f"{call}: the id '{twice[0]}' is asked for twice")
+    puzzles, problems = load_puzzles()
+    by_id: dict[str, list[Puzzle]] = defaultdict(list)
+    for p in puzzles:
+        by_id[p.id].append(p)
+    for i in ids:
+        found = by_id.get(i, [])
+        if not found:
+            broken = [m for m in problems if f"puzzle '{i}'" in m]
+            raise PuzzleError(f"{call}: no puzzle has the id '{i}'" +
+                              (f" (it failed to load: {broken[0]})" if broken else ""))
+        if len(found) > 1:
+            files = ", ".join(sorted(p.file for p in found))
+            raise PuzzleError(f"{call}: the id '{i}' is used by {len(found)} puzzles ({files}); a lesson's ids "
+                              f"must name one puzzle")
+    return Trainer([by_id[i][0] for i in ids], ids=list(ids), title=title, resume=False)
 
 
-from ..variants import presets_styled, sources_table  # noqa: E402  (re-exported for the lessons)
+class PresetsTable(widgets.VBox):
+    """Lesson 9: the rule sets side by side in plain words, and where each rule comes from.
+
+    The four-player partnership presets are shown first; a tick box per preset adds or removes a column.
+    """
+
+    def __init__(self, presets=PARTNERSHIP_PRESETS, **kwargs):
+        super().__init__(**kwargs)
+        self.boxes = {name: widgets.Checkbox(value=name in presets, description=short_title(rules), indent=False,
+                                             layout=widgets.Layout(width="auto", margin="0 14px 0 0"))
+                      for name, rules in PRESETS.items()}
+        for box in self.boxes.values():
+            box.observe(lambda _c: self.update(), "value")
+        self.table = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        self.sources = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        pick = widgets.HBox(list(self.boxes.values()), layout=widgets.Layout(flex_flow="row wrap", max_width="100%"))
+        self.children = [widgets.HTML("<b>Rule sets to compare:</b>"), pick, self.table, self.sources]
+        self.update()
+
+    @property
+    def chosen(self) -> list[str]:
+        return [name for name, box in self.boxes.items() if box.value]
+
+    def update(self) -> None:
+        chosen = self.chosen
+        if not chosen:
+            self.table.value = "<i>Tick at least one rule set.</i>"
+            self.sources.value = ""
+            return
+        self.table.value = presets_html(chosen)
+        self.sources.value = sources_html(chosen)
+
+
 from .explorers import (CardCounter, FreezeExplorer, GoOutExplorer, MeldBuilder, OpeningExplorer,  # noqa: E402
                         RedThreeExplorer, ScoreExplorer, TakePileExplorer, VariantsExplorer)
 from .trainer import PracticeRoom  # noqa: E402
 
-__all__ = ["show_cards", "show_meld", "show_pile", "show_take", "show_opening", "show_go_out", "show_score",
-           "explain", "lesson_puzzles", "presets_styled", "sources_table", "CardCounter", "MeldBuilder",
-           "RedThreeExplorer", "TakePileExplorer", "FreezeExplorer", "OpeningExplorer", "GoOutExplorer",
-           "ScoreExplorer", "VariantsExplorer", "PracticeRoom", "Trainer"]
+__all__ = ["example", "lesson_puzzles", "PresetsTable",
+           "CardCounter", "MeldBuilder", "RedThreeExplorer", "TakePileExplorer", "FreezeExplorer", "OpeningExplorer",
+           "GoOutExplorer", "ScoreExplorer", "VariantsExplorer", "PracticeRoom", "Trainer"]
