@@ -64,8 +64,15 @@ def _frozen(pile, melds, rules: RuleSet) -> Verdict:
         reasons.append(Reason("always-frozen", "Under this house rule the pile is always frozen."))
     if reasons:
         return Verdict(True, tuple(reasons))
-    return Verdict(False, (Reason("not-frozen", f"The pile is not frozen: no {_freezers(rules)} lies in it, and "
-                                                f"your team has opened."),))
+    reasons = [Reason("not-frozen", f"The pile is not frozen: no {_freezers(rules)} lies in it, and your team has "
+                                    f"opened.")]
+    black = [c for c in pile if c.is_black_three]
+    if black:  # a learner may think a black three freezes the pile: say why it does not
+        these = "A black three does not" if len(black) == 1 else "Black threes do not"
+        reasons.append(Reason("black-three-not-freezing", f"{these} freeze the pile ({_and(black)}): on top, a black "
+                                                          f"three only blocks the pile until the next discard covers "
+                                                          f"it."))
+    return Verdict(False, tuple(reasons))
 
 
 def _freezers(rules: RuleSet) -> str:
@@ -92,8 +99,8 @@ def check_stopped(pile) -> Verdict:
         return Verdict(True, (Reason("wild-on-top", f"{top} lies on top: with a wild card on top nobody may take the "
                                                     f"pile."),))
     if top.is_black_three:
-        return Verdict(True, (Reason("black-three-on-top", f"{top} lies on top: a black three stops the pile, so the "
-                                                           f"next player may not take it."),))
+        return Verdict(True, (Reason("black-three-on-top", f"{top} lies on top: with a black three on top nobody "
+                                                           f"may take the pile, until the next discard covers it."),))
     if top.is_red_three:
         return Verdict(True, (Reason("red-three-on-top", f"{top} lies on top: a red three can never be melded, so "
                                                          f"nobody may take the pile."),))

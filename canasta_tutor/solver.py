@@ -139,7 +139,7 @@ def hints(puzzle: Puzzle) -> list[str]:
 
         out.append(f"The pile is frozen for a team when a {_freezers(rules)} lies in it, or when the team has "
                    f"not melded yet."
-                   + ("" if rules.black_three_freezes_pile else " A black three only stops the next player."))
+                   + ("" if rules.black_three_freezes_pile else " A black three does not freeze it: on top, it blocks the pile until the next discard covers it."))
     elif kind == "take-pile":
         pile = s.get("pile", ())
         if pile:

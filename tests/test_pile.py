@@ -142,3 +142,19 @@ def test_shown_cards():
     assert not check_shown_cards("KH KS QH QS QD", [], 0, "5D 8S KC", "KH KS").ok   # 30 < 50
     assert check_shown_cards("KH KS QH QS QD", [], 0, "5D 8S KC", "KH KS QH QS QD").ok
     assert not check_shown_cards("KH KS QH QS QD 4C", [], 0, "5D 8S KC", "KH KS QH QS QD 4C").ok  # 4♣ fits no meld
+
+
+def test_a_black_three_in_the_pile_is_named_and_said_not_to_freeze_it():
+    # rule-decisions.md (classic): "A black three does not freeze the pile: on top, it only stops the next player."
+    v = check_frozen("5D 3C 9S", melds=["KH KS KD"])
+    assert not v.ok
+    assert "black-three-not-freezing" in v.codes and "3♣" in v.sentence
+    assert "black-three-not-freezing" not in check_frozen("5D 9S", melds=["KH KS KD"]).codes
+    # where a black three does freeze the pile (samba), it is a reason for freezing, not a reassurance
+    s = check_frozen("5D 3C 9S", melds=["KH KS KD"], rules="samba")
+    assert s.ok and "black-three-in-pile" in s.codes and "black-three-not-freezing" not in s.codes
+
+
+def test_a_black_three_on_top_blocks_the_pile_for_everyone():
+    v = check_stopped("5D 9S 3C")
+    assert v.ok and v.codes == ("black-three-on-top",) and "nobody may take the pile" in v.sentence
