@@ -21,9 +21,9 @@ from .rules import PRESETS, RuleSet, citation, get_rules
 DECIDING_OPTIONS = {
     "meld": ("wild_limit", "max_wild", "sequences", "black_threes_with_wild"),
     "opening": ("opening_table", "wild_limit"),
-    "freeze": ("pile_always_frozen",),
+    "freeze": ("pile_always_frozen", "red_three_freezes_pile", "black_three_freezes_pile"),
     "take-pile": ("take_with_natural_and_wild", "take_onto_canasta", "opening_table", "canastas_to_go_out"),
-    "go-out": ("canastas_to_go_out", "wild_limit", "black_threes_with_wild"),
+    "go-out": ("canastas_to_go_out", "wild_limit", "black_threes_with_wild", "wild_swap"),
     "score-hand": ("red_three_penalty", "all_red_threes_penalty", "all_red_threes_bonus", "concealed_going_out_bonus",
                    "samba_bonus"),
     "card-points": (),
@@ -121,6 +121,9 @@ ROWS = (
     ("Going out concealed after drawing from the stock needs no opening minimum", ("concealed_needs_no_minimum",),
      lambda r: _yes(r.concealed_needs_no_minimum)),
     ("Black threes melded by a player going out", ("black_threes_with_wild",), _black_threes),
+    ("A red three in the pile freezes it", ("red_three_freezes_pile",), lambda r: _yes(r.red_three_freezes_pile)),
+    ("A black three anywhere in the pile freezes it", ("black_three_freezes_pile",),
+     lambda r: _yes(r.black_three_freezes_pile)),
     ("The pile is always frozen", ("pile_always_frozen",), lambda r: _yes(r.pile_always_frozen)),
     ("Take an unfrozen pile with one natural card and a wild card", ("take_with_natural_and_wild",),
      lambda r: _yes(r.take_with_natural_and_wild)),
@@ -128,6 +131,8 @@ ROWS = (
      lambda r: _yes(r.take_onto_canasta)),
     ("No taking a one-card pile with one card in hand", ("one_card_pile_rule",),
      lambda r: _yes(r.one_card_pile_rule)),
+    ("Swap a natural card for a wild card in your team's unfinished group, and keep the wild card", ("wild_swap",),
+     lambda r: _yes(r.wild_swap)),
     ("Game played to", ("target_score",), lambda r: _points(r.target_score)),
 )
 
@@ -278,6 +283,37 @@ _q("'Ieder krijgt 13 kaarten en trekt twee kaarten per beurt van de stock, maar 
      "stapel pakt, speelt die ronde alleen tegen de andere twee. Je speelt tot 7500 punten.",
      "Each gets 13 cards and draws two cards from the stock each turn, but discards one. Whoever takes the pile "
      "first plays that hand alone against the other two. You play to 7500 points."),))
+_q("rule-decisions.md (classic): frozen when a wild card or a red three lies in it; a black three does not freeze "
+   "the pile.", (),
+   "The classic rules freeze the pile with a wild card or a red three in it; a black three on top only blocks it "
+   "until the next discard covers it.")
+_q("silent; no wild card is ever taken back from a meld.", (),
+   "The classic rules never let a wild card be taken back from a meld, so there is no swapping.")
+_q("''N Versteekte canasta ... dra 'n bonus telling van 100 punte (so 400 vir 'n versteekte gemengde canasta en 600 "
+   "vir 'n versteekte natuurlike canasta).' Going out concealed, every canasta of the hand is a concealed one "
+   "(rule-decisions).",
+   (("'N Versteekte canasta ... dra 'n bonus telling van 100 punte (so 400 vir 'n versteekte gemengde canasta en "
+     "600 vir 'n versteekte natuurlike canasta).",
+     "A concealed canasta ... carries a bonus of 100 points (so 400 for a concealed mixed canasta and 600 for a "
+     "concealed natural canasta)."),),
+   "Going out concealed, every canasta of that hand was melded from the hand in one go, so each earns the 100.")
+_q("only a wild card turned up freezes the pile: 'As een van hierdie bonuskaarte 'n wilde kaart was, vries dit ook "
+   "die vullisstapel'.",
+   (("As een van hierdie bonuskaarte 'n wilde kaart was, vries dit ook die vullisstapel",
+     "If one of these bonus cards was a wild card, it also freezes the discard pile"),),
+   "The Hoyle-style rules name only a wild card turned up as freezing the pile, so a red three there does not.")
+_q("004_21b6a2a99892059f.txt rule 4: 'Als je de gewone kaart hebt die een joker vervangt in een onvoltooide groep, "
+   "mag je hem omwisselen en de joker houden. In reeksen zijn jokers helemaal niet toegestaan'.",
+   (("Als je de gewone kaart hebt die een joker vervangt in een onvoltooide groep, mag je hem omwisselen en de "
+     "joker houden. In reeksen zijn jokers helemaal niet toegestaan",
+     "If you hold the ordinary card that a joker stands for in an unfinished group, you may swap them and keep "
+     "the joker. In sequences jokers are not allowed at all"),))
+_q("'Blokkering: Een aflegstapel die niet kan worden opgepakt behalve met een gewoon paar ...; wordt getriggerd "
+   "wanneer een joker of een zwarte drie wordt afgelegd.'",
+   (("Blokkering: Een aflegstapel die niet kan worden opgepakt behalve met een gewoon paar ...; wordt getriggerd "
+     "wanneer een joker of een zwarte drie wordt afgelegd.",
+     "Blocking: a discard pile that cannot be picked up except with a natural pair ...; it is triggered when a "
+     "joker or a black three is discarded."),))
 _q("rule-decisions.md (player counts): two canastas to go out; 002 is silent.", (),
    "Two canastas to go out: the classic rules are silent, so this tutor decided it.")
 _q("'Je gebruikt drie pakken met zes jokers en deelt 13 kaarten per speler. Er wordt gespeeld in drie teams van twee "
