@@ -80,7 +80,7 @@ def card_html(card: Card | str, *, size: str = "normal", highlight: bool = False
 def cards_html(cards, *, size: str = "normal", empty: str = "no cards") -> str:
     cards = as_cards(cards) if not isinstance(cards, str) else parse_cards(cards)
     if not cards:
-        return f"<span style='color:#777;font-style:italic'>{html.escape(empty)}</span>"
+        return f"<span style='color:#595959;font-style:italic'>{html.escape(empty)}</span>"
     return "<span style='white-space:normal'>" + "".join(card_html(c, size=size) for c in cards) + "</span>"
 
 
@@ -94,7 +94,7 @@ def pile_html(pile, *, frozen: bool | None = None, size: str = "normal") -> str:
     """The discard pile, bottom to top; the top card is raised; a frozen pile carries a marker."""
     pile = as_cards(pile) if not isinstance(pile, str) else parse_cards(pile)
     if not pile:
-        body = "<span style='color:#777;font-style:italic'>the pile is empty</span>"
+        body = "<span style='color:#595959;font-style:italic'>the pile is empty</span>"
     else:
         under = "".join(card_html(c, size="small") for c in pile[:-1])
         top = card_html(pile[-1], size=size, highlight=True, title=f"top card: {pile[-1].text}")
@@ -120,10 +120,10 @@ def melds_html(melds, rules, *, title: str = "Your team's melds") -> str:
         elif v.canasta == "mixed":
             mark = badge("mixed canasta", BLACK)
         elif v.canasta == "samba":
-            mark = badge("samba", "#ef6c00")
+            mark = badge("samba", "#a84300")
         rows.append(f"<div class='ct-meld'>{cards_html(meld, size='small')}{mark}</div>")
     if not rows:
-        rows.append("<div style='color:#777;font-style:italic'>none yet: your team has not melded</div>")
+        rows.append("<div style='color:#595959;font-style:italic'>none yet: your team has not melded</div>")
     return f"<div class='ct-melds'><b>{html.escape(title)}</b>{''.join(rows)}</div>"
 
 

@@ -9,4 +9,9 @@ if [ ! -x /usr/bin/chromium ]; then
   { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null; } ||
     echo "!! could not install chromium: the browser tests will fail (apt-get install chromium)"
 fi
+if [ ! -f tests/.axe/node_modules/axe-core/axe.min.js ]; then
+  echo "== installing axe-core (npm) for the browser tests' accessibility scan"
+  { command -v npm >/dev/null && npm install --prefix tests/.axe --no-audit --no-fund --silent axe-core@4 >/dev/null; } ||
+    echo "!! could not install axe-core: the browser tests will fail (needs npm)"
+fi
 exec .venv/bin/python -m pytest "$@"

@@ -112,7 +112,8 @@ class MeldBuilder(widgets.VBox):
         super().__init__(**kwargs)
         self.meld = _CardList(cards)
         self.preset = _preset_dropdown(rules)
-        self.going_out = widgets.Checkbox(value=going_out, description="I go out this turn")
+        self.going_out = widgets.Checkbox(value=going_out, description="I go out this turn", indent=False,
+                                   layout=widgets.Layout(width="auto", max_width="100%"))
         self.palette = DeckPicker(on_pick=self.add)
         self.clear_button = widgets.Button(description="Start again")
         self.clear_button.on_click(lambda _b: self.clear())
@@ -170,7 +171,8 @@ class RedThreeExplorer(widgets.VBox):
         super().__init__(**kwargs)
         self.preset = _preset_dropdown()
         self.count = widgets.IntSlider(value=1, min=0, max=4, description="Red threes:", layout=_wide("30em"))
-        self.opened = widgets.Checkbox(value=True, description="My team has melded this hand")
+        self.opened = widgets.Checkbox(value=True, description="My team has melded this hand", indent=False,
+                                   layout=widgets.Layout(width="auto", max_width="100%"))
         self.view = widgets.HTML()
         for w in (self.preset, self.count, self.opened):
             w.observe(lambda _c: self.update(), "value")
@@ -198,8 +200,10 @@ class FreezeExplorer(widgets.VBox):
         super().__init__(**kwargs)
         self.pile = _CardList(pile)
         self.preset = _preset_dropdown()
-        self.melded = widgets.Checkbox(value=melded, description="My team has melded")
-        self.always = widgets.Checkbox(value=False, description="House rule: the pile is always frozen")
+        self.melded = widgets.Checkbox(value=melded, description="My team has melded", indent=False,
+                                   layout=widgets.Layout(width="auto", max_width="100%"))
+        self.always = widgets.Checkbox(value=False, description="House rule: the pile is always frozen", indent=False,
+                                   layout=widgets.Layout(width="auto", max_width="100%"))
         buttons = []
         for label, code in self.DISCARDS:
             b = widgets.Button(description=f"Discard {label}", layout=widgets.Layout(width="auto"))

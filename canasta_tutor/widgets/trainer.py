@@ -350,9 +350,9 @@ class Trainer(widgets.VBox):
             child.disabled = True
         self.hint_button.disabled = True
         self._say("")
+        self._update_header()  # before the feedback: whoever sees the feedback sees the new score
         self._show_feedback(correct, given, expected)
         self._save(given, correct, seconds)
-        self._update_header()
         return correct
 
     def _save(self, given, correct: bool, seconds: float) -> None:
@@ -476,7 +476,8 @@ class PracticeRoom(widgets.VBox):
         self.topics = widgets.SelectMultiple(options=topics, description="Topics:", rows=min(8, max(3, len(topics))),
                                              layout=widgets.Layout(width="100%", max_width="30em"))
         self.difficulty = widgets.IntRangeSlider(value=(1, 5), min=1, max=5, description="Difficulty:")
-        self.missed = widgets.Checkbox(value=False, description="Only the puzzles I missed")
+        self.missed = widgets.Checkbox(value=False, description="Only the puzzles I missed", indent=False,
+                                   layout=widgets.Layout(width="auto", max_width="100%"))
         self.start = widgets.Button(description="Start", button_style="primary")
         self.start.on_click(lambda _b: self.begin())
         self.message = widgets.HTML(
