@@ -167,7 +167,7 @@ class CardInputs(widgets.VBox):
         self.pickers: dict[str, DeckPicker] = {}
         self.switch = widgets.ToggleButton(value=False, description="Pick cards by tapping",
                                            tooltip="show a deck: tap cards to put them in a box",
-                                           layout=widgets.Layout(width="auto"))
+                                           layout=widgets.Layout(width="auto", align_self="flex-start"))
         self.target = widgets.ToggleButtons(options=list(self._boxes), description="Cards go to:",
                                             style={"description_width": "initial"}, layout=widgets.Layout(width="100%"))
         self.target.add_class("ct-target")

@@ -432,8 +432,8 @@ class Trainer(widgets.VBox):
         question = widgets.HTML(f"<p><b>And which cards from your hand do you show with the "
                                 f"{html.escape(top.text)}?</b> Click them (none, if it goes on a meld), then "
                                 f"check.</p>")
-        self.followup.children = [question, widgets.HBox(self.card_toggles, layout=widgets.Layout(flex_flow="row wrap")),
-                                  check, self.followup_feedback]
+        row = widgets.HBox(self.card_toggles, layout=widgets.Layout(flex_flow="row wrap"))
+        self.followup.children = [question, row, check, self.followup_feedback]
 
     def choose_cards(self, *codes: str) -> None:
         """Select the hand cards with these codes (as clicking them would)."""
