@@ -253,6 +253,27 @@ def test_enter_in_the_number_box_answers(store):
     assert t.answered_count == 1
 
 
+def test_enter_waits_for_keystrokes_the_browser_still_holds(store):
+    """In a kernel, Enter may arrive before the box's last value: the answer uses the value that follows."""
+    import asyncio
+
+    async def scenario():
+        t = trainer(store, ["sc"])
+        t.number.value = "78"                                  # what reached the kernel before Enter
+        t.number._handle_custom_msg({"event": "submit"}, [])  # Enter overtakes the last keystroke
+        assert not t.answered
+        t.number.value = "785"                                 # the keystroke the browser held back
+        assert t.answered and t.right == 1
+        t2 = Trainer(SET, ids=["sc"], learner="bo", store=store)  # nothing held back: answered after a short wait
+        t2.number.value = "700"
+        t2.number._handle_custom_msg({"event": "submit"}, [])
+        assert not t2.answered
+        await asyncio.sleep(0.6)
+        assert t2.answered and t2.right == 0 and "You answered: <b>700</b>" in t2.feedback.value, t2.message.value
+
+    asyncio.run(scenario())
+
+
 # --- the clock starts when a browser shows the puzzle -------------------------------------------------------
 
 class FakeClock:

@@ -14,6 +14,7 @@ puzzle's clock starts again when the browser first asks for the widgets
 
 from __future__ import annotations
 
+import asyncio
 import html
 import time
 from pathlib import Path
@@ -42,6 +43,7 @@ YES_NO_KEY = {"opening": "enough", "freeze": "frozen", "take-pile": "take", "go-
 NUMBER_KEY = {"card-points": "points", "score-hand": "score"}
 MELD_CHOICES = [("Not a meld", (False, "none")), ("A meld, no canasta", (True, "none")),
                 ("Natural canasta", (True, "natural")), ("Mixed canasta", (True, "mixed"))]
+SUBMIT_WAIT = 0.4  # seconds Enter waits for the box's last keystrokes (see Trainer._number_message)
 _OK = tone_colour(GOOD)
 _BAD = tone_colour(BAD)
 _NEUTRAL = tone_colour(NEUTRAL)
@@ -149,6 +151,8 @@ class Trainer(widgets.VBox):
         self.number = widgets.Text(placeholder="points", layout=widgets.Layout(width="12em", max_width="100%"),
                                    description="Your answer:", style={"description_width": "initial"})
         self.number.on_msg(self._number_message)  # Enter in the box answers, as the Check button does
+        self._submit_pending = False
+        self.number.observe(self._number_changed, "value")
         self.check_button = widgets.Button(description="Check", button_style="primary")
         self.check_button.on_click(lambda _b: self.answer(self.number.value))
         self.hint_button = widgets.Button(description="Hint")
@@ -176,8 +180,27 @@ class Trainer(widgets.VBox):
         self.next()
 
     def _number_message(self, _widget, content, _buffers) -> None:
-        if isinstance(content, dict) and content.get("event") == "submit" and self.puzzle is not None \
-                and self.puzzle.kind in NUMBER_KEY and not self.answered:
+        """Enter in the number box. The browser may still hold the last keystrokes back (ipywidgets sends a
+        model's changes one message at a time, while Enter overtakes them), so in a running kernel the answer
+        is taken when the box's value next changes, or after SUBMIT_WAIT seconds if it does not."""
+        if not (isinstance(content, dict) and content.get("event") == "submit" and self.puzzle is not None
+                and self.puzzle.kind in NUMBER_KEY and not self.answered):
+            return
+        self._submit_pending = True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a script, a test): the box holds what was typed
+            self._submit_now()
+            return
+        loop.call_later(SUBMIT_WAIT, self._submit_now)
+
+    def _number_changed(self, _change) -> None:
+        if self._submit_pending:
+            self._submit_now()
+
+    def _submit_now(self) -> None:
+        if self._submit_pending:
+            self._submit_pending = False
             self.answer(self.number.value)
 
     def _browser_connected(self, when: float) -> None:
@@ -243,6 +266,7 @@ class Trainer(widgets.VBox):
             self._update_header()
             return
         self._say("")
+        self._submit_pending = False
         self.prompt.value = f"<p><i>{html.escape(puzzle.prompt)}</i></p>" if puzzle.prompt else ""
         self.situation.value = situation_html(puzzle, show_frozen=puzzle.kind != "freeze",
                                               show_minimum=puzzle.kind != "opening")
