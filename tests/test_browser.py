@@ -254,6 +254,18 @@ def test_no_lesson_shows_an_error_or_source(page, server, name):
     shot(page, f"phone-{stem}")
     problems = axe_violations(page)
     assert not problems, (name, problems)
+    if stem == "06-the-opening-minimum":  # the score slider by keyboard: steps of 5, PageUp 25, a box beside it
+        handle = page.get_by_role("slider", name="Team score")
+        box = page.locator(".ct-score-box input").first
+        handle.focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("() => document.querySelector('.ct-score-box input').value === '5'")
+        page.keyboard.press("PageUp")
+        page.wait_for_function("() => document.querySelector('.ct-score-box input').value === '30'")
+        box.fill("1500")
+        box.press("Enter")
+        page.locator(".ct-minimum", has_text="90").wait_for()
+        assert handle.get_attribute("aria-valuenow").startswith("1500")
 
 
 def config(page) -> dict:
