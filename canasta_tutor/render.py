@@ -19,6 +19,44 @@ RED = "#c62828"
 BLACK = "#1b1b1b"
 JOKER_COLOUR = "#6a1b9a"
 
+# What a verdict means for the learner, and how it looks: defined once, used by every widget and lesson helper.
+# A colour never stands alone: each tone has its own symbol too.
+GOOD, BAD, FROZEN, NEUTRAL = "good", "bad", "frozen", "neutral"
+TONES = {  # tone -> (colour, symbol); the colours keep a 4.5:1 contrast on white
+    GOOD: ("#2e7d32", "✔"),
+    BAD: ("#c62828", "✘"),
+    FROZEN: ("#1565c0", "❄"),
+    NEUTRAL: ("#444444", ""),
+}
+# The tone of a yes and of a no, per question. Yes is good news for most questions ("you may take the pile",
+# "a meld"); for "is the pile frozen?" a yes is a state to reckon with (blue, like the frozen marker), a no is good.
+VERDICT_TONES = {"freeze": (FROZEN, GOOD)}
+_DEFAULT_TONES = (GOOD, BAD)
+
+
+def tone_colour(tone: str) -> str:
+    return TONES[tone][0]
+
+
+def verdict_tone(ok: bool, kind: str | None = None) -> str:
+    """The tone of a verdict: ``ok`` is the engine's yes or no, ``kind`` the question (a puzzle kind)."""
+    yes, no = VERDICT_TONES.get(kind, _DEFAULT_TONES)
+    return yes if ok else no
+
+
+def verdict_html(verdict, *, yes: str = "Yes", no: str = "No", kind: str | None = None, inline: bool = False) -> str:
+    """A verdict's headline in its tone (colour and symbol), then its reasons (a list, or one line if ``inline``)."""
+    tone = verdict_tone(bool(verdict), kind)
+    colour, symbol = TONES[tone]
+    head = f"{symbol} {yes if verdict else no}".strip()
+    if inline:
+        reasons = " ".join(html.escape(r.text) for r in verdict.reasons)
+        return (f"<div class='ct-verdict ct-tone-{tone}' style='color:{colour}'><b>{html.escape(head)}</b> "
+                f"{reasons}</div>")
+    items = "".join(f"<li>{html.escape(r.text)}</li>" for r in verdict.reasons)
+    return (f"<div class='ct-verdict ct-tone-{tone}'><div style='color:{colour};font-size:1.15em'>"
+            f"<b>{html.escape(head)}</b></div><ul>{items}</ul></div>")
+
 _CARD = ("display:inline-block;box-sizing:border-box;width:{w}px;height:{h}px;margin:2px;padding:3px 4px;"
          "border:1px solid #888;border-radius:6px;background:{bg};color:{fg};font:bold {fs}px/1.1 "
          "'DejaVu Sans',Arial,sans-serif;text-align:left;vertical-align:top;box-shadow:1px 1px 2px #bbb")
@@ -42,7 +80,7 @@ def card_html(card: Card | str, *, size: str = "normal", highlight: bool = False
 def cards_html(cards, *, size: str = "normal", empty: str = "no cards") -> str:
     cards = as_cards(cards) if not isinstance(cards, str) else parse_cards(cards)
     if not cards:
-        return f"<span style='color:#777;font-style:italic'>{html.escape(empty)}</span>"
+        return f"<span style='color:#595959;font-style:italic'>{html.escape(empty)}</span>"
     return "<span style='white-space:normal'>" + "".join(card_html(c, size=size) for c in cards) + "</span>"
 
 
@@ -56,17 +94,17 @@ def pile_html(pile, *, frozen: bool | None = None, size: str = "normal") -> str:
     """The discard pile, bottom to top; the top card is raised; a frozen pile carries a marker."""
     pile = as_cards(pile) if not isinstance(pile, str) else parse_cards(pile)
     if not pile:
-        body = "<span style='color:#777;font-style:italic'>the pile is empty</span>"
+        body = "<span style='color:#595959;font-style:italic'>the pile is empty</span>"
     else:
         under = "".join(card_html(c, size="small") for c in pile[:-1])
         top = card_html(pile[-1], size=size, highlight=True, title=f"top card: {pile[-1].text}")
         body = (f"<span style='opacity:0.85'>{under}</span>" if under else "") + \
                f"<span style='margin-left:6px'>{top}</span>"
     marker = ""
-    if frozen is True:
-        marker = badge("❄ frozen for your team", "#1565c0")
-    elif frozen is False:
-        marker = badge("not frozen", "#2e7d32")
+    if frozen is not None:
+        tone = verdict_tone(frozen, "freeze")
+        marker = badge(f"{TONES[tone][1]} frozen for your team" if frozen else f"{TONES[tone][1]} not frozen",
+                       tone_colour(tone))
     return f"<div class='ct-pile'><b>Discard pile</b> <small>(bottom → top)</small>{marker}<br>{body}</div>"
 
 
@@ -82,10 +120,10 @@ def melds_html(melds, rules, *, title: str = "Your team's melds") -> str:
         elif v.canasta == "mixed":
             mark = badge("mixed canasta", BLACK)
         elif v.canasta == "samba":
-            mark = badge("samba", "#ef6c00")
+            mark = badge("samba", "#a84300")
         rows.append(f"<div class='ct-meld'>{cards_html(meld, size='small')}{mark}</div>")
     if not rows:
-        rows.append("<div style='color:#777;font-style:italic'>none yet: your team has not melded</div>")
+        rows.append("<div style='color:#595959;font-style:italic'>none yet: your team has not melded</div>")
     return f"<div class='ct-melds'><b>{html.escape(title)}</b>{''.join(rows)}</div>"
 
 
@@ -130,7 +168,8 @@ def situation_html(puzzle, *, show_frozen: bool = True, show_minimum: bool = Tru
     if kind in ("opening", "take-pile", "go-out"):
         score = s.get("score", 0)
         line = f"<b>Your team's score</b>: {score}"
-        if show_minimum:
+        # the opening minimum matters only to a team that has not melded yet
+        if show_minimum and not any(as_cards(m) for m in s.get("melds", [])):
             line += f" &nbsp; <b>opening minimum</b>: {rules.opening_minimum(score)}"
         parts.append(f"<div>{line}</div>")
     return "<div class='ct-situation' style='line-height:1.5'>" + "".join(

@@ -2,18 +2,22 @@
 # Install everything (first run only) and run every test. Every argument goes to pytest.
 set -euo pipefail
 CANASTA_SETUP_EXTRAS=test source "$(dirname "$0")/_setup.sh"
-if [ ! -x /usr/bin/chromium ]; then
-  echo "== installing Debian's chromium for the browser tests"
+
+# Debian packages the tests need: chromium (browser tests), fonts-dejavu-core (suit symbols in worksheet PDFs).
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "== installing Debian's ${missing[*]} for the tests"
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
-  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null; } ||
-    echo "!! could not install chromium: the browser tests will fail (apt-get install chromium)"
+  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null; } ||
+    echo "!! could not install ${missing[*]}: some tests will fail (apt-get install ${missing[*]})"
 fi
-if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
-  echo "== installing Debian's fonts-dejavu-core (suit symbols in the worksheet PDFs)"
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
-  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq fonts-dejavu-core >/dev/null; } ||
-    echo "!! could not install fonts-dejavu-core: a worksheet test will fail (apt-get install fonts-dejavu-core)"
+# axe-core (npm) for the browser tests' accessibility scan, into a git-ignored folder.
+if [ ! -f tests/.axe/node_modules/axe-core/axe.min.js ]; then
+  echo "== installing axe-core (npm) for the browser tests' accessibility scan"
+  { command -v npm >/dev/null && npm install --prefix tests/.axe --no-audit --no-fund --silent axe-core@4 >/dev/null; } ||
+    echo "!! could not install axe-core: the browser tests will fail (needs npm)"
 fi
 exec .venv/bin/python -m pytest "$@"

@@ -140,3 +140,96 @@ def test_serve_arguments():
     assert "--VoilaConfiguration.preheat_kernel=True" in args
     assert "--MappingKernelManager.cull_idle_timeout=600" in args
     assert "--VoilaConfiguration.show_tracebacks=False" in args and "--VoilaConfiguration.strip_sources=True" in args
+
+
+# --- one meaning, one colour; the deck picker; nothing wider than a phone ----------------------------------
+
+def test_a_verdicts_colour_follows_its_meaning_everywhere():
+    from canasta_tutor.render import FROZEN, GOOD, pile_html, tone_colour
+
+    f = FreezeExplorer("5D 9S 7C")
+    # not frozen: good news, in the same colour as the "not frozen" marker beside it
+    assert f"color:{tone_colour(GOOD)};font-size:1.15em'><b>✔ Not frozen" in f.view.value
+    assert f"background:{tone_colour(GOOD)};" in pile_html("5D", frozen=False)
+    f.discard("2C")
+    # frozen: not a mistake, a state, in the frozen marker's colour, never the "yes, good" green
+    assert f"color:{tone_colour(FROZEN)};font-size:1.15em'><b>❄ Frozen for your team" in f.view.value
+    assert f"background:{tone_colour(FROZEN)};" in pile_html("5D 2C", frozen=True)
+    assert tone_colour(FROZEN) != tone_colour(GOOD)
+    t = TakePileExplorer(hand="7H 7S", pile="5D 8S 7C", melds="KH KS KD")
+    assert f"color:{tone_colour(GOOD)};font-size:1.15em'><b>✔ Yes, you may" in t.view.value
+
+
+def test_the_deck_picker_fills_and_empties_a_box():
+    t = TakePileExplorer(hand="7H JK 4C 9D", pile="5D 8S 7C", melds="KH KS KD")
+    assert not t.cards.pickers  # made only when opened
+    t.cards.switch.value = True
+    t.cards.target.value = "Your hand"
+    hand = t.cards.picker()
+    assert len(hand.deck.options) == 53 and hand.deck.options[0] == ("A♠", "AS") and hand.deck.options[-1][1] == "JK"
+    hand.deck.value = "7S"           # tap 7♠
+    assert t.hand.value == "7H JK 4C 9D 7S" and hand.deck.value is None
+    hand.deck.value = "7S"           # tapping the same card again adds another
+    assert t.hand.value == "7H JK 4C 9D 7S 7S"
+    hand.chosen.value = 1            # tap the chosen joker: out it goes
+    assert t.hand.value == "7H 4C 9D 7S 7S"
+    assert [label for label, _ in hand.chosen.options] == ["7♥", "4♣", "9♦", "7♠", "7♠"]
+    t.cards.target.value = "Team melds"
+    melds = t.cards.picker()
+    assert t.cards.area.children[-1] is melds
+    melds.new_meld.click()
+    for code in ("QH", "QS", "QD"):
+        melds.deck.value = code
+    assert t.melds.value == "KH KS KD | QH QS QD" and "Q<br>♥" in t.view.value  # the new meld is on the table
+    melds.new_meld.click(), melds.new_meld.click()  # no empty meld
+    assert t.melds.value == "KH KS KD | QH QS QD |"
+    t.hand.value = "7H QX"           # typing still works, and a mistyped code can be tapped away
+    assert [label for label, _ in hand.chosen.options] == ["7♥", "QX"]
+    hand.chosen.value = 1
+    assert t.hand.value == "7H"
+
+
+def test_card_counter_and_meld_builder_use_the_deck_picker():
+    c = CardCounter("")
+    c.palette.deck.value = "JK"
+    assert "<b class='ct-total'>50</b>" in c.view.value
+    m = MeldBuilder("")
+    for code in ("KH", "KS", "KD"):
+        m.palette.deck.value = code
+    assert "Valid meld" in m.verdict.value
+
+
+def test_the_score_box_and_slider_agree():
+    o = OpeningExplorer()
+    assert o.score.step == 5 and o.score_box.step == 5
+    o.score_box.value = 1500
+    assert o.score.value == 1500 and "<b class='ct-minimum'>90</b>" in o.table.value
+    o.score.value = 3000
+    assert o.score_box.value == 3000
+
+
+def _widths(root):
+    seen, stack = set(), [root]
+    while stack:
+        w = stack.pop()
+        if id(w) in seen:
+            continue
+        seen.add(id(w))
+        layout = getattr(w, "layout", None)
+        if layout is not None:
+            yield type(w).__name__, getattr(w, "description", ""), layout.width, layout.max_width
+        stack.extend(getattr(w, "children", ()))
+
+
+def test_no_explorer_input_is_wider_than_a_phone():
+    import re
+
+    for explorer in (CardCounter(), MeldBuilder(), RedThreeExplorer(), FreezeExplorer(), OpeningExplorer(),
+                     TakePileExplorer(), GoOutExplorer(), ScoreExplorer(), VariantsExplorer()):
+        if hasattr(explorer, "cards"):
+            explorer.cards.switch.value = True
+        for name, description, width, max_width in _widths(explorer):
+            fixed = re.fullmatch(r"([\d.]+)(px|em)", width or "")
+            if fixed:
+                px = float(fixed[1]) * (16 if fixed[2] == "em" else 1)
+                assert px <= 300, (type(explorer).__name__, name, description, width)

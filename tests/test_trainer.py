@@ -3,6 +3,8 @@
 import html
 import json
 import re
+import sqlite3
+import traceback
 
 import ipywidgets as widgets
 import pytest
@@ -191,7 +193,10 @@ def test_cards_drawn_as_cards(store):
     value = t.situation.value
     assert value.count("class='ct-card'") == 4 + 3 + 3
     assert "❄ frozen for your team" in value and "#c62828" in value
-    assert "opening minimum" in value and "<b>Your team's score</b>: 0" in value
+    # the team has melded (KH KS KD): its opening minimum no longer matters, so it is not shown
+    assert "opening minimum" not in value and "<b>Your team's score</b>: 0" in value
+    unopened = Trainer(WHICH, ids=["w2"], learner="ana", store=store)  # no melds yet: the minimum is shown
+    assert "<b>opening minimum</b>: 50" in unopened.situation.value
 
 
 WHICH = parse_puzzle_set("""
@@ -223,3 +228,185 @@ def test_no_which_cards_after_no(store):
     t = trainer(store, ["tk"])
     buttons(t)["No"].click()
     assert not t.card_toggles and not t.followup.children
+
+
+# --- answering by keyboard, neutral buttons, what the learner chose ------------------------------------------
+
+def test_yes_and_no_are_neutral_and_the_feedback_names_both_answers(store):
+    t = trainer(store, ["tk"])
+    assert {b.button_style for b in buttons(t).values()} == {""}  # no green Yes / red No giving a hint
+    buttons(t)["Yes"].click()
+    assert "You answered: <b>Yes</b>. The answer: <b>No</b>." in t.feedback.value
+    assert t.hint_button.disabled and not t.next_button.disabled
+    # feedback, then Next: the order keyboard focus takes after an answer
+    order = list(t.children)
+    nav = next(c for c in order if isinstance(c, widgets.HBox) and t.next_button in c.children)
+    assert order.index(t.controls) < order.index(t.feedback) < order.index(nav)
+
+
+def test_enter_in_the_number_box_answers(store):
+    t = trainer(store, ["sc"])
+    t.number.value = "785"
+    t.number._handle_custom_msg({"event": "submit"}, [])  # what the browser sends when Enter is pressed
+    assert t.answered and "Right!" in t.feedback.value and t.right == 1
+    t.number._handle_custom_msg({"event": "submit"}, [])  # a second Enter does not answer twice
+    assert t.answered_count == 1
+
+
+def test_enter_waits_for_keystrokes_the_browser_still_holds(store):
+    """In a kernel, Enter may arrive before the box's last value: the answer uses the value that follows."""
+    import asyncio
+
+    async def scenario():
+        t = trainer(store, ["sc"])
+        t.number.value = "78"                                  # what reached the kernel before Enter
+        t.number._handle_custom_msg({"event": "submit"}, [])  # Enter overtakes the last keystroke
+        assert not t.answered
+        t.number.value = "785"                                 # the keystroke the browser held back
+        assert t.answered and t.right == 1
+        t2 = Trainer(SET, ids=["sc"], learner="bo", store=store)  # nothing held back: answered after a short wait
+        t2.number.value = "700"
+        t2.number._handle_custom_msg({"event": "submit"}, [])
+        assert not t2.answered
+        await asyncio.sleep(0.6)
+        assert t2.answered and t2.right == 0 and "You answered: <b>700</b>" in t2.feedback.value, t2.message.value
+
+    asyncio.run(scenario())
+
+
+# --- the clock starts when a browser shows the puzzle -------------------------------------------------------
+
+class FakeClock:
+    def __init__(self, now):
+        self.now = now
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    import time
+
+    from canasta_tutor.widgets import kernel_guard
+
+    fake = FakeClock(100.0)
+    monkeypatch.setattr(time, "perf_counter", fake)
+    monkeypatch.setattr(kernel_guard, "browser_seen_at", None)
+    return fake
+
+
+def request_states():
+    """The message a browser's widget manager sends as the page opens."""
+
+    class Comm:
+        def send(self, *args, **kwargs):
+            pass
+
+    old = widgets.Widget._control_comm
+    widgets.Widget._control_comm = Comm()
+    try:
+        widgets.Widget._handle_control_comm_msg({"content": {"data": {"method": "request_states"}}})
+    finally:
+        widgets.Widget._control_comm = old
+
+
+def test_first_puzzle_is_timed_from_the_browsers_visit_not_the_preheated_kernel(store, clock):
+    t = trainer(store, ["tk", "fz"])  # the kernel runs the lesson ahead of any visitor (t = 100 s)
+    clock.now = 800.0                 # a learner opens the page 700 s later
+    request_states()
+    clock.now = 802.5                 # and answers 2.5 s after seeing the puzzle
+    buttons(t)["No"].click()
+    t.next()
+    clock.now = 810.0                 # the second puzzle, shown at 802.5 with the browser there, takes 7.5 s
+    buttons(t)["Yes"].click()
+    assert store.attempts("ana")["seconds"].tolist() == [2.5, 7.5]
+
+
+def test_a_trainer_made_after_the_browser_came_times_from_its_showing(store, clock):
+    request_states()
+    clock.now = 150.0
+    t = trainer(store, ["tk"])
+    clock.now = 154.0
+    buttons(t)["No"].click()
+    assert store.attempts("ana")["seconds"].tolist() == [4.0]
+
+
+# --- never losing an answer silently -----------------------------------------------------------------------
+
+class FlakyStore(ProgressStore):
+    """A store whose first ``failures`` saves fail (a locked or full disk, say), then work."""
+
+    def __init__(self, path, failures, error=None):
+        super().__init__(path)
+        self.failures = failures
+        self.error = error or sqlite3.OperationalError("database is locked")
+
+    def record(self, **kwargs):
+        if self.failures:
+            self.failures -= 1
+            raise self.error
+        return super().record(**kwargs)
+
+
+def test_an_answer_the_store_cannot_take_is_kept_and_saved_later(tmp_path):
+    store = FlakyStore(tmp_path / "p.sqlite3", failures=1)
+    t = trainer(store, ["tk", "fz"])
+    buttons(t)["No"].click()
+    assert "Right!" in t.feedback.value  # the learner still gets the feedback
+    assert "could not be saved yet" in t.message.value and "database is locked" in t.message.value
+    assert "kept and will be saved with your next answer" in t.message.value
+    assert len(store.attempts()) == 0 and len(t._unsaved) == 1
+    t.next()
+    buttons(t)["Yes"].click()
+    assert store.attempts("ana")["puzzle_id"].tolist() == ["tk", "fz"] and not t._unsaved
+    assert "could not be saved" not in t.message.value
+
+
+def test_a_store_that_keeps_the_attempt_for_later_is_reported(tmp_path):
+    class Deferring(ProgressStore):
+        def record(self, **kwargs):
+            return False  # "kept for retry", as a store may answer
+
+    t = trainer(Deferring(tmp_path / "p.sqlite3"), ["tk"])
+    buttons(t)["No"].click()
+    assert "could not be saved yet" in t.message.value and "save it later" in t.message.value
+
+
+# --- a malformed message from the browser ------------------------------------------------------------------
+
+MALFORMED = [
+    {"content": {"data": {"method": "update", "state": {"value": 12}}}, "buffers": []},        # a number for text
+    {"content": {"data": {"method": "update", "state": {"disabled": "perhaps"}}}, "buffers": []},
+    {"content": {"data": {"method": "update", "state": {"no_such_trait": 1}}}, "buffers": []},
+    {"content": {"data": {"method": "update", "state": ["value", 1]}}, "buffers": []},
+    {"content": {"data": {}}, "buffers": []},                                                   # no method
+    {"content": {}},                                                                             # no data
+    {"content": {"data": {"method": "custom", "content": "submit"}}, "buffers": []},
+    {"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []},
+    {"content": {"data": {"method": "shout"}}, "buffers": []},
+]
+
+
+@pytest.mark.parametrize("msg", MALFORMED, ids=range(len(MALFORMED)))
+def test_a_malformed_message_is_refused_without_a_traceback(store, msg, caplog, capsys, monkeypatch):
+    import ipywidgets.widgets.widget as widget_module
+
+    shown = []
+
+    class Shell:  # what the kernel's IPython would do with ipywidgets' own handler: send the traceback
+        def showtraceback(self):
+            shown.append(traceback.format_exc())
+
+    monkeypatch.setattr(widget_module, "get_ipython", lambda: Shell())
+    t = trainer(store, ["sc"])
+    before = t.number.value
+    for target in (t.number, t.check_button, t.controls, t):
+        target.comm.handle_msg(msg)
+    out = capsys.readouterr()
+    assert not shown, shown[:1]
+    assert "Traceback" not in out.out + out.err and not caplog.records
+    assert t.number.value == before and not t.answered and t.answered_count == 0
+    t.number.value = "785"  # the widgets still work afterwards
+    t.number.comm.handle_msg({"content": {"data": {"method": "custom", "content": {"event": "submit"}}}, "buffers": []})
+    assert t.answered and t.right == 1

@@ -16,22 +16,29 @@ from ..going_out import check_go_out
 from ..melds import check_meld
 from ..opening import check_opening
 from ..pile import check_frozen, check_stopped, check_take_pile
-from ..render import card_html, cards_html, melds_html, pile_html
+from ..render import BAD, GOOD, card_html, cards_html, melds_html, pile_html, tone_colour, verdict_html
 from ..rules import PRESETS, get_rules
 from ..scoring import GameScore, score_hand, score_red_threes
 from ..situation import copies_problem
-from .cardbuttons import card_button
+from .cardbuttons import CardInputs, DeckPicker, card_button
 
-_GOOD = "#2e7d32"
-_BAD = "#c62828"
+_GOOD = tone_colour(GOOD)
+_BAD = tone_colour(BAD)
 
 
-def _verdict_html(verdict, *, yes: str = "Yes", no: str = "No") -> str:
-    colour = _GOOD if verdict.ok else _BAD
-    head = yes if verdict.ok else no
-    items = "".join(f"<li>{html.escape(r.text)}</li>" for r in verdict.reasons)
-    return (f"<div class='ct-verdict'><div style='color:{colour};font-size:1.15em'><b>{html.escape(head)}</b></div>"
-            f"<ul>{items}</ul></div>")
+def _wide(max_width: str = "40em") -> widgets.Layout:
+    """As wide as the page allows, up to ``max_width``: never wider than a phone's screen."""
+    return widgets.Layout(width="100%", max_width=max_width)
+
+
+def _card_box(value: str, description: str, **kwargs) -> widgets.Text:
+    return widgets.Text(value=value, description=description, layout=_wide(), continuous_update=False,
+                        style={"description_width": "initial"}, **kwargs)
+
+
+def _scroll(html_text: str) -> str:
+    """A wide table in its own sideways-scrolling box, so that the page itself never scrolls sideways."""
+    return f"<div class='ct-scroll'>{html_text}</div>"
 
 
 def _error_html(text: str) -> str:
@@ -42,29 +49,7 @@ def _error_html(text: str) -> str:
 
 def _preset_dropdown(value: str = "classic") -> widgets.Dropdown:
     return widgets.Dropdown(options=[(f"{r.name}: {r.title}", r.name) for r in PRESETS.values()], value=value,
-                            description="Rules:", layout=widgets.Layout(width="32em"))
-
-
-class CardPalette(widgets.VBox):
-    """Every card as a button; clicking one calls ``on_pick(card)``."""
-
-    def __init__(self, on_pick, *, ranks=None, **kwargs):
-        super().__init__(**kwargs)
-        self._on_pick = on_pick
-        wanted = ranks or ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
-        rows = []
-        for suit in "SHDC":
-            buttons = [self._button(Card(rank + suit)) for rank in wanted]
-            rows.append(widgets.HBox(buttons))
-        rows.append(widgets.HBox([self._button(Card("JK"))]))
-        self.children = rows
-        self.add_class("ct-palette")
-
-    def _button(self, card: Card) -> widgets.Button:
-        b = card_button(card, width="52px" if card.rank != "JK" else "80px", height="30px",
-                        tooltip=f"add {card.text}")
-        b.on_click(lambda _b, c=card: self._on_pick(c))
-        return b
+                            description="Rules:", layout=_wide("32em"))
 
 
 class _CardList:
@@ -89,7 +74,7 @@ class CardCounter(widgets.VBox):
         super().__init__(**kwargs)
         self.picked = _CardList(cards)
         self.rules = get_rules("classic")
-        self.palette = CardPalette(self.add)
+        self.palette = DeckPicker(on_pick=self.add)
         self.clear_button = widgets.Button(description="Start again")
         self.clear_button.on_click(lambda _b: self.clear())
         self.view = widgets.HTML()
@@ -127,16 +112,17 @@ class MeldBuilder(widgets.VBox):
         super().__init__(**kwargs)
         self.meld = _CardList(cards)
         self.preset = _preset_dropdown(rules)
-        self.going_out = widgets.Checkbox(value=going_out, description="I go out this turn")
-        self.palette = CardPalette(self.add)
+        self.going_out = widgets.Checkbox(value=going_out, description="I go out this turn", indent=False,
+                                   layout=widgets.Layout(width="auto", max_width="100%"))
+        self.palette = DeckPicker(on_pick=self.add)
         self.clear_button = widgets.Button(description="Start again")
         self.clear_button.on_click(lambda _b: self.clear())
-        self.meld_row = widgets.HBox()
+        self.meld_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
         self.message = widgets.HTML()
         self.verdict = widgets.HTML()
         self.preset.observe(lambda _c: self.update(), "value")
         self.going_out.observe(lambda _c: self.update(), "value")
-        self.children = [widgets.HBox([self.preset, self.going_out]),
+        self.children = [widgets.HBox([self.preset, self.going_out], layout=widgets.Layout(flex_flow="row wrap")),
                          widgets.HTML("<b>Click cards to add them to the meld; click a card in the meld to take it "
                                       "back.</b>"),
                          self.palette, widgets.HTML("<b>Your meld:</b>"), self.meld_row, self.clear_button,
@@ -174,7 +160,7 @@ class MeldBuilder(widgets.VBox):
         v = check_meld(tuple(self.meld.cards), self.rules, going_out=self.going_out.value)
         label = ("not a meld" if not v.ok else "valid meld" if v.canasta == "none" else
                  "samba" if v.canasta == "samba" else f"valid: {v.canasta} canasta")
-        self.verdict.value = _verdict_html(v, yes=label.capitalize(), no=label.capitalize()) + \
+        self.verdict.value = verdict_html(v, yes=label.capitalize(), no=label.capitalize(), kind="meld") + \
             f"<div>Card points: {v.points}</div>"
 
 
@@ -184,8 +170,9 @@ class RedThreeExplorer(widgets.VBox):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.preset = _preset_dropdown()
-        self.count = widgets.IntSlider(value=1, min=0, max=4, description="Red threes:")
-        self.opened = widgets.Checkbox(value=True, description="My team has melded this hand")
+        self.count = widgets.IntSlider(value=1, min=0, max=4, description="Red threes:", layout=_wide("30em"))
+        self.opened = widgets.Checkbox(value=True, description="My team has melded this hand", indent=False,
+                                   layout=widgets.Layout(width="auto", max_width="100%"))
         self.view = widgets.HTML()
         for w in (self.preset, self.count, self.opened):
             w.observe(lambda _c: self.update(), "value")
@@ -213,8 +200,10 @@ class FreezeExplorer(widgets.VBox):
         super().__init__(**kwargs)
         self.pile = _CardList(pile)
         self.preset = _preset_dropdown()
-        self.melded = widgets.Checkbox(value=melded, description="My team has melded")
-        self.always = widgets.Checkbox(value=False, description="House rule: the pile is always frozen")
+        self.melded = widgets.Checkbox(value=melded, description="My team has melded", indent=False,
+                                   layout=widgets.Layout(width="auto", max_width="100%"))
+        self.always = widgets.Checkbox(value=False, description="House rule: the pile is always frozen", indent=False,
+                                   layout=widgets.Layout(width="auto", max_width="100%"))
         buttons = []
         for label, code in self.DISCARDS:
             b = widgets.Button(description=f"Discard {label}", layout=widgets.Layout(width="auto"))
@@ -229,9 +218,10 @@ class FreezeExplorer(widgets.VBox):
         self.view = widgets.HTML()
         for w in (self.preset, self.melded, self.always):
             w.observe(lambda _c: self.update(), "value")
-        self.children = [widgets.HBox([self.preset]), widgets.HBox([self.melded, self.always]),
-                         widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")),
-                         widgets.HBox([self.red_start, self.taken]), self.message, self.view]
+        wrap = widgets.Layout(flex_flow="row wrap")
+        self.children = [self.preset, widgets.HBox([self.melded, self.always], layout=wrap),
+                         widgets.HBox(buttons, layout=wrap),
+                         widgets.HBox([self.red_start, self.taken], layout=wrap), self.message, self.view]
         self.update()
 
     def _rules(self):
@@ -266,7 +256,18 @@ class FreezeExplorer(widgets.VBox):
         if pile and stopped.ok:
             extra = f"<div style='color:#6d4c41'><b>Stopped:</b> {html.escape(stopped.reasons[0].text)}</div>"
         self.view.value = (pile_html(pile, frozen=frozen.ok) +
-                           _verdict_html(frozen, yes="Frozen for your team", no="Not frozen") + extra)
+                           verdict_html(frozen, yes="Frozen for your team", no="Not frozen", kind="freeze") + extra)
+
+
+def _score_inputs(score: int):
+    """A team-score slider in steps of 5 and a number box beside it (typing or arrow keys), kept in step."""
+    slider = widgets.IntSlider(value=score, min=-500, max=9995, step=5, description="Team score:",
+                               continuous_update=True, readout=False, layout=_wide("30em"))
+    box = widgets.BoundedIntText(value=score, min=-500, max=9995, step=5, description="Exact score:",
+                                 style={"description_width": "initial"}, layout=_wide("16em"))
+    box.add_class("ct-score-box")
+    widgets.link((slider, "value"), (box, "value"))
+    return slider, box, widgets.HBox([slider, box], layout=widgets.Layout(flex_flow="row wrap", width="100%"))
 
 
 def _parse_melds(text: str):
@@ -288,17 +289,16 @@ class OpeningExplorer(widgets.VBox):
     def __init__(self, melds: str = "KH KS KD | 7C 7D 2S", **kwargs):
         super().__init__(**kwargs)
         self.preset = _preset_dropdown()
-        self.score = widgets.IntSlider(value=0, min=-500, max=9995, step=5, description="Team score:",
-                                       continuous_update=True, layout=widgets.Layout(width="40em"))
-        self.melds = widgets.Text(value=melds, description="Your melds:", placeholder="KH KS KD | 7C 7D 2S",
-                                  layout=widgets.Layout(width="40em"), continuous_update=False)
+        self.score, self.score_box, score_row = _score_inputs(0)
+        self.melds = _card_box(melds, "Your melds:", placeholder="KH KS KD | 7C 7D 2S")
+        self.cards = CardInputs([("Your melds", self.melds, True)])
         self.table = widgets.HTML()
         self.view = widgets.HTML()
         for w in (self.preset, self.score, self.melds):
             w.observe(lambda _c: self.update(), "value")
-        self.children = [self.preset, self.score, self.table,
+        self.children = [self.preset, score_row, self.table,
                          widgets.HTML("<small>Melds separated by |, cards by spaces.</small>"), self.melds,
-                         self.view]
+                         self.cards, self.view]
         self.update()
 
     def update(self) -> None:
@@ -312,14 +312,16 @@ class OpeningExplorer(widgets.VBox):
             style = " style='background:#fff3c4;font-weight:bold'" if here else ""
             rows.append(f"<tr{style}><td>{band}</td><td style='text-align:right'>{value}</td></tr>")
         self.table.value = (f"<div style='font-size:1.2em'>Opening minimum: <b class='ct-minimum'>{minimum}</b>"
-                            f"</div><table><tr><th>Team score</th><th>Minimum</th></tr>{''.join(rows)}</table>")
+                            f"</div>" + _scroll(f"<table><tr><th>Team score</th><th>Minimum</th></tr>{''.join(rows)}"
+                                                f"</table>"))
         try:
             melds = _parse_melds(self.melds.value)
             v = check_opening(melds, score, rules)
         except CanastaError as e:
             self.view.value = _error_html(str(e))
             return
-        self.view.value = _verdict_html(v, yes=f"Enough: {v.points} points", no=f"Not an opening ({v.points} points)")
+        self.view.value = verdict_html(v, yes=f"Enough: {v.points} points", no=f"Not an opening ({v.points} points)",
+                                       kind="opening")
 
 
 class TakePileExplorer(widgets.VBox):
@@ -329,18 +331,16 @@ class TakePileExplorer(widgets.VBox):
                  **kwargs):
         super().__init__(**kwargs)
         self.preset = _preset_dropdown()
-        self.hand = widgets.Text(value=hand, description="Your hand:", layout=widgets.Layout(width="40em"),
-                                 continuous_update=False)
-        self.pile = widgets.Text(value=pile, description="Pile:", layout=widgets.Layout(width="40em"),
-                                 placeholder="bottom ... top", continuous_update=False)
-        self.melds = widgets.Text(value=melds, description="Team melds:", layout=widgets.Layout(width="40em"),
-                                  placeholder="KH KS KD | 7C 7D 2S (empty: not melded yet)", continuous_update=False)
-        self.score = widgets.IntSlider(value=score, min=-500, max=9995, step=5, description="Team score:",
-                                       layout=widgets.Layout(width="40em"))
+        self.hand = _card_box(hand, "Your hand:")
+        self.pile = _card_box(pile, "Pile:", placeholder="bottom ... top")
+        self.melds = _card_box(melds, "Team melds:", placeholder="KH KS KD | 7C 7D 2S (empty: not melded yet)")
+        self.cards = CardInputs([("Your hand", self.hand, False), ("Pile", self.pile, False),
+                                 ("Team melds", self.melds, True)])
+        self.score, self.score_box, score_row = _score_inputs(score)
         self.view = widgets.HTML()
         for w in (self.preset, self.hand, self.pile, self.melds, self.score):
             w.observe(lambda _c: self.update(), "value")
-        self.children = [self.preset, self.hand, self.pile, self.melds, self.score, self.view]
+        self.children = [self.preset, self.hand, self.pile, self.melds, self.cards, score_row, self.view]
         self.update()
 
     def update(self) -> None:
@@ -358,7 +358,8 @@ class TakePileExplorer(widgets.VBox):
             return
         self.view.value = (melds_html(melds, rules) + pile_html(pile, frozen=frozen) +
                            f"<div><b>Your hand</b><br>{cards_html(hand)}</div>" +
-                           _verdict_html(v, yes="Yes, you may take the pile", no="No, you may not take the pile"))
+                           verdict_html(v, yes="Yes, you may take the pile", no="No, you may not take the pile",
+                                        kind="take-pile"))
 
 
 class GoOutExplorer(widgets.VBox):
@@ -367,14 +368,13 @@ class GoOutExplorer(widgets.VBox):
     def __init__(self, hand: str = "KH KS 2C 9D", melds: str = "7H 7S 7D 7C 7H 7S 7D", **kwargs):
         super().__init__(**kwargs)
         self.preset = _preset_dropdown()
-        self.hand = widgets.Text(value=hand, description="Your hand:", layout=widgets.Layout(width="40em"),
-                                 continuous_update=False)
-        self.melds = widgets.Text(value=melds, description="Team melds:", layout=widgets.Layout(width="40em"),
-                                  continuous_update=False)
+        self.hand = _card_box(hand, "Your hand:")
+        self.melds = _card_box(melds, "Team melds:")
+        self.cards = CardInputs([("Your hand", self.hand, False), ("Team melds", self.melds, True)])
         self.view = widgets.HTML()
         for w in (self.preset, self.hand, self.melds):
             w.observe(lambda _c: self.update(), "value")
-        self.children = [self.preset, self.hand, self.melds, self.view]
+        self.children = [self.preset, self.hand, self.melds, self.cards, self.view]
         self.update()
 
     def update(self) -> None:
@@ -389,7 +389,7 @@ class GoOutExplorer(widgets.VBox):
             self.view.value = _error_html(str(e))
             return
         self.view.value = (melds_html(melds, rules) + f"<div><b>Your hand</b><br>{cards_html(hand)}</div>" +
-                           _verdict_html(v, yes="Yes, you can go out", no="No, you cannot go out yet"))
+                           verdict_html(v, yes="Yes, you can go out", no="No, you cannot go out yet", kind="go-out"))
 
 
 class ScoreExplorer(widgets.VBox):
@@ -399,17 +399,16 @@ class ScoreExplorer(widgets.VBox):
                  hands: str = "5C 9D", **kwargs):
         super().__init__(**kwargs)
         self.preset = _preset_dropdown()
-        self.melds = widgets.Text(value=melds, description="Melds:", layout=widgets.Layout(width="40em"),
-                                  continuous_update=False)
-        self.red = widgets.Text(value=red_threes, description="Red threes:", layout=widgets.Layout(width="40em"),
-                                continuous_update=False)
-        self.hands = widgets.Text(value=hands, description="Left in hand:", layout=widgets.Layout(width="40em"),
-                                  continuous_update=False, placeholder="cards left in your team's hands")
+        self.melds = _card_box(melds, "Melds:")
+        self.red = _card_box(red_threes, "Red threes:")
+        self.hands = _card_box(hands, "Left in hand:", placeholder="cards left in your team's hands")
+        self.cards = CardInputs([("Melds", self.melds, True), ("Red threes", self.red, False),
+                                 ("Left in hand", self.hands, False)])
         self.went_out = widgets.Dropdown(options=[("did not go out", False), ("went out", True),
                                                   ("went out concealed", "concealed")], value=True,
-                                         description="Your team:")
+                                         description="Your team:", layout=_wide("20em"))
         self.their = widgets.Text(value="150", description="Their score for the hand:",
-                                  style={"description_width": "initial"}, layout=widgets.Layout(width="20em"))
+                                  style={"description_width": "initial"}, layout=_wide("20em"))
         self.add_button = widgets.Button(description="Add this hand to the game", button_style="primary",
                                          layout=widgets.Layout(width="auto"))
         self.add_button.on_click(lambda _b: self.add_to_game())
@@ -423,8 +422,9 @@ class ScoreExplorer(widgets.VBox):
             w.observe(lambda _c: self.update(), "value")
         self.preset.observe(lambda _c: self.reset_game(), "value")
         self.message = widgets.HTML()
-        self.children = [self.preset, self.melds, self.red, self.hands, self.went_out, self.view,
-                         widgets.HBox([self.their, self.add_button, self.new_game]), self.message, self.game_view]
+        self.children = [self.preset, self.melds, self.red, self.hands, self.cards, self.went_out, self.view,
+                         widgets.HBox([self.their, self.add_button, self.new_game],
+                                      layout=widgets.Layout(flex_flow="row wrap")), self.message, self.game_view]
         self.update()
         self.show_game()
 
@@ -441,7 +441,7 @@ class ScoreExplorer(widgets.VBox):
             return
         self.sheet = sheet
         self.add_button.disabled = self.game.is_over
-        self.view.value = (sheet.to_html() +
+        self.view.value = (_scroll(sheet.to_html()) +
                            f"<div style='font-size:1.2em'>This hand: <b class='ct-total'>{sheet.total}</b></div>")
 
     def add_to_game(self) -> None:
@@ -469,7 +469,7 @@ class ScoreExplorer(widgets.VBox):
         if not self.game.hands:
             self.game_view.value = f"<i>A game is played to {rules.target_score}. Add hands to play one.</i>"
             return
-        table = self.game.to_frame().to_html(border=0)
+        table = _scroll(self.game.to_frame().to_html(border=0))
         end = ""
         if self.game.is_over:
             end = (f"<div style='color:{_GOOD}'><b>Game over: {html.escape(self.game.winner or 'a tie')} "
@@ -488,7 +488,7 @@ class VariantsExplorer(widgets.VBox):
 
         super().__init__(**kwargs)
         self.choice = widgets.Dropdown(options=list(EXAMPLES), description="Situation:",
-                                       layout=widgets.Layout(width="40em"), style={"description_width": "initial"})
+                                       layout=_wide(), style={"description_width": "initial"})
         self.view = widgets.HTML()
         self.choice.observe(lambda _c: self.update(), "value")
         self.children = [self.choice, self.view]
@@ -500,8 +500,8 @@ class VariantsExplorer(widgets.VBox):
         kind, situation = EXAMPLES[self.choice.value]
         frame = judge_everywhere(kind, **situation)
         styled = highlight_differences(frame).set_table_attributes("class='ct-variants'")
-        self.view.value = styled.to_html()
+        self.view.value = _scroll(styled.to_html())
 
 
-__all__ = ["CardPalette", "CardCounter", "MeldBuilder", "RedThreeExplorer", "FreezeExplorer", "OpeningExplorer",
+__all__ = ["CardCounter", "MeldBuilder", "RedThreeExplorer", "FreezeExplorer", "OpeningExplorer",
            "TakePileExplorer", "GoOutExplorer", "ScoreExplorer", "VariantsExplorer"]

@@ -3,11 +3,18 @@
 The answer never leaves the kernel before the learner has answered: the
 widget keeps the puzzle in plain Python attributes (never in a synced trait)
 and asks the engine only when an answer comes in. Every attempt is saved at
-once in the progress store.
+once in the progress store; an attempt the store cannot take is kept and
+tried again with the next one, and the learner is told.
+
+The time a puzzle took is counted from when a browser shows it: a preheated
+kernel shows the first puzzle long before a learner opens the page, so that
+puzzle's clock starts again when the browser first asks for the widgets
+(see :mod:`.kernel_guard`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
 import time
 from pathlib import Path
@@ -18,8 +25,9 @@ from ..errors import CanastaError
 from ..practice import Practice, set_of, topic_of
 from ..progress import Attempt, ProgressStore
 from ..puzzle import Puzzle, PuzzleSet, load_puzzle_set, puzzle_files
-from ..render import situation_html
+from ..render import BAD, GOOD, NEUTRAL, situation_html, tone_colour
 from ..solver import hints, solve
+from . import kernel_guard
 from .cardbuttons import card_button
 
 QUESTIONS = {
@@ -35,8 +43,10 @@ YES_NO_KEY = {"opening": "enough", "freeze": "frozen", "take-pile": "take", "go-
 NUMBER_KEY = {"card-points": "points", "score-hand": "score"}
 MELD_CHOICES = [("Not a meld", (False, "none")), ("A meld, no canasta", (True, "none")),
                 ("Natural canasta", (True, "natural")), ("Mixed canasta", (True, "mixed"))]
-_OK = "#2e7d32"
-_BAD = "#c62828"
+SUBMIT_WAIT = 0.4  # seconds Enter waits for the box's last keystrokes (see Trainer._number_message)
+_OK = tone_colour(GOOD)
+_BAD = tone_colour(BAD)
+_NEUTRAL = tone_colour(NEUTRAL)
 
 
 def default_puzzle_dir() -> Path:
@@ -126,17 +136,23 @@ class Trainer(widgets.VBox):
         self._hints_shown = 0
         self._shown_at = 0.0
         self._skip_warned = False
+        self._unsaved: list[dict] = []   # attempts the store could not take yet; tried again with the next one
+        kernel_guard.on_browser(self)
 
         self.header = widgets.HTML()
         self.name_box = widgets.Text(value=self.learner, description="Your name:", continuous_update=False,
-                                     layout=widgets.Layout(width="20em", display="" if ask_name else "none"))
+                                     layout=widgets.Layout(width="100%", max_width="20em",
+                                                           display="" if ask_name else "none"))
         self.name_box.observe(self._rename, "value")
         self.prompt = widgets.HTML()
         self.situation = widgets.HTML()
         self.question = widgets.HTML()
         self.controls = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
-        self.number = widgets.Text(placeholder="points", layout=widgets.Layout(width="9em"),
+        self.number = widgets.Text(placeholder="points", layout=widgets.Layout(width="12em", max_width="100%"),
                                    description="Your answer:", style={"description_width": "initial"})
+        self.number.on_msg(self._number_message)  # Enter in the box answers, as the Check button does
+        self._submit_pending = False
+        self.number.observe(self._number_changed, "value")
         self.check_button = widgets.Button(description="Check", button_style="primary")
         self.check_button.on_click(lambda _b: self.answer(self.number.value))
         self.hint_button = widgets.Button(description="Hint")
@@ -150,15 +166,48 @@ class Trainer(widgets.VBox):
         self.followup = widgets.VBox()
         self.card_toggles: list[widgets.ToggleButton] = []
         self.followup_feedback = widgets.HTML()
-        self.children = [self.header, self.name_box, self.notice, self.prompt, self.situation, self.question, self.controls,
-                         widgets.HBox([self.hint_button, self.next_button]), self.hint_box, self.message,
-                         self.feedback, self.followup]
+        # feedback and follow-up come before the Next button, so that keyboard focus goes from the answer to the
+        # feedback (the template moves it there) and then, with Tab, to Next
+        self.children = [self.header, self.name_box, self.notice, self.prompt, self.situation, self.question,
+                         self.controls, self.message, self.feedback, self.followup,
+                         widgets.HBox([self.hint_button, self.next_button],
+                                      layout=widgets.Layout(flex_flow="row wrap")), self.hint_box]
         self.add_class("ct-trainer")
         if problems:
             text = ("Some puzzles could not be loaded: " + "; ".join(problems[:3])
                     + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""))
             self.notice.value = f"<div style='color:{_BAD}'>{html.escape(text)}</div>"
         self.next()
+
+    def _number_message(self, _widget, content, _buffers) -> None:
+        """Enter in the number box. The browser may still hold the last keystrokes back (ipywidgets sends a
+        model's changes one message at a time, while Enter overtakes them), so in a running kernel the answer
+        is taken when the box's value next changes, or after SUBMIT_WAIT seconds if it does not."""
+        if not (isinstance(content, dict) and content.get("event") == "submit" and self.puzzle is not None
+                and self.puzzle.kind in NUMBER_KEY and not self.answered):
+            return
+        self._submit_pending = True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a script, a test): the box holds what was typed
+            self._submit_now()
+            return
+        loop.call_later(SUBMIT_WAIT, self._submit_now)
+
+    def _number_changed(self, _change) -> None:
+        if self._submit_pending:
+            self._submit_now()
+
+    def _submit_now(self) -> None:
+        if self._submit_pending:
+            self._submit_pending = False
+            self.answer(self.number.value)
+
+    def _browser_connected(self, when: float) -> None:
+        """A browser has opened the page: a puzzle shown before then starts its clock now."""
+        # a puzzle shown with no browser there has an infinite start time (see next())
+        if self.puzzle is not None and not self.answered and (self._shown_at == float("inf") or self._shown_at < when):
+            self._shown_at = when
 
     def _rename(self, change) -> None:
         name = str(change["new"]).strip()
@@ -170,7 +219,7 @@ class Trainer(widgets.VBox):
 
     # --- showing a puzzle ------------------------------------------------------------
     def _say(self, text: str, *, error: bool = False) -> None:
-        colour = _BAD if error else "#444"
+        colour = _BAD if error else _NEUTRAL
         self.message.value = f"<div style='color:{colour}'>{html.escape(text)}</div>" if text else ""
 
     def _update_header(self) -> None:
@@ -217,6 +266,7 @@ class Trainer(widgets.VBox):
             self._update_header()
             return
         self._say("")
+        self._submit_pending = False
         self.prompt.value = f"<p><i>{html.escape(puzzle.prompt)}</i></p>" if puzzle.prompt else ""
         self.situation.value = situation_html(puzzle, show_frozen=puzzle.kind != "freeze",
                                               show_minimum=puzzle.kind != "opening")
@@ -225,6 +275,8 @@ class Trainer(widgets.VBox):
         self.hint_button.disabled = False
         self.next_button.disabled = False
         self._shown_at = time.perf_counter()
+        if kernel_guard.browser_seen_at is None:  # no browser yet (a preheated kernel): counted from its visit
+            self._shown_at = float("inf")
         self._update_header()
 
     def _make_controls(self, puzzle: Puzzle) -> list:
@@ -241,8 +293,9 @@ class Trainer(widgets.VBox):
                 b.on_click(lambda _b, v=value: self.answer(v))
                 buttons.append(b)
             return buttons
-        yes = widgets.Button(description="Yes", button_style="success")
-        no = widgets.Button(description="No", button_style="danger")
+        # neutral buttons: a green Yes and a red No would look like a hint
+        yes = widgets.Button(description="Yes")
+        no = widgets.Button(description="No")
         yes.on_click(lambda _b: self.answer(True))
         no.on_click(lambda _b: self.answer(False))
         return [yes, no]
@@ -297,7 +350,10 @@ class Trainer(widgets.VBox):
         if given is None:
             self._say(problem, error=True)
             return None
-        seconds = time.perf_counter() - self._shown_at
+        now = time.perf_counter()
+        if self._shown_at > now:  # answered without a browser (a script, a test): no time to count from
+            self._shown_at = now
+        seconds = now - self._shown_at
         try:
             self.solution = solve(self.puzzle)
         except CanastaError as e:
@@ -316,9 +372,11 @@ class Trainer(widgets.VBox):
             self.streak = 0
         for child in self.controls.children:
             child.disabled = True
+        self.hint_button.disabled = True
+        self._say("")
+        self._update_header()  # before the feedback: whoever sees the feedback sees the new score
+        self._show_feedback(correct, given, expected)
         self._save(given, correct, seconds)
-        self._show_feedback(correct, expected)
-        self._update_header()
         return correct
 
     def _save(self, given, correct: bool, seconds: float) -> None:
@@ -329,33 +387,58 @@ class Trainer(widgets.VBox):
             if self._store_problem:
                 self._say(f"Your progress is not being saved: {self._store_problem}", error=True)
             return
-        try:
-            self.store.record(learner=self.learner, puzzle_set=attempt.puzzle_set, puzzle_id=p.id, kind=p.kind,
-                              topic=attempt.topic, difficulty=p.difficulty, answer=given, correct=correct,
-                              seconds=seconds)
-        except CanastaError as e:
-            self._say(f"Your answer counts here but could not be saved: {e}", error=True)
+        self._unsaved.append(dict(learner=self.learner, puzzle_set=attempt.puzzle_set, puzzle_id=p.id, kind=p.kind,
+                                  topic=attempt.topic, difficulty=p.difficulty, answer=given, correct=correct,
+                                  seconds=seconds))
+        self.save_pending()
 
-    def _show_feedback(self, correct: bool, expected: dict) -> None:
+    def save_pending(self) -> bool:
+        """Save every attempt not saved yet (oldest first); says so when some must wait. True if none waits."""
+        problem = ""
+        while self._unsaved:
+            try:
+                saved = self.store.record(**self._unsaved[0])
+            except Exception as e:  # noqa: BLE001 - whatever the store's trouble, the answer is kept, never lost
+                problem = str(e) if isinstance(e, CanastaError) else f"{type(e).__name__}: {e}"
+                break
+            if saved is False:  # a store that keeps the attempt itself, to save it later
+                problem = "the progress store will save it later"
+            self._unsaved.pop(0)
+        if problem or self._unsaved:
+            waiting = len(self._unsaved)
+            kept = (f" It is kept, with {waiting - 1} more, and will be saved with your next answer."
+                    if waiting > 1 else " It is kept and will be saved with your next answer." if waiting else "")
+            self._say(f"Your answer counts here but could not be saved yet ({problem}).{kept}", error=True)
+            return False
+        return True
+
+    def _words(self, answer: dict) -> str:
+        """An answer (the learner's or the engine's) in the words of the buttons."""
         kind = self.puzzle.kind
         if kind in NUMBER_KEY:
-            right_answer = str(expected[NUMBER_KEY[kind]])
-        elif kind == "meld":
-            valid, canasta = expected["valid"], expected["canasta"]
-            right_answer = ("not a meld" if not valid else "a meld, no canasta" if canasta == "none"
-                            else "a samba" if canasta == "samba" else f"a {canasta} canasta")
-        else:
-            right_answer = "Yes" if expected[YES_NO_KEY[kind]] else "No"
+            return str(answer[NUMBER_KEY[kind]])
+        if kind == "meld":
+            valid, canasta = answer["valid"], answer["canasta"]
+            return ("not a meld" if not valid else "a meld, no canasta" if canasta == "none"
+                    else "a samba" if canasta == "samba" else f"a {canasta} canasta")
+        return "Yes" if answer[YES_NO_KEY[kind]] else "No"
+
+    def _show_feedback(self, correct: bool, given: dict, expected: dict) -> None:
+        kind = self.puzzle.kind
+        right_answer = self._words(expected)
+        chosen = (f"<div class='ct-chosen-answer'>You answered: <b>{html.escape(self._words(given))}</b>. "
+                  f"The answer: <b>{html.escape(right_answer)}</b>.</div>")
         head = (f"<div style='color:{_OK};font-size:1.2em'><b>✔ Right!</b> {html.escape(right_answer)}.</div>"
                 if correct else
                 f"<div style='color:{_BAD};font-size:1.2em'><b>✘ Not quite.</b> The answer is "
-                f"<b>{html.escape(right_answer)}</b>.</div>")
+                f"<b>{html.escape(right_answer)}</b>.</div>") + chosen
         reasons = "".join(f"<li>{html.escape(line)}</li>" for line in self.solution.explanation)
         body = f"<div class='ct-why'><b>Why</b><ul>{reasons}</ul></div>"
         table = ""
         if kind == "score-hand":
             table = self.solution.verdict.to_html()
-        self.feedback.value = f"<div class='ct-feedback'>{head}{body}{table}</div>"
+        self.feedback.value = (f"<div class='ct-feedback' tabindex='-1' role='status'>{head}{body}"
+                               f"{table and f'<div class=ct-scroll>{table}</div>'}</div>")
         if kind == "take-pile" and correct and expected.get("take"):
             self._ask_which_cards()
 
@@ -373,7 +456,8 @@ class Trainer(widgets.VBox):
         question = widgets.HTML(f"<p><b>And which cards from your hand do you show with the "
                                 f"{html.escape(top.text)}?</b> Click them (none, if it goes on a meld), then "
                                 f"check.</p>")
-        self.followup.children = [question, widgets.HBox(self.card_toggles), check, self.followup_feedback]
+        row = widgets.HBox(self.card_toggles, layout=widgets.Layout(flex_flow="row wrap"))
+        self.followup.children = [question, row, check, self.followup_feedback]
 
     def choose_cards(self, *codes: str) -> None:
         """Select the hand cards with these codes (as clicking them would)."""
@@ -411,11 +495,13 @@ class PracticeRoom(widgets.VBox):
         puzzles, problems = load_puzzles(source)
         self._puzzles = puzzles
         topics = sorted({topic_of(p) for p in puzzles})
-        self.name = widgets.Text(value=learner, description="Your name:", layout=widgets.Layout(width="20em"))
+        self.name = widgets.Text(value=learner, description="Your name:",
+                                 layout=widgets.Layout(width="100%", max_width="20em"))
         self.topics = widgets.SelectMultiple(options=topics, description="Topics:", rows=min(8, max(3, len(topics))),
-                                             layout=widgets.Layout(width="30em"))
+                                             layout=widgets.Layout(width="100%", max_width="30em"))
         self.difficulty = widgets.IntRangeSlider(value=(1, 5), min=1, max=5, description="Difficulty:")
-        self.missed = widgets.Checkbox(value=False, description="Only the puzzles I missed")
+        self.missed = widgets.Checkbox(value=False, description="Only the puzzles I missed", indent=False,
+                                   layout=widgets.Layout(width="auto", max_width="100%"))
         self.start = widgets.Button(description="Start", button_style="primary")
         self.start.on_click(lambda _b: self.begin())
         self.message = widgets.HTML(
