@@ -176,6 +176,14 @@ def main(argv=None) -> int:
     p_serve.add_argument("--no-preheat", action="store_true", help="start kernels on demand only")
     p_serve.add_argument("--cull-idle", type=int, default=1800, metavar="SECONDS",
                          help="shut down kernels idle this long, open tabs included (default 1800)")
+    p_serve.add_argument("--classroom", action="store_true",
+                         help="teach a class: listen on every network address, learners sign in once")
+    p_serve.add_argument("--ip", help="listen on this address only (default 127.0.0.1; --classroom: all)")
+    p_serve.add_argument("--teacher-key", help="the key that opens the teacher's dashboard (default: a new one)")
+    p_serve.add_argument("--class-code", help="learners type this code to join the class")
+    p_serve.add_argument("--new-class", action="store_true", help="archive the open class and start a new one")
+    p_serve.add_argument("--class-size", type=int, default=0, metavar="N",
+                         help="kernels kept ready per lesson for a class of N learners arriving at once")
     args = parser.parse_args(argv)
     try:
         if args.command == "solve":
@@ -187,12 +195,13 @@ def main(argv=None) -> int:
         if args.command == "progress":
             return _progress(args)
         if args.command == "serve":
-            from .app import serve
+            from .app import serve, serve_options
 
             try:
+                options = serve_options(args)
                 serve(args.lessons, port=args.port, open_browser=not args.no_browser, preheat=not args.no_preheat,
-                      cull_idle=args.cull_idle)
-            except FileNotFoundError as e:
+                      cull_idle=args.cull_idle, **options)
+            except (FileNotFoundError, CanastaError) as e:
                 sys.stderr.write(f"canasta-tutor serve: {e}\n")
                 return 2
             return 0
