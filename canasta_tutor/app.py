@@ -127,12 +127,15 @@ _VISITOR: contextvars.ContextVar[str | None] = contextvars.ContextVar("canasta_v
 
 def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT, open_browser: bool = True,
           preheat: bool = True, cull_idle: int = 1800, ip: str = "127.0.0.1",
-          settings: ClassSettings | None = None, pool_size: int = 1) -> None:
+          settings: ClassSettings | None = None, pool_size: int = 1, pools: dict | None = None) -> None:
     """Start Voilà on the lessons (blocks until stopped)."""
     lessons = Path(lessons) if lessons else default_lessons_dir()
     if not (lessons / "index.ipynb").is_file():
         raise FileNotFoundError(f"no lessons found: {lessons / 'index.ipynb'} does not exist")
     settings = settings or ClassSettings()
+    for notebook in pools or {}:
+        if not (lessons / notebook).is_file():
+            raise FileNotFoundError(f"--class-lesson: there is no lesson {notebook} in {lessons}")
     paths = [str(TEMPLATE_ROOT)] + [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
     os.environ["JUPYTER_PATH"] = os.pathsep.join(paths)
     # A preheated kernel asks the server for its visitor's request at this address (Voilà's default is
@@ -435,6 +438,11 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
                 return kernel_id
 
             km.start_kernel = start_and_register
+            if preheat and hasattr(km, "kernel_pools_config"):
+                # A class arrives at once: more kernels kept ready for the pages it opens together.
+                for notebook, size in (pools or {}).items():
+                    km.kernel_pools_config[notebook] = {"pool_size": int(size)}
+                    km.fill_if_needed(delay=0, notebook_name=notebook)
             handlers = []
             for handler in super().init_handlers():
                 if handler[1] in replacements:
@@ -480,13 +488,17 @@ def serve_options(args, out=None) -> dict:
     else:
         hosts = [ip]
     urls = [f"http://{h}:{args.port}/" for h in hosts]
-    if classroom or args.teacher_key:
+    if classroom:
         out.write("Learners open one of:\n" + "".join(f"    {u}\n" for u in urls))
-        if args.class_code:
-            out.write(f"Class code: {args.class_code}\n")
-        out.write(f"Teacher's dashboard: {urls[0]}teacher?key={key}\n    (teacher key: {key})\n")
-        out.flush()
-    pool = max(1, -(-args.class_size // 4)) if args.class_size else 1
-    return {"ip": ip, "pool_size": pool,
+    if args.class_code:
+        out.write(f"Class code: {args.class_code}\n")
+    out.write(f"Teacher's dashboard: {urls[0]}teacher?key={key}\n    (teacher key: {key})\n")
+    out.flush()
+    pools = {}
+    if args.class_size:
+        pools = {"index.ipynb": args.class_size}
+        if args.class_lesson:
+            pools[args.class_lesson] = args.class_size
+    return {"ip": ip, "pools": pools,
             "settings": ClassSettings(classroom=classroom, teacher_key=key, class_code=args.class_code,
                                       join_urls=urls)}

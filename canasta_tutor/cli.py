@@ -183,7 +183,9 @@ def main(argv=None) -> int:
     p_serve.add_argument("--class-code", help="learners type this code to join the class")
     p_serve.add_argument("--new-class", action="store_true", help="archive the open class and start a new one")
     p_serve.add_argument("--class-size", type=int, default=0, metavar="N",
-                         help="kernels kept ready per lesson for a class of N learners arriving at once")
+                         help="keep N kernels ready for the landing page (and --class-lesson): a class arriving at once")
+    p_serve.add_argument("--class-lesson", metavar="NOTEBOOK",
+                         help="with --class-size: the lesson the class will open together, e.g. 04-taking-the-pile.ipynb")
     args = parser.parse_args(argv)
     try:
         if args.command == "solve":

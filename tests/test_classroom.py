@@ -185,6 +185,18 @@ def test_serve_defaults_stay_on_this_machine_with_a_fresh_key(monkeypatch, capsy
     assert run_serve(monkeypatch, capsys, "--ip", "10.1.2.3")[0]["settings"].classroom
 
 
+def test_class_size_keeps_kernels_ready_for_the_landing_page_and_the_class_lesson(monkeypatch, capsys):
+    options, _ = run_serve(monkeypatch, capsys, "--classroom", "--class-size", "30",
+                           "--class-lesson", "04-taking-the-pile.ipynb")
+    assert options["pools"] == {"index.ipynb": 30, "04-taking-the-pile.ipynb": 30}
+    assert run_serve(monkeypatch, capsys)[0]["pools"] == {}
+
+
+def test_unknown_class_lesson_is_a_clear_message(cli):
+    r = cli("serve", "--no-browser", "--class-size", "3", "--class-lesson", "99-nothing.ipynb", "--port", "9159")
+    assert r.returncode == 2 and "no lesson 99-nothing.ipynb" in r.stderr and "Traceback" not in r.stderr
+
+
 def test_bad_ip_is_a_clear_message(monkeypatch, capsys):
     from canasta_tutor.cli import main
 
