@@ -374,6 +374,10 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
         def owns(self, kernel_id: str) -> bool:
             return registry.owner.get(kernel_id) == Visitor.key(self)
 
+        def requested_kernel(self) -> str:
+            # Jupyter's kernel routes name their group (kernel_id); Voilà's shutdown route does not.
+            return str(self.path_kwargs.get("kernel_id") or (self.path_args[0] if self.path_args else ""))
+
     class ShutdownOnLeaveHandler(OwnerOnly, VoilaShutdownKernelHandler):
         """Voilà's page asks, as it closes, for its kernel to be shut down, with a beacon that carries no
         XSRF token. Instead of skipping the check for everyone, the request must come with the cookies of the
@@ -391,12 +395,12 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
     class OwnKernelHandler(OwnerOnly, KernelHandler):
         async def prepare(self):
             await super().prepare()
-            if self.path_args and not self.owns(self.path_args[0]):
+            if not self.owns(self.requested_kernel()):
                 raise tornado.web.HTTPError(403, "not your kernel")
 
     class OwnKernelWebsocketHandler(OwnerOnly, VoilaKernelWebsocketHandler):
         async def prepare(self):
-            if self.path_args and not self.owns(self.path_args[0]):
+            if not self.owns(self.requested_kernel()):
                 raise tornado.web.HTTPError(403, "not your kernel")
             await super().prepare()
 

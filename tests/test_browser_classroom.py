@@ -93,6 +93,25 @@ def server(tmp_path_factory):
         log.close()
 
 
+PROBE = """async ([url, code]) => {
+  const ws = new WebSocket(url);
+  const opened = await new Promise(r => { ws.onopen = () => r(true); ws.onerror = () => r(false); });
+  if (!opened) return ["refused"];
+  const replies = [];
+  ws.onmessage = e => { if (typeof e.data === "string") replies.push(JSON.parse(e.data).msg_type); };
+  const header = t => ({msg_id: t + Math.random(), username: "", session: "probe", msg_type: t, version: "5.3",
+                        date: new Date().toISOString()});
+  ws.send(JSON.stringify({header: header("execute_request"), parent_header: {}, metadata: {}, channel: "shell",
+    content: {code, silent: false, store_history: false, user_expressions: {}, allow_stdin: false,
+              stop_on_error: true}}));
+  ws.send(JSON.stringify({header: header("kernel_info_request"), parent_header: {}, metadata: {}, content: {},
+                          channel: "shell"}));
+  await new Promise(r => setTimeout(r, 4000));
+  ws.close();
+  return replies;
+}"""
+
+
 def new_context(browser, server):  # noqa: F811
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     local = urlparse(server["url"]).netloc
@@ -237,6 +256,13 @@ def test_a_class_signs_in_answers_and_the_teacher_sees_it(browser, server):  # n
         ana.goto(server["url"] + "/voila/render/04-taking-the-pile.ipynb")
         ana.get_by_text("May you take the discard pile now?").wait_for()
         kernel_id = re.search(r'"kernelId": "([0-9a-f-]{36})"', ana.content()).group(1)
+        # a page may talk to its own kernel only in widget messages: code sent to it is dropped
+        planted = server["db"].parent / "ran-code.txt"
+        channels = server["url"].replace("http", "ws") + f"/api/kernels/{kernel_id}/channels?session_id=probe"
+        replies = ana.evaluate(PROBE, [channels, f"open({str(planted)!r}, 'w').write('x')"])
+        assert "kernel_info_reply" in replies and "execute_reply" not in replies, replies
+        assert not planted.exists()
+        assert bo.evaluate(PROBE, [channels, "1"]) == ["refused"]  # nor to someone else's
         assert bo.request.post(server["url"] + "/voila/api/shutdown/" + kernel_id).status == 403
         assert bo.request.delete(server["url"] + "/api/kernels/" + kernel_id).status == 403
         assert ana.request.post(server["url"] + "/voila/api/shutdown/" + kernel_id).status == 204
@@ -263,8 +289,13 @@ def test_a_signed_in_visitor_holds_a_bounded_number_of_kernels(server):
     opener.open(server["url"] + "/classroom/signin",
                 urlencode({"_xsrf": xsrf, "name": "Many Tabs", "code": CODE}).encode(), timeout=60).read()
     before = kernels(server["pid"])
-    for _ in range(6):
-        opener.open(server["url"] + "/voila/render/index.ipynb", timeout=120).read()
+    for i in range(6):
+        request = urllib.request.Request(server["url"] + "/voila/render/index.ipynb")
+        if i == 0:  # a browser cannot claim to be someone else (or the teacher) with the server's header
+            request.add_header("X-Canasta-Identity", json.dumps({"name": "Forged Name", "teacher": True}))
+        body = opener.open(request, timeout=120).read().decode()
+        if i == 0:
+            assert "Many Tabs" in body and "Forged Name" not in body and "the class dashboard" not in body
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         extra = kernels(server["pid"]) - before
