@@ -285,6 +285,16 @@ def main(argv=None) -> int:
     p_serve.add_argument("--no-preheat", action="store_true", help="start kernels on demand only")
     p_serve.add_argument("--cull-idle", type=_whole_number(0, 10**7, "--cull-idle"), default=1800, metavar="SECONDS",
                          help="shut down kernels idle this long, open tabs included (default 1800)")
+    p_serve.add_argument("--classroom", action="store_true",
+                         help="teach a class: listen on every network address, learners sign in once")
+    p_serve.add_argument("--ip", help="listen on this address only (default 127.0.0.1; --classroom: all)")
+    p_serve.add_argument("--teacher-key", help="the key that opens the teacher's dashboard (default: a new one)")
+    p_serve.add_argument("--class-code", help="learners type this code to join the class")
+    p_serve.add_argument("--new-class", action="store_true", help="archive the open class and start a new one")
+    p_serve.add_argument("--class-size", type=int, default=0, metavar="N",
+                         help="keep N kernels ready for the landing page (and --class-lesson): a class arriving at once")
+    p_serve.add_argument("--class-lesson", metavar="NOTEBOOK",
+                         help="with --class-size: the lesson the class will open together, e.g. 04-taking-the-pile.ipynb")
     args = parser.parse_args(argv)
     try:
         if args.command == "solve":
@@ -300,12 +310,13 @@ def main(argv=None) -> int:
         if args.command == "assign":
             return _assign(args)
         if args.command == "serve":
-            from .app import serve
+            from .app import serve, serve_options
 
             try:
+                options = serve_options(args)
                 serve(args.lessons, port=args.port, open_browser=not args.no_browser, preheat=not args.no_preheat,
-                      cull_idle=args.cull_idle)
-            except FileNotFoundError as e:
+                      cull_idle=args.cull_idle, **options)
+            except (FileNotFoundError, CanastaError) as e:
                 sys.stderr.write(f"canasta-tutor serve: {e}\n")
                 return 2
             return 0

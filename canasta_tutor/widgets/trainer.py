@@ -29,6 +29,7 @@ from ..render import BAD, GOOD, NEUTRAL, situation_html, tone_colour
 from ..solver import hints, solve
 from . import kernel_guard
 from .cardbuttons import card_button
+from .identity import signed_in
 
 QUESTIONS = {
     "card-points": "How many points are these cards worth?",
@@ -102,11 +103,13 @@ class Trainer(widgets.VBox):
     progress database); ``learner``: whose attempts they are.
     """
 
-    def __init__(self, source=None, *, kind=None, ids=None, learner: str = "learner", store=None,
+    def __init__(self, source=None, *, kind=None, ids=None, learner: str | None = None, store=None,
                  topics=None, difficulties=None, missed_only: bool = False, endless: bool = True,
                  title: str = "Canasta puzzles", seed: int | str = 0, resume: bool = True,
                  ask_name: bool = True, **kwargs):
         super().__init__(**kwargs)
+        if learner is None:  # the signed-in learner, when the web app signed one in: no name to type
+            learner, ask_name = signed_in(learner="learner", ask_name=ask_name)
         self.learner = (learner or "learner").strip() or "learner"
         self.title = title
         self.puzzles, problems = load_puzzles(source, kind=kind, ids=ids)
@@ -143,7 +146,8 @@ class Trainer(widgets.VBox):
         self.name_box = widgets.Text(value=self.learner, description="Your name:", continuous_update=False,
                                      layout=widgets.Layout(width="100%", max_width="20em",
                                                            display="" if ask_name else "none"))
-        self.name_box.observe(self._rename, "value")
+        if ask_name:  # a signed-in learner's name never comes from the browser
+            self.name_box.observe(self._rename, "value")
         self.prompt = widgets.HTML()
         self.situation = widgets.HTML()
         self.question = widgets.HTML()
@@ -488,15 +492,20 @@ class Trainer(widgets.VBox):
 class PracticeRoom(widgets.VBox):
     """Choose topics, difficulty and whether to replay only missed puzzles; then practise."""
 
-    def __init__(self, source=None, *, learner: str = "learner", store=None, **kwargs):
+    def __init__(self, source=None, *, learner: str | None = None, store=None, **kwargs):
         super().__init__(**kwargs)
+        ask_name = True
+        if learner is None:
+            learner, ask_name = signed_in(learner="learner", ask_name=True)
+        self._signed_in = None if ask_name else learner
         self._source = source
         self._store = store
         puzzles, problems = load_puzzles(source)
         self._puzzles = puzzles
         topics = sorted({topic_of(p) for p in puzzles})
         self.name = widgets.Text(value=learner, description="Your name:",
-                                 layout=widgets.Layout(width="100%", max_width="20em"))
+                                 layout=widgets.Layout(width="100%", max_width="20em",
+                                                       display="" if ask_name else "none"))
         self.topics = widgets.SelectMultiple(options=topics, description="Topics:", rows=min(8, max(3, len(topics))),
                                              layout=widgets.Layout(width="100%", max_width="30em"))
         self.difficulty = widgets.IntRangeSlider(value=(1, 5), min=1, max=5, description="Difficulty:")
@@ -513,7 +522,7 @@ class PracticeRoom(widgets.VBox):
 
     def begin(self) -> None:
         low, high = self.difficulty.value
-        self.trainer = Trainer(self._puzzles, learner=self.name.value, store=self._store,
+        self.trainer = Trainer(self._puzzles, learner=self._signed_in or self.name.value, store=self._store,
                                topics=list(self.topics.value) or None, difficulties=range(low, high + 1),
                                missed_only=self.missed.value, endless=not self.missed.value, title="Practice",
                                ask_name=False)

@@ -1,0 +1,158 @@
+"""The teacher's dashboard: the class at a glance, refreshed every few seconds while the class works.
+
+The page that shows it (``lessons/teacher.ipynb``) is served only to the teacher (see :mod:`canasta_tutor.app`);
+the widget checks it too, and shows nothing of the class to anyone else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import os
+
+import ipywidgets as widgets
+
+from ..classroom import Classroom, qr_svg
+from ..errors import CanastaError
+from . import identity
+
+_BAD = "#c62828"
+
+
+def _table(frame, columns, *, highlight=None) -> str:
+    if frame is None or not len(frame):
+        return "<p><i>Nothing yet.</i></p>"
+    head = "".join(f"<th>{html.escape(label)}</th>" for label in columns.values())
+    rows = []
+    for record in frame.to_dict("records"):
+        cells = []
+        for key in columns:
+            value = record.get(key)
+            if key == "accuracy" and value is not None and value == value:
+                value = f"{round(float(value) * 100)} %"
+            elif isinstance(value, bool):
+                value = "yes" if value else ""
+            elif value is None or value != value:
+                value = ""
+            cells.append(f"<td>{html.escape(str(value))}</td>")
+        style = " class='ct-stuck' style='background:#fff3e0;font-weight:bold'" if highlight and highlight(record) else ""
+        rows.append(f"<tr{style}>{''.join(cells)}</tr>")
+    return f"<table class='ct-table'><tr>{head}</tr>{''.join(rows)}</table>"
+
+
+class TeacherDashboard(widgets.VBox):
+    """Learners x topics heat map, who is stuck, the most-missed puzzles, exports, a new class."""
+
+    def __init__(self, *, refresh: float = 5.0, classroom: Classroom | None = None, teacher: bool | None = None,
+                 join_urls=None, **kwargs):
+        super().__init__(**kwargs)
+        self.refresh_seconds = refresh
+        who = identity.current() if teacher is None else None
+        self.allowed = bool(teacher) if teacher is not None else bool(who and who.teacher)
+        self.room = None
+        self.join = widgets.HTML()
+        self.summary = widgets.HTML()
+        self.heatmap = widgets.HTML()
+        self.learners = widgets.HTML()
+        self.missed = widgets.HTML()
+        self.exports = widgets.HTML()
+        self.message = widgets.HTML()
+        self.code_box = widgets.Text(description="New code:", placeholder="(none)",
+                                     layout=widgets.Layout(width="18em"))
+        self.new_button = widgets.Button(description="Start a new class", button_style="warning",
+                                         layout=widgets.Layout(width="auto"))
+        self.new_button.on_click(lambda _b: self.new_class(self.code_box.value))
+        self._confirming = False
+        self._task = None
+        self.add_class("ct-dashboard")
+        if not self.allowed:
+            self.children = [widgets.HTML("<p>This page is for the teacher: open it with the teacher key.</p>")]
+            return
+        try:
+            self.room = classroom or Classroom()
+        except CanastaError as e:
+            self.children = [widgets.HTML(f"<p style='color:{_BAD}'>{html.escape(str(e))}</p>")]
+            return
+        urls = join_urls if join_urls is not None else json.loads(os.environ.get("CANASTA_JOIN_URLS", "[]") or "[]")
+        self.join.value = self._join_html(urls)
+        base = identity.base_url().rstrip("/")
+        self.exports.value = (
+            "<p><b>Export</b> (for a gradebook): "
+            f"<a href='{base}/classroom/export/learners.csv' download>learners (CSV)</a> · "
+            f"<a href='{base}/classroom/export/puzzles.csv' download>puzzles (CSV)</a> · "
+            f"<a href='{base}/classroom/export/gradebook.xlsx' download>both, with every answer (Excel)</a></p>")
+        self.children = [self.join, self.summary, widgets.HTML("<h3>Accuracy per learner and topic</h3>"),
+                         self.heatmap, widgets.HTML("<h3>Learners</h3>"), self.learners,
+                         widgets.HTML("<h3>Most-missed puzzles</h3>"), self.missed, self.exports,
+                         widgets.HBox([self.code_box, self.new_button]), self.message]
+        self.update()
+        if refresh:
+            self.start()
+
+    def _join_html(self, urls) -> str:
+        if not urls:
+            return ""
+        first = urls[0]
+        others = "".join(f"<li><code>{html.escape(u)}</code></li>" for u in urls[1:])
+        return (f"<div class='ct-join' style='display:flex;gap:1.5em;align-items:center'>{qr_svg(first, scale=5)}"
+                f"<div><p>Learners open<br><b style='font-size:1.6em'><code class='ct-join-url'>"
+                f"{html.escape(first)}</code></b></p>{'<ul>' + others + '</ul>' if others else ''}</div></div>")
+
+    def update(self) -> None:
+        """Read the class's results again and redraw."""
+        if self.room is None:
+            return
+        try:
+            info = self.room.current()
+            report = self.room.report(info.id)
+        except CanastaError as e:
+            self.message.value = f"<p style='color:{_BAD}'>{html.escape(str(e))}</p>"
+            return
+        per_learner = report.per_learner()
+        stuck = per_learner[per_learner["stuck"]]["learner"].tolist() if len(per_learner) else []
+        code = f" · class code <b>{html.escape(info.code)}</b>" if info.code else ""
+        stuck_text = (f" · <span style='color:{_BAD}'>stuck: {html.escape(', '.join(stuck))}</span>"
+                      if stuck else "")
+        self.summary.value = (f"<p class='ct-summary'>Class {info.id} (since {html.escape(info.created)}){code} · "
+                              f"<b>{len(report.names)}</b> learners · <b>{len(report.frame)}</b> answers"
+                              f"{stuck_text}</p>")
+        self.heatmap.value = report.heatmap_svg()
+        self.learners.value = _table(per_learner, {"learner": "Learner", "attempts": "Answers", "correct": "Right",
+                                                   "accuracy": "Accuracy", "topics": "Topics",
+                                                   "last_activity": "Last answer",
+                                                   "misses_in_a_row": "Misses in a row", "stuck": "Stuck"},
+                                     highlight=lambda r: r["stuck"])
+        self.missed.value = _table(report.per_puzzle().head(10),
+                                   {"puzzle_id": "Puzzle", "topic": "Topic", "attempts": "Answers",
+                                    "misses": "Misses", "accuracy": "Accuracy",
+                                    "common_wrong_answer": "Most common wrong answer", "times_given": "Given"})
+
+    def start(self) -> None:
+        """Refresh every ``refresh_seconds`` on the kernel's event loop (stops when the kernel does)."""
+        async def loop():
+            while True:
+                await asyncio.sleep(self.refresh_seconds)
+                self.update()
+
+        try:
+            self._task = asyncio.get_event_loop().create_task(loop())
+        except RuntimeError:
+            self._task = None
+
+    def new_class(self, code: str = "") -> bool:
+        """Archive the class and start a new one (asks once for confirmation through the button)."""
+        if self.room is None:
+            return False
+        if not self._confirming:
+            self._confirming = True
+            self.new_button.description = "Really? Press again"
+            self.message.value = ("<p>Starting a new class archives this one (its results stay in the database) "
+                                  "and signs every learner out. Press again to do it.</p>")
+            return False
+        self._confirming = False
+        self.new_button.description = "Start a new class"
+        info = self.room.new_class(code)
+        self.message.value = f"<p>Class {info.id} started.</p>"
+        self.update()
+        return True
