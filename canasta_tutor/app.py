@@ -395,7 +395,11 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
     class OwnKernelHandler(OwnerOnly, KernelHandler):
         async def prepare(self):
             await super().prepare()
-            if not self.owns(self.requested_kernel()):
+            kernel_id = self.requested_kernel()
+            if kernel_id not in self.kernel_manager:
+                # A culled or closed kernel is gone for its owner too: the page asks, and tells the learner.
+                raise tornado.web.HTTPError(404, "no such kernel")
+            if not self.owns(kernel_id):
                 raise tornado.web.HTTPError(403, "not your kernel")
 
     class OwnKernelWebsocketHandler(OwnerOnly, VoilaKernelWebsocketHandler):

@@ -271,7 +271,9 @@ def _sequence_for(top, melds, rules):
     value = SEQUENCE_ORDER.get(top.rank)
     for m in melds:
         if meld_key(m) == ("sequence", top.suit):
-            order = [SEQUENCE_ORDER[c.rank] for c in m]
+            order = [SEQUENCE_ORDER.get(c.rank) for c in m]
+            if None in order:  # not a real sequence (the table's melds are not this check's to judge)
+                continue
             if value in (min(order) - 1, max(order) + 1):
                 return m
     return None
