@@ -174,7 +174,9 @@ def presets_html(presets=None) -> str:
         mark = f" class='ct-differs' style='{_MARK}'" if row.differs else ""
         cells = "".join(f"<td>{html.escape(v)}</td>" for v in row.values)
         body.append(f"<tr{mark}><th scope='row'>{html.escape(row.label)}</th>{cells}</tr>")
-    return (_TABLE_CSS + "<div class='ct-presets-box'><table class='ct-presets'>"
+    # the box scrolls on a narrow screen: focusable, so that a keyboard can scroll it too
+    return (_TABLE_CSS + "<div class='ct-presets-box' tabindex='0' role='region' aria-label='The rule sets side by "
+            "side'><table class='ct-presets' style='display:table'>"
             f"<thead><tr><th>Rule</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
 
 

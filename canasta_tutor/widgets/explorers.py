@@ -499,7 +499,8 @@ class VariantsExplorer(widgets.VBox):
 
         kind, situation = EXAMPLES[self.choice.value]
         frame = judge_everywhere(kind, **situation)
-        styled = highlight_differences(frame).set_table_attributes("class='ct-variants'")
+        # the table scrolls sideways in its own box on a phone: focusable, so that a keyboard can scroll it
+        styled = highlight_differences(frame).set_table_attributes("class='ct-variants' tabindex='0'")
         self.view.value = _scroll(styled.to_html())
 
 
