@@ -104,7 +104,7 @@ def _wild_dp(slots: list[_Slot], n_wild: int, base_canastas: int, rules):
     """Spread exactly ``n_wild`` wild cards over the slots; return (max canastas, wilds per slot) or None."""
     # dp maps wilds used -> (canastas, choices); a negative choice is a swap (a wild card taken out)
     dp = {0: (0, ())}
-    freed_later = sum(s.swap for s in slots)
+    freed_later = sum(s.swap for s in slots) if rules.wild_swap else 0
     for slot in slots:
         freed_later -= slot.swap
         nxt: dict[int, tuple[int, tuple]] = {}
@@ -145,7 +145,7 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
         swap = min(len(cards), wild) if rules.wild_swap and len(meld) < CANASTA_SIZE else 0
         if cards or cap > 0:
             slots.append(_Slot(idx, rank, tuple(cards), nat, wild, 0, max(0, cap), len(meld), swap,
-                               tuple(c for c in meld if c.is_wild)))
+                               tuple(c for c in meld if c.is_wild) if swap else ()))
     for rank, cards in by_rank.items():
         if len(cards) == 1:
             problems.append(Reason("lone-card", f"{cards[0]} has no partner in your hand and your team has no meld of "
@@ -344,7 +344,9 @@ def _build_plan(discard, slots, choice, wilds, seq_lay, seq_new, canastas) -> Go
     lay_offs: dict[int, list] = {i: list(c) for i, c in seq_lay.items()}
     new = [tuple(run) for run in seq_new]
     for slot, w in zip(slots, choice):
-        add = [c for i, c in enumerate(slot.naturals) if i >= max(0, -w)] + [next(wild_iter) for _ in range(w)]
+        add = list(slot.naturals[-w:] if w < 0 else slot.naturals)
+        if w > 0:
+            add += [next(wild_iter) for _ in range(w)]
         if slot.index >= 0:
             lay_offs.setdefault(slot.index, []).extend(add)
         else:
@@ -392,7 +394,7 @@ def _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted):
         rest = list(hand)
         if discard is not None:
             rest.remove(discard)
-        counted = card_points(rest)
+        counted = card_points(rest) if minimum else 0
         if minimum and uncounted:
             left_out = list(uncounted)
             if discard is not None and discard in left_out:
