@@ -64,7 +64,7 @@ class _LiveTrainer(Trainer):
     def __init__(self, puzzle: Puzzle, *, live: LiveClass, live_id: int, learner: str, store):
         self._live = live
         self._live_id = live_id
-        self._pending: tuple[bool, dict] | None = None
+        self._pending: tuple[bool, dict, dict] | None = None
         self._revealed = False
         super().__init__([puzzle], learner=learner, store=store, endless=False, ask_name=False, resume=False,
                          title="Live puzzle")
@@ -87,10 +87,10 @@ class _LiveTrainer(Trainer):
             return None
         return super().answer(value)
 
-    def _show_feedback(self, correct: bool, expected: dict) -> None:
-        self._pending = (correct, expected)
+    def _show_feedback(self, correct: bool, given: dict, expected: dict) -> None:
+        self._pending = (correct, given, expected)
         if self._revealed:
-            super()._show_feedback(correct, expected)
+            super()._show_feedback(correct, given, expected)
         else:
             self.feedback.value = ("<div class='ct-live-wait' style='color:#1565c0'><b>Your answer is in.</b> "
                                    "Wait for your teacher to reveal the answer.</div>")
@@ -101,7 +101,7 @@ class _LiveTrainer(Trainer):
         self.solution = solve(self.puzzle)
         for child in self.controls.children:
             child.disabled = True
-        self._pending = (correct, {k: self.solution.answer[k] for k in given})
+        self._pending = (correct, given, {k: self.solution.answer[k] for k in given})
         self.feedback.value = (f"<div class='ct-live-wait' style='color:#1565c0'><b>You answered: "
                                f"{html.escape(answer_label(self.puzzle.kind, {**self.solution.answer, **given}))}."
                                f"</b> Wait for your teacher to reveal the answer.</div>")
