@@ -4,6 +4,7 @@ signed-in learner's corner of the landing page, and the teacher-only worksheet P
 from __future__ import annotations
 
 import json
+import shutil
 
 import ipywidgets as widgets
 import pytest
@@ -126,10 +127,20 @@ def test_worksheets_of_a_set_and_of_an_assignment(room, root):
     made = AssignmentBook(room.path).create("Week 2: go out", sources=[root / "puzzles" / "06-go-out.yaml"])
     title, data = worksheet_for("assignment", str(made.id), path=room.path)
     assert title == "Week-2-go-out" and data[:5] == b"%PDF-"
-    for kind, name in (("set", "../pyproject"), ("set", "nope"), ("assignment", "99"), ("assignment", "x"),
-                       ("file", "04-freezing")):
+    for kind, name in (("set", "nope"), ("assignment", "99"), ("assignment", "x"), ("file", "04-freezing")):
         with pytest.raises(LookupError):
             worksheet_for(kind, name, path=room.path)
+
+
+def test_a_worksheet_name_is_looked_up_never_followed_as_a_path(tmp_path, root):
+    sets = tmp_path / "sets"
+    sets.mkdir()
+    shutil.copy(root / "puzzles" / "04-freezing.yaml", sets / "04-freezing.yaml")
+    shutil.copy(root / "puzzles" / "06-go-out.yaml", tmp_path / "private.yaml")  # a set outside the folder
+    assert worksheet_for("set", "04-freezing", puzzle_dir=sets)[1][:5] == b"%PDF-"
+    for name in ("../private", "..%2Fprivate", str(tmp_path / "private")):
+        with pytest.raises(LookupError):
+            worksheet_for("set", name, puzzle_dir=sets)
 
 
 def test_worksheet_links_point_at_the_teacher_route(room, root):
