@@ -171,7 +171,8 @@ def test_anonymous_visitors_get_no_kernel_no_source_no_dashboard(server):
     for path in ("/voila/api/contents/index.ipynb", "/voila/api/contents/04-taking-the-pile.ipynb?content=1",
                  "/voila/files/index.ipynb", "/voila/files/teacher/dashboard.ipynb",
                  "/voila/files/../progress.sqlite3", "/api/contents/index.ipynb", "/voila/render/teacher/dashboard.ipynb",
-                 "/classroom/export/learners.csv", "/classroom/export/gradebook.xlsx"):
+                 "/classroom/export/learners.csv", "/classroom/export/gradebook.xlsx",
+                 "/classroom/worksheet/set/04-freezing.pdf", "/classroom/worksheet/assignment/1.pdf?answers=1"):
         try:
             body = opener.open(server["url"] + path, timeout=30).read().decode("utf-8", "replace")
         except urllib.error.HTTPError as e:

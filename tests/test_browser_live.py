@@ -17,6 +17,13 @@ NOTEBOOKS = ["index.ipynb", "teacher/dashboard.ipynb"]
 ANA, BO = "Ana Live", "Bo Live"
 PHONE = {"width": 360, "height": 740}
 NO_SIDEWAYS = "() => document.scrollingElement.scrollWidth <= window.innerWidth + 1"
+# Widget boxes clip what overflows them, so the page may not scroll and still hide a control off the screen:
+# every visible control and widget box must end inside the screen (a wide table scrolls inside its own box).
+OFF_SCREEN = """sel => [...document.querySelectorAll(sel)].filter(e => {
+  const r = e.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && r.right > window.innerWidth + 1;
+}).map(e => (e.getAttribute('class') || e.tagName) + ' ' + (e.innerText || e.value || '').slice(0, 30))"""
+CONTROLS = ":is(select, input, button, .widget-html, .widget-hbox, .widget-vbox, .widget-tab, .ct-live-chart svg)"
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +135,9 @@ def test_live_puzzle_homework_and_worksheets(browser, live_server):  # noqa: F81
             tab(tp, title)
             tp.wait_for_timeout(300)
             assert tp.evaluate(NO_SIDEWAYS), f"the {title} tab scrolls sideways at 360 px"
+            assert tp.evaluate(OFF_SCREEN, ".ct-teacher-tabs " + CONTROLS) == [], title
         assert ana.evaluate(NO_SIDEWAYS), "the learner's landing page scrolls sideways at 360 px"
+        assert ana.evaluate(OFF_SCREEN, ".ct-learner-corner " + CONTROLS) == []
         shot(tp, "live-04-phone")
         for ctx in (ana_ctx, bo_ctx, teacher_ctx):
             assert not ctx.outside, ctx.outside

@@ -14,7 +14,7 @@ from canasta_tutor.assignments import AssignmentBook
 from canasta_tutor.classroom import Classroom
 from canasta_tutor.live import LiveClass
 from canasta_tutor.widgets import identity
-from canasta_tutor.widgets.classpages import (HomeworkPanel, WorksheetLinks, assignments_state, fit_phone,
+from canasta_tutor.widgets.classpages import (HomeworkPanel, WorksheetLinks, assignments_state,
                                               learner_corner, teacher_page)
 
 
@@ -153,11 +153,3 @@ def test_worksheet_links_point_at_the_teacher_route(room, root):
     links.refresh()
     links.choice.value = f"assignment/{made.id}"
     assert f"/classroom/worksheet/assignment/{made.id}.pdf" in links.links.value
-
-
-def test_fit_phone_wraps_rows_and_caps_widths():
-    row = widgets.HBox([widgets.Dropdown(layout=widgets.Layout(width="40em")), widgets.HTML("<table></table>")])
-    fit_phone(widgets.VBox([row]))
-    assert row.layout.flex_flow == "row wrap"
-    assert row.children[0].layout.max_width == "100%"
-    assert row.children[1].layout.overflow == "auto"

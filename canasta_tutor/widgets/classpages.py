@@ -29,26 +29,6 @@ _BAD = "#c62828"
 WORKSHEET_ROUTE = "classroom/worksheet"  # the teacher-only route of canasta_tutor.app
 
 
-def fit_phone(widget) -> None:
-    """Let a widget tree fit a 360 px screen: rows wrap, fixed widths become at most the screen's width, wide
-    tables scroll inside their own box instead of the page."""
-    stack = [widget]
-    while stack:
-        w = stack.pop()
-        layout = getattr(w, "layout", None)
-        if layout is not None:
-            if isinstance(w, widgets.HBox):
-                layout.flex_flow = "row wrap"
-            if layout.width and layout.width not in ("auto", "100%"):
-                layout.max_width = "100%"
-            if isinstance(w, widgets.HTML):
-                layout.max_width = "100%"
-                layout.overflow = "auto"
-            if isinstance(w, (widgets.Box, widgets.Tab)):
-                layout.max_width = "100%"
-        stack.extend(getattr(w, "children", ()) or ())
-
-
 def class_code(who: identity.Identity | None, room: Classroom) -> str:
     """The code of the class ``who`` signed in to (the open class for the teacher)."""
     if who is not None and who.class_id is not None and not who.teacher:
@@ -179,7 +159,6 @@ def teacher_page(*, classroom: Classroom | None = None, refresh: float = 5.0, po
     for i, title in enumerate(["Class", "Live puzzle", "Homework", "Worksheets"]):
         tabs.set_title(i, title)
     tabs.add_class("ct-teacher-tabs")
-    fit_phone(tabs)
     tabs.dashboard, tabs.live, tabs.homework, tabs.worksheets = dashboard, live, homework, sheets
     return tabs
 
@@ -200,7 +179,6 @@ def learner_corner(*, path=None, poll: float = 1.5, auto: bool = True):
     homework = MyAssignments(learner=who.name, class_code=code, path=room.path)
     box = widgets.VBox([widgets.HTML("<h2 style='margin:8px 0 4px'>Class puzzle</h2>"), live, homework])
     box.add_class("ct-learner-corner")
-    fit_phone(box)
     box.live, box.homework = live, homework
     if auto:
         _watch_assignments(homework, poll * 4)
@@ -228,7 +206,6 @@ def _watch_assignments(homework: MyAssignments, seconds: float) -> None:
             if now != seen and homework.trainer is None:
                 seen = now
                 homework.refresh()
-                fit_phone(homework)
 
     try:
         asyncio.get_event_loop().create_task(loop())
