@@ -37,7 +37,8 @@ def tab(page, title):
 
 def test_live_puzzle_homework_and_worksheets(browser, live_server):  # noqa: F811
     server = live_server
-    ana_ctx, bo_ctx, teacher_ctx = (new_context(browser, server) for _ in range(3))
+    contexts = [new_context(browser, server) for _ in range(3)]
+    ana_ctx, bo_ctx, teacher_ctx = contexts
     try:
         # --- two learners sign in; their landing page waits for the teacher's puzzle -----------------------
         ana = sign_in(ana_ctx, server, ANA)
@@ -67,6 +68,11 @@ def test_live_puzzle_homework_and_worksheets(browser, live_server):  # noqa: F81
             view.get_by_text("Your answer is in.").wait_for()
             assert "Why" not in view.inner_text()  # the explanation waits for the reveal
         panel.get_by_text(f"Answered: {ANA}, {BO}").wait_for(timeout=30_000)
+        # a learner who signs in after the puzzle was sent gets it too
+        cy_ctx = new_context(browser, server)
+        contexts.append(cy_ctx)
+        cy = sign_in(cy_ctx, server, "Cy Late").locator(".ct-live-learner")
+        cy.get_by_text("Is the discard pile frozen", exact=False).wait_for(timeout=30_000)
         bars = dict(panel.locator(".ct-bar").evaluate_all("els => els.map(e => [e.dataset.label, +e.dataset.count])"))
         assert bars == {"Yes": 1, "No": 1}, bars
         assert "2 answers" in panel.locator(".ct-live-chart").inner_text()
@@ -79,6 +85,8 @@ def test_live_puzzle_homework_and_worksheets(browser, live_server):  # noqa: F81
             view.get_by_text("Your teacher has revealed the answer.").wait_for(timeout=30_000)
             view.get_by_text(verdict).wait_for()
             assert "Why" in view.inner_text() and "2♣" in view.inner_text()  # the wild card that freezes it
+        cy.get_by_text("The answer is Yes.").wait_for(timeout=30_000)  # and who did not answer sees why
+        assert "2♣" in cy.inner_text()
         shot(bo, "live-02-revealed")
         panel.locator(".ct-bar[data-label='Yes']").wait_for()
         assert "Yes ✔" in panel.locator(".ct-live-chart").inner_text()
@@ -139,8 +147,8 @@ def test_live_puzzle_homework_and_worksheets(browser, live_server):  # noqa: F81
         assert ana.evaluate(NO_SIDEWAYS), "the learner's landing page scrolls sideways at 360 px"
         assert ana.evaluate(OFF_SCREEN, ".ct-learner-corner " + CONTROLS) == []
         shot(tp, "live-04-phone")
-        for ctx in (ana_ctx, bo_ctx, teacher_ctx):
+        for ctx in contexts:
             assert not ctx.outside, ctx.outside
     finally:
-        for ctx in (ana_ctx, bo_ctx, teacher_ctx):
+        for ctx in contexts:
             ctx.close()
