@@ -24,6 +24,7 @@ For a class (``--classroom``, ``--ip``; see the README's "Teaching a class"):
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import html
 import json
@@ -345,14 +346,16 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
         """A worksheet PDF (``?answers=1``: with the answer key) of a project puzzle set or an assignment, made on
         request (teacher only): ``/classroom/worksheet/set/05-take-pile.pdf``, ``.../assignment/3.pdf``."""
 
-        def get(self, kind, name):
+        async def get(self, kind, name):
             if not Visitor.teacher(self):
                 self.set_status(403)
                 self.finish(page("Teacher only", "<h1>The teacher key is needed</h1>"))
                 return
+            answers = self.get_query_argument("answers", "") == "1"
             try:
-                title, body = worksheet_for(kind, name, answers=self.get_query_argument("answers", "") == "1",
-                                            path=room.path)
+                # up to a second of work: in a thread, so that the learners' pages are not held up meanwhile
+                title, body = await asyncio.get_running_loop().run_in_executor(
+                    None, lambda: worksheet_for(kind, name, answers=answers, path=room.path))
             except LookupError as e:
                 self.set_status(404)
                 self.finish(page("Not found", f"<h1>No such worksheet</h1><p>{html.escape(str(e))}</p>"))
