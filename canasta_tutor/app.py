@@ -19,7 +19,7 @@ For a class (``--classroom``, ``--ip``; see the README's "Teaching a class"):
 * in classroom mode only signed-in visitors get a kernel; every visitor (a session, or an address when
   nobody is signed in) holds at most ``kernels_per_visitor`` kernels: opening one more shuts the oldest down;
 * only the visitor who was given a kernel may shut it down, talk to it or delete it;
-* the teacher's dashboard (``teacher.ipynb``) and the exports need the teacher key.
+* the teacher's page (``teacher/dashboard.ipynb``), the exports and the worksheet PDFs need the teacher key.
 """
 
 from __future__ import annotations
