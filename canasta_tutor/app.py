@@ -19,11 +19,12 @@ For a class (``--classroom``, ``--ip``; see the README's "Teaching a class"):
 * in classroom mode only signed-in visitors get a kernel; every visitor (a session, or an address when
   nobody is signed in) holds at most ``kernels_per_visitor`` kernels: opening one more shuts the oldest down;
 * only the visitor who was given a kernel may shut it down, talk to it or delete it;
-* the teacher's dashboard (``teacher.ipynb``) and the exports need the teacher key.
+* the teacher's page (``teacher/dashboard.ipynb``), the exports and the worksheet PDFs need the teacher key.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import html
 import json
@@ -157,6 +158,7 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
     from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
     from .classroom import Classroom
+    from .errors import CanastaError
 
     room = Classroom()
     if settings.class_code is not None and room.current().code != settings.class_code:
@@ -340,6 +342,34 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
             self.set_header("Cache-Control", "no-store")
             self.finish(body)
 
+    class WorksheetHandler(ClassHandler):
+        """A worksheet PDF (``?answers=1``: with the answer key) of a project puzzle set or an assignment, made on
+        request (teacher only): ``/classroom/worksheet/set/05-take-pile.pdf``, ``.../assignment/3.pdf``."""
+
+        async def get(self, kind, name):
+            if not Visitor.teacher(self):
+                self.set_status(403)
+                self.finish(page("Teacher only", "<h1>The teacher key is needed</h1>"))
+                return
+            answers = self.get_query_argument("answers", "") == "1"
+            try:
+                # up to a second of work: in a thread, so that the learners' pages are not held up meanwhile
+                title, body = await asyncio.get_running_loop().run_in_executor(
+                    None, lambda: worksheet_for(kind, name, answers=answers, path=room.path))
+            except LookupError as e:
+                self.set_status(404)
+                self.finish(page("Not found", f"<h1>No such worksheet</h1><p>{html.escape(str(e))}</p>"))
+                return
+            except CanastaError as e:
+                self.set_status(422)
+                self.finish(page("No worksheet", f"<h1>This worksheet cannot be made</h1><p>"
+                                                 f"{html.escape(str(e))}</p>"))
+                return
+            self.set_header("Content-Type", "application/pdf")
+            self.set_header("Content-Disposition", f"attachment; filename={title}.pdf")
+            self.set_header("Cache-Control", "no-store")
+            self.finish(body)
+
     class GuardedVoilaHandler(TornadoVoilaHandler):
         """A lesson page: only for signed-in learners in classroom mode; the dashboard only for the teacher.
         The kernel learns who the visitor is from the header set here, never from what the browser sent."""
@@ -462,12 +492,49 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
                     (url_path_join(base, "classroom/signin"), SignInHandler),
                     (url_path_join(base, "classroom/signout"), SignOutHandler),
                     (url_path_join(base, "teacher"), TeacherHandler),
-                    (url_path_join(base, r"classroom/export/([a-z]+\.(?:csv|xlsx))"), ExportHandler)]
+                    (url_path_join(base, r"classroom/export/([a-z]+\.(?:csv|xlsx))"), ExportHandler),
+                    (url_path_join(base, r"classroom/worksheet/(set|assignment)/([A-Za-z0-9_.-]+)\.pdf"),
+                     WorksheetHandler)]
             return ours + handlers
 
     CanastaVoila.launch_instance(argv=voila_arguments(lessons.resolve(), port=port, open_browser=open_browser,
                                                       preheat=preheat, cull_idle=cull_idle, ip=ip,
                                                       pool_size=pool_size))
+
+
+def worksheet_for(kind: str, name: str, *, answers: bool = False, path=None, puzzle_dir=None) -> tuple[str, bytes]:
+    """(file name, PDF) of the worksheet of a project puzzle set (``kind="set"``, ``name``: its file's stem) or an
+    assignment (``kind="assignment"``, ``name``: its number). LookupError when there is none such; CanastaError
+    when its puzzles cannot be printed."""
+    import re
+
+    from .assignments import AssignmentBook
+    from .errors import CanastaError
+    from .puzzle import load_puzzle_set
+    from .worksheet import worksheet_pdf
+
+    if kind == "set":
+        # the project's puzzles/ folder, as widgets.trainer.default_puzzle_dir finds it (not imported: no Jupyter)
+        here = Path(__file__).resolve().parent.parent / "puzzles"
+        folder = Path(puzzle_dir) if puzzle_dir else here if here.is_dir() else Path.cwd() / "puzzles"
+        files = {p.stem: p for p in folder.glob("*.y*ml")} if folder.is_dir() else {}
+        if name not in files:  # only the project's own sets: a name is looked up, never used as a path
+            raise LookupError(f"there is no puzzle set {name!r}")
+        pset = load_puzzle_set(files[name])
+        if pset.errors:
+            raise pset.errors[0]
+        puzzles, title = pset.puzzles, pset.title or name
+    elif kind == "assignment":
+        try:
+            assignment = AssignmentBook(path).get(int(name))
+        except (ValueError, CanastaError):
+            raise LookupError(f"there is no assignment {name!r}") from None
+        puzzles, title = assignment.puzzles(), assignment.title
+    else:
+        raise LookupError(f"no worksheets of {kind!r}")
+    data = worksheet_pdf(puzzles, key=answers, title=title)
+    stem = re.sub(r"[^A-Za-z0-9]+", "-", title).strip("-")[:50] or "worksheet"
+    return stem + ("-answers" if answers else ""), data
 
 
 def serve_options(args, out=None) -> dict:

@@ -269,7 +269,8 @@ def bar_chart_html(counts: dict[str, int], *, right: str | None = None, width: i
             f"width='{length:.1f}' height='{row - 8}' fill='{colour}' rx='3'/>"
             f"<text x='{label_w + length + 6:.1f}' y='{y + 17}' font-size='14'>{n}</text>")
     h = row * len(counts)
-    svg = (f"<svg xmlns='http://www.w3.org/2000/svg' width='{label_w + bar_w + 50}' height='{h}' "
-           f"font-family='DejaVu Sans, Arial, sans-serif'>{''.join(parts)}</svg>")
+    full = label_w + bar_w + 50
+    svg = (f"<svg xmlns='http://www.w3.org/2000/svg' width='{full}' height='{h}' viewBox='0 0 {full} {h}' "
+           f"style='max-width:100%;height:auto' font-family='DejaVu Sans, Arial, sans-serif'>{''.join(parts)}</svg>")
     return (f"<div class='ct-live-chart'>{svg}<div style='color:#555;font-size:12px'>{total} answer"
             f"{'s' if total != 1 else ''}</div></div>")

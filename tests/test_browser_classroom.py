@@ -38,15 +38,19 @@ ANA = "Ana Zed"
 BO = "Bo <i>Quux</i>"  # shown exactly as typed, never as HTML
 
 
-def free_port() -> int:
-    for port in range(9150, 9160):
+def free_port(host: str = HOST, ports=None) -> int:
+    """A free port on ``host``: 9150-9159, or the range in $CANASTA_TEST_PORTS (e.g. 9180-9189)."""
+    if ports is None:
+        first, _, last = os.environ.get("CANASTA_TEST_PORTS", "9150-9159").partition("-")
+        ports = range(int(first), int(last or first) + 1)
+    for port in ports:
         with socket.socket() as s:
             try:
-                s.bind((HOST, port))
+                s.bind((host, port))
                 return port
             except OSError:
                 continue
-    raise RuntimeError("no free port in 9150-9159")
+    raise RuntimeError(f"no free port in {ports[0]}-{ports[-1]}")
 
 
 def kernels(pid: int) -> set[int]:
@@ -62,25 +66,29 @@ def kernels(pid: int) -> set[int]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("classroom")
+    yield from run_server(tmp_path_factory.mktemp("classroom"), NOTEBOOKS, HOST)
+
+
+def run_server(tmp, notebooks, host, ports=None):
+    """Serve a copy of ``notebooks`` in classroom mode on ``host``; yields what the tests need to know."""
     lessons = tmp / "lessons"
-    for name in NOTEBOOKS:
+    for name in notebooks:
         (lessons / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / "lessons" / name, lessons / name)
-    port = free_port()
+    port = free_port(host, ports)
     env = dict(os.environ, CANASTA_TUTOR_DB=str(tmp / "progress.sqlite3"))
     log = open(tmp / "serve.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "canasta_tutor.cli", "serve", "--classroom", "--ip", HOST,
+    proc = subprocess.Popen([sys.executable, "-m", "canasta_tutor.cli", "serve", "--classroom", "--ip", host,
                              "--port", str(port), "--no-browser", "--teacher-key", KEY, "--class-code", CODE,
                              "--lessons", str(lessons)],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://{HOST}:{port}"
+    base = f"http://{host}:{port}"
     try:
         wait_for(base + "/classroom/signin", 90)
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
             text = (tmp / "serve.log").read_text(errors="replace")
-            if all(f"Kernel pool of {name} is filled" in text for name in NOTEBOOKS):
+            if all(f"Kernel pool of {name} is filled" in text for name in notebooks):
                 break
             time.sleep(0.5)
         yield {"url": base, "port": port, "db": tmp / "progress.sqlite3", "log": tmp / "serve.log", "pid": proc.pid}
@@ -163,7 +171,8 @@ def test_anonymous_visitors_get_no_kernel_no_source_no_dashboard(server):
     for path in ("/voila/api/contents/index.ipynb", "/voila/api/contents/04-taking-the-pile.ipynb?content=1",
                  "/voila/files/index.ipynb", "/voila/files/teacher/dashboard.ipynb",
                  "/voila/files/../progress.sqlite3", "/api/contents/index.ipynb", "/voila/render/teacher/dashboard.ipynb",
-                 "/classroom/export/learners.csv", "/classroom/export/gradebook.xlsx"):
+                 "/classroom/export/learners.csv", "/classroom/export/gradebook.xlsx",
+                 "/classroom/worksheet/set/04-freezing.pdf", "/classroom/worksheet/assignment/1.pdf?answers=1"):
         try:
             body = opener.open(server["url"] + path, timeout=30).read().decode("utf-8", "replace")
         except urllib.error.HTTPError as e:

@@ -64,7 +64,7 @@ class _LiveTrainer(Trainer):
     def __init__(self, puzzle: Puzzle, *, live: LiveClass, live_id: int, learner: str, store):
         self._live = live
         self._live_id = live_id
-        self._pending: tuple[bool, dict] | None = None
+        self._pending: tuple[bool, dict, dict] | None = None
         self._revealed = False
         super().__init__([puzzle], learner=learner, store=store, endless=False, ask_name=False, resume=False,
                          title="Live puzzle")
