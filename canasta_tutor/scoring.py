@@ -22,7 +22,7 @@ from .cards import card_points, count_of, format_cards, number_word, rank_plural
 from .errors import SituationError
 from .melds import as_groups, as_cards, check_team_melds, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
-from .situation import ensure_possible
+from .situation import Situation, takes_situation
 from .verdict import Reason
 
 _Facts = namedtuple("_Facts", "kind rank canasta points")
@@ -109,8 +109,8 @@ def score_red_threes(count: int, opened: bool, rules: RuleSet | str = CLASSIC) -
     return ScoreItem("Red threes", points if count else 0, detail if count else "none")
 
 
-def score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules: RuleSet | str = CLASSIC, *,
-               concealed_canastas: int | None = None) -> ScoreSheet:
+@takes_situation("melds", "red_threes", "hands", "went_out", "rules")
+def score_hand(situation: Situation) -> ScoreSheet:
     """Score one hand for one team.
 
     ``melds``: the team's melds at the end of the hand; ``red_threes``: its red
@@ -119,17 +119,15 @@ def score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules: RuleSet
     ``concealed_canastas``: how many of its canastas were melded from the hand
     in one go (only a preset with a ``concealed_canasta_bonus``, ``hoyle``,
     pays for that); by default none, or every canasta when the team went out
-    concealed. Raises :class:`SituationError` for a hand that cannot occur.
+    concealed. Raises :class:`SituationError` for a hand that cannot occur. Takes a :class:`Situation`, or the
+    old ``score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules=CLASSIC, *, concealed_canastas=None)``.
 
     >>> score_hand(["KH KS KD KC KH KS KD"], went_out="concealed", rules="hoyle").total
     870
     """
-    rules = get_rules(rules)
-    went_out = parse_went_out(went_out)
-    melds = as_groups(melds)
-    red_threes = as_cards(red_threes)
-    hands = as_groups(hands, "hands")
-    ensure_possible(rules, melds=melds, red_threes=red_threes, hands=hands)
+    rules, went_out, red_threes = situation.rules, situation.went_out, situation.red_threes
+    concealed_canastas = situation.concealed_canastas
+    melds, hands = list(situation.melds), list(situation.hands)
     not_red = [c for c in red_threes if not c.is_red_three]
     if not_red:
         raise SituationError(f"red_threes holds {format_cards(not_red)}, which {'is' if len(not_red) == 1 else 'are'} "
