@@ -23,15 +23,12 @@ from collections.abc import Iterator
 
 from .cards import ALL_CARDS, Card, format_cards
 from .errors import CanastaError, clip_repr
-from .melds import check_meld, check_team_melds
+from .situation import Situation
+from .melds import check_meld
 from .rules import CLASSIC, PRESETS, RuleSet, get_rules
 
-KINDS = ("card-points", "meld", "opening", "freeze", "take-pile", "go-out", "score-hand")
-YES_NO = {"meld": "valid", "opening": "enough", "freeze": "frozen", "take-pile": "take", "go-out": "go_out"}
 NATURAL_RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 WILD = (Card("2S"), Card("2H"), Card("2D"), Card("2C"), Card("JK"))
-TOPICS = {"card-points": "card points", "meld": "melds", "opening": "opening minimum", "freeze": "freezing",
-          "take-pile": "taking the pile", "go-out": "going out", "score-hand": "scoring"}
 _ATTEMPTS = 400
 #: The most puzzles one call makes (10,000 take about a minute; a set for learners has tens).
 MAX_COUNT = 10_000
@@ -283,21 +280,28 @@ def _score_hand(rng, rules, d, want):
             "went_out": went_out}
 
 
-_MAKERS = {"card-points": _card_points, "meld": _meld, "opening": _opening, "freeze": _freeze,
-           "take-pile": _take_pile, "go-out": _go_out, "score-hand": _score_hand}
+def __getattr__(name):
+    """``KINDS``, ``YES_NO`` (kind -> the answer key a generator balances) and ``TOPICS``, from the registry."""
+    from .kinds import KINDS as registry
+
+    if name == "KINDS":
+        from .puzzle import KINDS
+
+        return KINDS
+    if name == "YES_NO":
+        return {n: k.yes_no for n, k in registry.items() if k.yes_no}
+    if name == "TOPICS":
+        return {n: k.topic or n for n, k in registry.items()}
+    raise AttributeError(name)
 
 
 def _solve_raw(kind: str, situation: dict, rules: RuleSet):
     """Solve a candidate; ``None`` if the engine finds the situation impossible."""
-    from .puzzle import Puzzle, parse_situation
-    from .solver import solve
+    from .kinds import KINDS as registry
+    from .puzzle import parse_situation
 
-    parsed = parse_situation(situation)
-    if kind in ("freeze", "take-pile", "go-out") and not check_team_melds(parsed.get("melds", []), rules).ok:
-        return None
-    puzzle = Puzzle(id="x", kind=kind, rules=rules, situation=parsed)
     try:
-        return solve(puzzle).answer
+        return registry[kind].solve(Situation(rules=rules, **parse_situation(situation))).answer
     except CanastaError:
         return None
 
@@ -324,8 +328,12 @@ def _check_seed(seed) -> None:
 def generate_puzzles(kind: str, *, count: int, seed: int | str = 0, difficulty: int = 1,
                      rules: str | RuleSet = "classic") -> Iterator[dict]:
     """Yield ``count`` puzzles (as the contract's mappings, with ``expect``)."""
-    if not isinstance(kind, str) or kind not in _MAKERS:
-        raise CanastaError(f"unknown puzzle kind {clip_repr(kind)}: the kinds are {', '.join(KINDS)}")
+    from .kinds import KINDS as registry
+
+    record = registry.get(kind) if isinstance(kind, str) else None
+    if record is None or record.generate is None:
+        raise CanastaError(f"unknown puzzle kind {clip_repr(kind)}: the kinds are "
+                           f"{', '.join(n for n, k in registry.items() if k.generate)}")
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
         raise CanastaError(f"count must be a whole number from 1 to {MAX_COUNT:,}, not {clip_repr(count)}")
     if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 1 <= difficulty <= 5:
@@ -333,8 +341,8 @@ def generate_puzzles(kind: str, *, count: int, seed: int | str = 0, difficulty: 
     _check_seed(seed)
     rules = _rules(rules)
     rng = random.Random(f"{kind}|{seed}|{difficulty}|{rules.name}")
-    maker = _MAKERS[kind]
-    key = YES_NO.get(kind)
+    maker = record.generate
+    key = record.yes_no
     made = 0
     while made < count:
         want = (made % 2 == 0) if key else True
@@ -355,7 +363,7 @@ def generate_puzzles(kind: str, *, count: int, seed: int | str = 0, difficulty: 
             situation, answer = fallback
         made += 1
         puzzle = {"id": f"gen-{kind}-{made:04d}", "kind": kind, "difficulty": int(difficulty),
-                  "topic": TOPICS[kind]}
+                  "topic": record.topic or kind}
         puzzle.update(situation)
         puzzle["expect"] = answer
         yield puzzle
@@ -389,7 +397,7 @@ def generate(kind: str, *, count: int, seed: int | str = 0, difficulty: int = 1,
              rules: str | RuleSet = "classic") -> dict:
     """A whole puzzle set (a mapping in the contract's format)."""
     puzzles = list(generate_puzzles(kind, count=count, seed=seed, difficulty=difficulty, rules=rules))
-    return {"title": f"Generated: {TOPICS.get(kind, kind)} (difficulty {difficulty}, seed {seed})",
+    return {"title": f"Generated: {__getattr__('TOPICS').get(kind, kind)} (difficulty {difficulty}, seed {seed})",
             "rules": rules_value(rules), "puzzles": puzzles}
 
 

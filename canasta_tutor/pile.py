@@ -20,7 +20,7 @@ from collections import Counter
 
 from .cards import Card, card_points, count_of, format_cards, join_words, number_word, rank_plural
 from .going_out import find_go_out
-from .melds import GROUP, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
+from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
 from .opening import explain_minimum, max_meld_points
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
@@ -380,7 +380,7 @@ def check_shown_cards(situation: Situation, *, shown=()) -> Verdict:
 def _fits(meld: tuple[Card, ...], cards: tuple[Card, ...], rules: RuleSet) -> bool:
     """Can ``cards`` go on ``meld`` (a legal meld on the table)? The fast judgement, no sentences."""
     facts = meld_facts(meld, rules, copies_checked=True)
-    if facts is None or facts[2] == "samba":  # a samba is closed
+    if facts is None or facts[2] == SAMBA:  # a samba is closed
         return False
     return meld_facts(meld + cards, rules, copies_checked=True) is not None
 
@@ -410,7 +410,7 @@ def _take_options(hand, melds, top, frozen: bool, rules: RuleSet):
             failures.extend(check_add_to_meld(team_meld, (top,) + pair, rules).reasons)
     if not frozen:
         if team_meld is not None:
-            closed = not rules.take_onto_canasta and check_meld(team_meld, rules).canasta != "none"
+            closed = not rules.take_onto_canasta and check_meld(team_meld, rules).canasta != NONE
             if closed:
                 failures.append(Reason("canasta-closed-for-pile", f"Under these rules the top card may not be laid "
                                                                   f"off on a finished canasta "

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from .cards import card_points, count_of, format_cards, number_word, rank_plural
 from .errors import SituationError
-from .melds import as_groups, as_cards, check_team_melds, meld_facts
+from .melds import MIXED, NATURAL, NONE, SAMBA, check_team_melds, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import Situation, takes_situation
 from .verdict import Reason
@@ -144,7 +144,7 @@ def score_hand(situation: Situation) -> ScoreSheet:
         table = check_team_melds(melds, rules, going_out=bool(went_out))
         raise SituationError(" ".join(table.explanation))
     verdicts = [_Facts(*f) for f in facts]
-    canastas = [(m, v) for m, v in zip(melds, verdicts) if v.canasta != "none"]
+    canastas = [(m, v) for m, v in zip(melds, verdicts) if v.canasta != NONE]
     if went_out and len(canastas) < rules.canastas_to_go_out:
         raise SituationError(f"the team went out with {len(canastas)} "
                              f"{'canasta' if len(canastas) == 1 else 'canastas'}, but {rules.name} needs "
@@ -168,9 +168,9 @@ def score_hand(situation: Situation) -> ScoreSheet:
         parts = []
         bonus = 0
         for m, v in canastas:
-            value = {"natural": rules.natural_canasta_bonus, "mixed": rules.mixed_canasta_bonus,
-                     "samba": rules.samba_bonus}[v.canasta]
-            what = "samba" if v.canasta == "samba" else f"{v.canasta} canasta of {rank_plural(v.rank)}"
+            value = {NATURAL: rules.natural_canasta_bonus, MIXED: rules.mixed_canasta_bonus,
+                     SAMBA: rules.samba_bonus}[v.canasta]
+            what = "samba" if v.canasta == SAMBA else f"{v.canasta} canasta of {rank_plural(v.rank)}"
             parts.append(f"{what} {value}")
             bonus += value
         if concealed_canastas and rules.concealed_canasta_bonus:
