@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .cards import SEQUENCE_ORDER, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural, sort_key
-from .melds import as_groups, BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, as_cards, meld_facts
+from .melds import as_groups, BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, NONE, as_cards, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
 from .verdict import Reason, Verdict, verdict_type
@@ -90,7 +90,7 @@ def _table_info(melds, rules):
         if facts is None:
             continue
         kind, rank, canasta, _points = facts
-        if canasta != "none":
+        if canasta != NONE:
             canastas += 1
         if kind == SEQUENCE:
             order = [SEQUENCE_ORDER[c.rank] for c in meld]

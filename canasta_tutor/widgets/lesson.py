@@ -24,7 +24,7 @@ from ..kinds import KINDS
 from ..melds import NONE, SAMBA
 from ..puzzle import Puzzle, puzzle_from_mapping
 from ..render import situation_html
-from ..rules import PRESETS
+from ..rules import CLASSIC, PRESETS
 from ..solver import Solution, solve
 from ..variants import PARTNERSHIP_PRESETS, presets_html, short_title, sources_html
 from .trainer import Trainer, load_puzzles
@@ -94,7 +94,7 @@ def example(kind: str, *, question: str, rules: str = "classic", **situation) ->
     canasta_tutor.errors.PuzzleError: example('meld', cards='5H 5Z'): field 'cards': ...
     """
     call = "example(" + ", ".join([repr(kind)] + [f"{k}={v!r}" for k, v in situation.items()] +
-                                  ([f"rules={rules!r}"] if rules != "classic" else [])) + ")"
+                                  ([f"rules={rules!r}"] if rules != CLASSIC.name else [])) + ")"
     if kind not in KINDS:
         raise PuzzleError(f"{call}: unknown kind {kind!r}; the kinds are {', '.join(KINDS)}")
     if not question or not question.strip() or question.strip() == KINDS[kind].question:
