@@ -22,21 +22,11 @@ from .cards import card_points, count_of, format_cards, number_word, rank_plural
 from .errors import SituationError
 from .melds import MIXED, NATURAL, NONE, SAMBA, check_team_melds, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
-from .situation import Situation, takes_situation
+from .situation import WENT_OUT_VALUES, Situation, parse_went_out, takes_situation  # noqa: F401 (re-exported)
 from .verdict import Reason
 
 _Facts = namedtuple("_Facts", "kind rank canasta points")
 
-WENT_OUT_VALUES = {False: False, True: True, "no": False, "yes": True, "false": False, "true": True,
-                   "concealed": "concealed"}
-
-
-def parse_went_out(value) -> bool | str:
-    """``False``, ``True`` or ``'concealed'`` from what a puzzle may write."""
-    key = value.lower() if isinstance(value, str) else value
-    if isinstance(key, (bool, str)) and key in WENT_OUT_VALUES:
-        return WENT_OUT_VALUES[key]
-    raise SituationError(f"went_out must be false, true or concealed, not {value!r}")
 
 
 class ScoreItem(namedtuple("ScoreItem", "label points detail", defaults=("",))):

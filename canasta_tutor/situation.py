@@ -24,6 +24,16 @@ def copies_problem(rules: RuleSet, groups: dict) -> tuple[str, str] | None:
 
     ``groups`` maps a field name to a group of cards or a list of groups.
     """
+    every: list[Card] = []
+    for value in groups.values():  # the common case first: nothing seen too often
+        if value and value[0].__class__ is not Card:
+            for group in value:
+                every.extend(group)
+        else:
+            every.extend(value)
+    seen = Counter(every)
+    if not seen or (max(seen.values()) <= rules.decks and seen.get(_JOKER, 0) <= rules.jokers):
+        return None
     flat: dict[str, list[Card]] = {}
     for name, value in groups.items():
         if value and not isinstance(value[0], Card):
@@ -123,6 +133,18 @@ def ensure_hand_size(rules: RuleSet, hand, field: str = "hand") -> None:
                              f"(three times the {rules.hand_size} cards dealt); no game gives such a hand")
 
 
+WENT_OUT_VALUES = {False: False, True: True, "no": False, "yes": True, "false": False, "true": True,
+                   "concealed": "concealed"}
+
+
+def parse_went_out(value) -> bool | str:
+    """``False``, ``True`` or ``'concealed'`` from what a puzzle may write."""
+    key = value.lower() if isinstance(value, str) else value
+    if isinstance(key, (bool, str)) and key in WENT_OUT_VALUES:
+        return WENT_OUT_VALUES[key]
+    raise SituationError(f"went_out must be false, true or concealed, not {value!r}")
+
+
 # --- the situation a player sees ---------------------------------------------------------------------------------
 #: Fields holding one group of cards, and fields holding a list of groups, in the order copies are counted.
 CARD_FIELDS = ("cards", "hand", "pile", "red_threes")
@@ -169,9 +191,7 @@ class Situation:
         put = object.__setattr__
         if self.rules.__class__ is not RuleSet:
             put(self, "rules", _get_rules(self.rules))
-        if self.went_out is not False:
-            from .scoring import parse_went_out
-
+        if self.went_out is not False and self.went_out is not True:
             put(self, "went_out", parse_went_out(self.went_out))
         d = self.__dict__
         for name in CARD_FIELDS:
@@ -180,6 +200,8 @@ class Situation:
                 put(self, name, _as_cards(value))
         for name in GROUPS_FIELDS:
             value = d[name]
+            if value == ():
+                continue
             if value.__class__ is not tuple or not all(g.__class__ is tuple and (not g or g[0].__class__ is Card)
                                                        for g in value):
                 put(self, name, tuple(_as_groups(value, name)))
