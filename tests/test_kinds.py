@@ -1,6 +1,7 @@
 """The registry of puzzle kinds, and preset names and canasta kinds kept in one place."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,16 @@ def test_unknown_kinds_and_broken_records_say_what_is_wrong():
     with pytest.raises(CanastaError, match="answer control 'slider'"):
         PuzzleKind(name="x", fields=("cards",), required=(), answers={}, solve=_count_solve, hints=list,
                    question="?", answer_control="slider", describe=str)
+
+
+def test_the_format_documents_every_kind_with_its_fields_and_answer_keys(root):
+    text = (root / "docs" / "puzzle-format.md").read_text("utf-8")
+    rows = {m.group(1): (m.group(2), m.group(3)) for m in re.finditer(r"^\| `([a-z-]+)` \| (.*?) \| (.*?) \|$", text, re.M)}
+    assert set(rows) == set(KINDS)
+    for name, kind in KINDS.items():
+        fields, answers = rows[name]
+        required, _, optional = fields.partition(";")
+        assert re.findall(r"`([a-z_]+)`", required) == list(kind.required)
+        assert set(re.findall(r"\b([a-z_]+)`", optional)) >= set(kind.fields) - set(kind.required)
+        assert re.findall(r"^`([a-z_]+)`|, `([a-z_]+)`", answers) and \
+            [a or b for a, b in re.findall(r"^`([a-z_]+)`|, `([a-z_]+)`", answers)][:len(kind.answers)] == list(kind.answers)
