@@ -13,7 +13,7 @@ from itertools import chain
 from .cards import Card, format_card
 from .errors import SituationError
 from .melds import as_cards as _as_cards, as_groups as _as_groups
-from .rules import CLASSIC, RuleSet, get_rules as _get_rules
+from .rules import CLASSIC, RuleSet, check_score, get_rules as _get_rules
 
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
 _JOKER = Card("JK")
@@ -191,6 +191,8 @@ class Situation:
         put = object.__setattr__
         if self.rules.__class__ is not RuleSet:
             put(self, "rules", _get_rules(self.rules))
+        if self.score.__class__ is not int or self.score:
+            check_score(self.score)
         if self.went_out is not False and self.went_out is not True:
             put(self, "went_out", parse_went_out(self.went_out))
         d = self.__dict__

@@ -104,3 +104,14 @@ def test_bad_calls_say_what_is_wrong():
         check_take_pile("7H", [], melds=[])
     with pytest.raises(TypeError, match="takes a Situation and keyword arguments only"):
         check_take_pile(Situation(hand="7H"), [])
+
+
+@pytest.mark.parametrize("score, words", [([1], "must be a whole number"), (True, "must be a whole number"),
+                                          (10 ** 30, "beyond any game's score")])
+def test_a_bad_score_is_refused_when_the_situation_is_made(score, words):
+    from canasta_tutor import RulesError
+
+    with pytest.raises(RulesError, match=f"^score: .*{words}"):
+        Situation(hand="7H", score=score)
+    with pytest.raises(RulesError, match=f"^score: .*{words}"):
+        check_go_out("7H 7S", ["KH KS KD"], score)  # opened: the old check never looked at the score
