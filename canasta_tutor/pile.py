@@ -273,8 +273,8 @@ def _sequence_for(top, melds, rules):
     value = SEQUENCE_ORDER.get(top.rank)
     for m in melds:
         if meld_key(m) == ("sequence", top.suit):
-            order = [SEQUENCE_ORDER[c.rank] for c in m]
-            if value in (min(order) - 1, max(order) + 1):
+            order = [SEQUENCE_ORDER.get(c.rank) for c in m]  # a three or a wild card has no place in a run
+            if None not in order and value in (min(order) - 1, max(order) + 1):
                 return m
     return None
 
