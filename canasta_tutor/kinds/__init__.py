@@ -40,7 +40,8 @@ class PuzzleKind:
 
     ``fields``: the situation fields a puzzle of this kind may give, in the order the format lists them;
     ``required``: those it must give; ``answers``: the keys of ``expect`` and their types (``bool``, ``int``
-    or ``str``, or a tuple of the values allowed); ``solve(situation) -> Solution``; ``hints(situation) -> list[str]`` (gentlest first, never
+    or ``str``, or a tuple of the values allowed); ``solve(situation) -> Solution``;
+    ``hints(situation) -> list[str]`` (gentlest first, never
     the answer); ``question``: the trainer's question; ``answer_control``: one of :data:`ANSWER_CONTROLS`;
     ``describe(answer) -> str``: the answer in a few words (the variants table, worksheets);
     ``generate(rng, rules, difficulty, want) -> dict | None``: a candidate situation in notation, or ``None``;

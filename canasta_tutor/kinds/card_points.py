@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import generator as _gen
+from ..generator import Pool, _codes, _not_red_three, _plain
 from ..cards import card_points, format_cards
 from ..errors import SituationError
 from . import PuzzleKind, Solution, first_value, register
@@ -25,8 +25,15 @@ def hints(s) -> list[str]:
             "Add the cards one by one, or group them by value first."]
 
 
+def generate(rng, rules, d, want):
+    """A candidate situation (in notation) for the generator, or ``None``."""
+    pool = Pool(rules, rng)
+    allow = _plain if d == 1 else _not_red_three
+    return {"cards": _codes(pool.draw(2 + d + rng.randint(0, d), allow=allow))}
+
+
 KIND = register(PuzzleKind(
     name="card-points", fields=("cards",), required=("cards",), answers={"points": int},
     solve=solve, hints=hints, question="How many points are these cards worth?", answer_control="number",
-    describe=first_value, generate=lambda rng, rules, d, want: _gen._card_points(rng, rules, d, want),
+    describe=first_value, generate=generate,
     topic="card points"))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .. import generator as _gen
+from ..generator import NATURAL_RANKS, Pool, _codes, _plain
+from ..cards import Card
 from ..melds import CANASTA_KINDS, NONE, SAMBA, check_meld
 from . import PuzzleKind, Solution, register
 
@@ -36,8 +37,42 @@ def describe(answer: dict) -> str:
     return "a samba" if answer["canasta"] == SAMBA else f"a {answer['canasta']} canasta"
 
 
+def generate(rng, rules, d, want):
+    """A candidate situation (in notation) for the generator, or ``None``."""
+    pool = Pool(rules, rng)
+    rank = rng.choice(NATURAL_RANKS)
+    size = rng.randint(3, 4 + d) if d < 3 else rng.choice([rng.randint(3, 6), 7, rng.randint(7, 9)])
+    wild = rng.randint(0, min(size - 1, 1 + d)) if d >= 2 else 0
+    cards = pool.naturals(rank, size - wild) + pool.wild(wild)
+    situation = {}
+    flip = rng.random()
+    if not want and flip < 0.35:
+        cards = cards[:2] if len(cards) > 3 and rng.random() < 0.3 else cards + pool.draw(1, allow=_plain)
+    elif not want and flip < 0.5:
+        cards = cards[:1] + pool.wild(rng.randint(2, 3))
+    elif d >= 4 and flip < 0.7:
+        cards = pool.draw(rng.randint(2, 4), allow=lambda c: c.is_black_three)
+        cards += pool.wild(rng.randint(0, 1))
+        situation["going_out"] = rng.random() < 0.7
+    if rules.sequences and d >= 2 and rng.random() < 0.35:
+        suit = rng.choice("SHDC")
+        start = rng.randint(4, 12)
+        length = rng.randint(3, min(8, 15 - start))
+        seq = []
+        for order in range(start, start + length):
+            card = Card({11: "J", 12: "Q", 13: "K", 14: "A"}.get(order, str(order)) + suit)
+            if rng.random() < (0.15 if not want else 0.0):
+                continue
+            if pool.take(card):
+                seq.append(card)
+        cards = seq
+    rng.shuffle(cards)
+    situation["cards"] = _codes(cards)
+    return situation
+
+
 KIND = register(PuzzleKind(
     name="meld", fields=("cards", "going_out"), required=("cards",), answers={"valid": bool, "canasta": CANASTA_KINDS},
     solve=solve, hints=hints, question="Is this a legal meld, and is it a canasta?", answer_control="meld-choice",
-    describe=describe, generate=lambda rng, rules, d, want: _gen._meld(rng, rules, d, want), topic="melds",
+    describe=describe, generate=generate, topic="melds",
     yes_no="valid"))
