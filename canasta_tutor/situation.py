@@ -210,6 +210,17 @@ class Situation:
         self.ensure_possible()
 
     @classmethod
+    def _make(cls, values: dict) -> "Situation":
+        """``Situation(**values)`` for known field names, without the generated ``__init__``'s frozen
+        ``__setattr__`` per field: the adapter of the old call forms makes one situation per call."""
+        self = object.__new__(cls)
+        d = self.__dict__
+        d.update(_DEFAULTS)
+        d.update(values)
+        self.__post_init__()
+        return self
+
+    @classmethod
     def parse(cls, **fields) -> "Situation":
         """A situation from notation: ``Situation.parse(hand="7H 7S", melds=["KH KS KD"], rules="samba")``."""
         return cls(**fields)
@@ -217,7 +228,7 @@ class Situation:
     def ensure_possible(self) -> None:
         """Raise :class:`SituationError` if a card is seen more often than the rule set's decks hold."""
         d = self.__dict__
-        groups = {name: d[name] for name in _COPIES_ORDER if d[name]}
+        groups = {name: d[name] for name in _COPIES_ORDER if d[name] != ()}
         if groups:
             ensure_possible(self.rules, **groups)
 
@@ -253,6 +264,7 @@ class Situation:
 
 
 _FIELD_NAMES = frozenset(f.name for f in fields(Situation))
+_DEFAULTS = {f.name: f.default for f in fields(Situation)}
 SITUATION_FIELDS = tuple(f.name for f in fields(Situation))
 
 
@@ -288,7 +300,7 @@ def takes_situation(*order: str, extras: tuple[str, ...] = ()):
                 raise TypeError(f"{impl.__name__}() got an unexpected keyword argument {unknown[0]!r}")
             if values.get("rules", CLASSIC) is None:
                 values["rules"] = CLASSIC
-            return impl(Situation(**values), **extra)
+            return impl(Situation._make(values), **extra)
 
         check.__signature__ = _old_signature(impl, positional)
         return check
