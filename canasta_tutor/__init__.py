@@ -19,6 +19,7 @@ from .pile import TakeVerdict, check_frozen, check_stopped, check_take_pile, is_
 from .rules import (CLASSIC, CLASSIC_2P, CLASSIC_3P, CLASSIC_6P, DANISH, HOYLE, PRESETS, SAMBA, RuleSet,
                     differing_options, get_rules, presets_table, with_options)
 from .scoring import GameScore, ScoreItem, ScoreSheet, score_hand
+from .situation import Situation
 from .verdict import Reason, Verdict
 
 __version__ = "0.1.0"
@@ -33,5 +34,5 @@ __all__ = [
     "TakeVerdict", "check_frozen", "check_stopped", "check_take_pile", "is_frozen",
     "CLASSIC", "CLASSIC_2P", "CLASSIC_3P", "CLASSIC_6P", "DANISH", "HOYLE", "PRESETS", "SAMBA", "RuleSet",
     "differing_options", "get_rules", "presets_table", "with_options",
-    "GameScore", "ScoreItem", "ScoreSheet", "score_hand", "Reason", "Verdict",
+    "GameScore", "ScoreItem", "ScoreSheet", "score_hand", "Situation", "Reason", "Verdict",
 ]

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from .cards import format_cards
 from .errors import CanastaError, PuzzleError
+from .kinds import get_kind
 from .puzzle import GROUP_FIELDS, LIST_FIELDS, Puzzle, load_puzzle_set, parse_puzzle_set, puzzle_files
 from .rules import PRESETS, RuleSet
 
@@ -72,7 +73,10 @@ def puzzle_to_mapping(puzzle: Puzzle, *, rules: bool = True) -> dict:
         raw["prompt"] = puzzle.prompt
     if rules:
         raw["rules"] = rules_value(puzzle.rules)
-    for key, value in puzzle.situation.items():
+    record, given = get_kind(puzzle.kind), puzzle.situation.given()
+    # the kind's fields in the format's order; a required one is written even when empty
+    fields = {key: getattr(puzzle.situation, key) for key in record.fields if key in given or key in record.required}
+    for key, value in fields.items():
         if key in GROUP_FIELDS:
             raw[key] = format_cards(value, symbols=False)
         elif key in LIST_FIELDS:

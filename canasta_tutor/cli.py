@@ -231,6 +231,13 @@ def _where(err: PuzzleError) -> str:
     return ": ".join(parts)
 
 
+def _kinds_help() -> str:
+    from .kinds import KINDS
+
+    names = [name for name, kind in KINDS.items() if kind.generate]
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
+
+
 def main(argv=None) -> int:
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -246,7 +253,7 @@ def main(argv=None) -> int:
     p_check = sub.add_parser("check", help="report puzzles whose expect: disagrees with the engine")
     p_check.add_argument("files", nargs="+", metavar="FILE")
     p_gen = sub.add_parser("generate", help="write a set of random, legal puzzles (YAML)")
-    p_gen.add_argument("kind", help="card-points, meld, opening, freeze, take-pile, go-out or score-hand")
+    p_gen.add_argument("kind", help=_kinds_help())
     p_gen.add_argument("--count", type=_whole_number(1, MAX_COUNT, "--count"), default=20,
                        help=f"how many puzzles, 1 to {MAX_COUNT:,} (default 20)")
     p_gen.add_argument("--seed", default="0", help="any text (up to 200 characters); the same seed gives the same "

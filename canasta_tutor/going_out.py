@@ -21,9 +21,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .cards import SEQUENCE_ORDER, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural, sort_key
-from .melds import as_groups, BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, as_cards, meld_facts
+from .melds import as_groups, BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, NONE, as_cards, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
-from .situation import ensure_hand_size, ensure_no_red_three_in_hand, ensure_possible, search_budget, spend
+from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
 from .verdict import Reason, Verdict, verdict_type
 
 _RANK_OF_ORDER = {v: k for k, v in SEQUENCE_ORDER.items()}
@@ -90,7 +90,7 @@ def _table_info(melds, rules):
         if facts is None:
             continue
         kind, rank, canasta, _points = facts
-        if canasta != "none":
+        if canasta != NONE:
             canastas += 1
         if kind == SEQUENCE:
             order = [SEQUENCE_ORDER[c.rank] for c in meld]
@@ -435,18 +435,20 @@ def _weight(problems) -> float:
     return sum(0.5 if p.code == "canastas-short" else 1.1 if p.code == "lone-card" else 1 for p in problems)
 
 
-def check_go_out(hand, melds=(), score: int = 0, rules: RuleSet | str = CLASSIC) -> GoOutVerdict:
+@takes_situation("hand", "melds", "score", "rules")
+def check_go_out(situation: Situation) -> GoOutVerdict:
     """May the player go out this turn (having drawn from the stock)?
 
     Every card in ``hand`` must be melded or laid off, with or without one final
     discard, and the team must then hold the canastas the rules ask for. A team
     that has not opened goes out concealed, which needs no opening minimum in
     any preset (``concealed_needs_no_minimum``).
+
+    Takes a :class:`Situation` (``hand``, ``melds``, ``score``, ``rules``), or the old
+    ``check_go_out(hand, melds=(), score=0, rules=CLASSIC)``.
     """
-    rules = get_rules(rules)
-    hand = as_cards(hand)
-    melds = as_groups(melds)
-    ensure_possible(rules, hand=hand, melds=melds)
+    rules, hand, score = situation.rules, situation.hand, situation.score
+    melds = list(situation.melds)
     ensure_no_red_three_in_hand(hand)
     need = rules.canastas_to_go_out
     minimum = 0

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from .errors import CanastaError
+from .kinds import get_kind
+from .melds import MIXED, NATURAL, NONE, SAMBA
 from .puzzle import Puzzle, puzzle_from_mapping
 
 _SCHEMA = """
@@ -50,28 +52,28 @@ CREATE TABLE IF NOT EXISTS live_answers (
     PRIMARY KEY (live_id, learner)
 );
 """
-_YES_NO = {"opening": "enough", "freeze": "frozen", "take-pile": "take", "go-out": "go_out"}
-_NUMBER = {"card-points": "points", "score-hand": "score"}
-MELD_LABELS = (((False, "none"), "Not a meld"), ((True, "none"), "A meld, no canasta"),
-               ((True, "natural"), "Natural canasta"), ((True, "mixed"), "Mixed canasta"),
-               ((True, "samba"), "Samba"))
+MELD_LABELS = (((False, NONE), "Not a meld"), ((True, NONE), "A meld, no canasta"),
+               ((True, NATURAL), "Natural canasta"), ((True, MIXED), "Mixed canasta"),
+               ((True, SAMBA), "Samba"))
 
 
 def answer_label(kind: str, answer: dict) -> str:
     """The bar an answer goes in: ``Yes``/``No``, the number, or the kind of meld."""
-    if kind in _NUMBER:
-        return str(answer[_NUMBER[kind]])
-    if kind == "meld":
+    record = get_kind(kind)
+    if record.answer_control == "number":
+        return str(answer[next(iter(record.answers))])
+    if record.answer_control == "meld-choice":
         return dict(MELD_LABELS)[(bool(answer["valid"]), answer["canasta"])]
-    return "Yes" if answer[_YES_NO[kind]] else "No"
+    return "Yes" if answer[record.yes_no] else "No"
 
 
 def answer_choices(puzzle: Puzzle) -> list[str]:
     """The bars shown before any answer arrives (none for number answers: they appear as they come)."""
-    if puzzle.kind in _NUMBER:
+    control = get_kind(puzzle.kind).answer_control
+    if control == "number":
         return []
-    if puzzle.kind == "meld":
-        return [label for (_v, canasta), label in MELD_LABELS if canasta != "samba" or puzzle.rules.sequences]
+    if control == "meld-choice":
+        return [label for (_v, canasta), label in MELD_LABELS if canasta != SAMBA or puzzle.rules.sequences]
     return ["Yes", "No"]
 
 

@@ -24,6 +24,9 @@ from .rules import CLASSIC, RuleSet, get_rules
 from .verdict import Reason, Verdict, verdict_type
 
 GROUP, SEQUENCE, BLACK_THREES = "group", "sequence", "black-threes"
+#: The kinds of canasta a meld may be (``canasta`` of a :data:`MeldVerdict`), in one place.
+NONE, NATURAL, MIXED, SAMBA = "none", "natural", "mixed", "samba"
+CANASTA_KINDS = (NONE, NATURAL, MIXED, SAMBA)
 SEQUENCE_MAX = 7
 CANASTA_SIZE = 7
 def _n(k: int) -> str:
@@ -31,7 +34,7 @@ def _n(k: int) -> str:
 
 
 MeldVerdict = verdict_type(
-    "MeldVerdict", "kind rank canasta points cards", ("", "", "none", 0, ()),
+    "MeldVerdict", "kind rank canasta points cards", ("", "", NONE, 0, ()),
     """A meld check: ``ok`` plus the meld's ``kind`` (group, sequence, black-threes),
     ``rank`` (or suit for a sequence), ``canasta`` (none, natural, mixed, samba), card ``points`` and ``cards``.""")
 
@@ -139,9 +142,9 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
         problems.append(wild_limit_problem(len(naturals), len(wilds), rules, shown))
     if problems:
         return MeldVerdict(False, tuple(problems), kind=GROUP if rank else "", rank=rank, points=points, cards=cards)
-    canasta = "none"
+    canasta = NONE
     if len(cards) >= CANASTA_SIZE:
-        canasta = "mixed" if wilds else "natural"
+        canasta = MIXED if wilds else NATURAL
         bonus = rules.mixed_canasta_bonus if wilds else rules.natural_canasta_bonus
         detail = f" With {_n(len(cards))} cards it is a {canasta} canasta (bonus {bonus})."
     else:
@@ -220,7 +223,7 @@ def _check_sequence(cards, shown, naturals, wilds, rules, points) -> MeldVerdict
     if len(cards) == SEQUENCE_MAX:
         return MeldVerdict(True, (Reason("samba", f"{shown} is a sequence of seven: a samba (bonus "
                                                   f"{rules.samba_bonus}), closed to further cards."),),
-                           kind=SEQUENCE, rank=suit, canasta="samba", points=points, cards=cards)
+                           kind=SEQUENCE, rank=suit, canasta=SAMBA, points=points, cards=cards)
     return MeldVerdict(True, (Reason("sequence", f"{shown} is a sequence of {_n(len(cards))} in one suit; seven make "
                                                  f"a samba."),),
                        kind=SEQUENCE, rank=suit, points=points, cards=cards)
@@ -253,7 +256,7 @@ def meld_facts(cards: tuple[Card, ...], rules: RuleSet, going_out: bool = False,
                 and (copies_checked or len(cards) <= rules.decks or
                      not any(cards.count(c) > (rules.jokers if c.rank == "JK" else rules.decks)
                              for c in set(cards)))):
-            canasta = "none" if len(cards) < CANASTA_SIZE else "mixed" if n_wild else "natural"
+            canasta = NONE if len(cards) < CANASTA_SIZE else MIXED if n_wild else NATURAL
             return GROUP, rank, canasta, points
         if n_nat >= 2 or not rules.sequences:
             return None
@@ -271,7 +274,7 @@ def canasta_kind(cards, rules: RuleSet | str = CLASSIC) -> str:
 
 
 def is_canasta(cards, rules: RuleSet | str = CLASSIC) -> bool:
-    return canasta_kind(cards, rules) != "none"
+    return canasta_kind(cards, rules) != NONE
 
 
 def meld_key(cards: Sequence[Card]) -> tuple[str, str]:
@@ -298,17 +301,17 @@ def check_add_to_meld(meld, cards, rules: RuleSet | str = CLASSIC, *, going_out:
     if not before.ok:
         return MeldVerdict(False, (Reason("not-a-meld", f"{format_cards(meld)} is not a meld on the table."),)
                            + before.reasons, points=before.points, cards=meld)
-    if before.canasta == "samba":
+    if before.canasta == SAMBA:
         return MeldVerdict(False, (Reason("samba-closed", f"{format_cards(meld)} is a samba: it is closed, nothing "
                                                           f"more may be added."),),
-                           kind=SEQUENCE, rank=before.rank, canasta="samba", points=before.points, cards=meld)
+                           kind=SEQUENCE, rank=before.rank, canasta=SAMBA, points=before.points, cards=meld)
     after = check_meld(meld + cards, rules, going_out=going_out)
     if not after.ok:
         lead = Reason("cannot-add", f"{format_cards(cards)} cannot be laid off on {format_cards(meld)}.")
         return MeldVerdict(False, (lead,) + after.reasons, kind=after.kind, rank=after.rank,
                            points=after.points, cards=meld + cards)
     extra = []
-    if before.canasta == "natural" and after.canasta == "mixed":
+    if before.canasta == NATURAL and after.canasta == MIXED:
         extra.append(Reason("natural-becomes-mixed", f"Adding {format_cards(cards)} turns the natural canasta into a "
                                                      f"mixed one: its bonus drops from {rules.natural_canasta_bonus} "
                                                      f"to {rules.mixed_canasta_bonus}."))
@@ -415,7 +418,7 @@ def count_canastas(melds: Iterable, rules: RuleSet | str = CLASSIC) -> int:
     """How many canastas (sambas included) these melds hold."""
     rules = get_rules(rules)
     facts = (meld_facts(as_cards(m), rules, True) for m in melds)
-    return sum(1 for f in facts if f is not None and f[2] != "none")
+    return sum(1 for f in facts if f is not None and f[2] != NONE)
 
 
 def meld_points(cards) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from .cards import Card, card_points, format_cards, rank_plural
 from .melds import as_groups, as_cards, check_meld, check_team_melds
 from .rules import CLASSIC, RuleSet, get_rules
-from .situation import ensure_hand_size, ensure_possible, search_budget, spend
+from .situation import Situation, ensure_hand_size, search_budget, spend, takes_situation
 from .verdict import Reason, Verdict, verdict_type
 
 
@@ -32,14 +32,15 @@ def explain_minimum(score: int, rules: RuleSet | str = CLASSIC) -> Reason:
                              f"count at least {rules.opening_minimum(score)} points.")
 
 
-def check_opening(melds, score: int = 0, rules: RuleSet | str = CLASSIC) -> OpeningVerdict:
+@takes_situation("melds", "score", "rules")
+def check_opening(situation: Situation) -> OpeningVerdict:
     """Do ``melds``, put down together as the team's first meld this hand, make a legal opening?
 
-    Only card points count (no bonus); several melds may be combined.
+    Only card points count (no bonus); several melds may be combined. Takes a :class:`Situation`
+    (``melds``, ``score``, ``rules``), or the old ``check_opening(melds, score=0, rules=CLASSIC)``.
     """
-    rules = get_rules(rules)
-    melds = as_groups(melds)
-    ensure_possible(rules, melds=melds)
+    rules, score = situation.rules, situation.score
+    melds = list(situation.melds)
     minimum = rules.opening_minimum(score)
     points = sum(card_points(m) for m in melds)
     reasons = [explain_minimum(score, rules)]

@@ -20,10 +20,10 @@ from collections import Counter
 
 from .cards import Card, card_points, count_of, format_cards, join_words, number_word, rank_plural
 from .going_out import find_go_out
-from .melds import as_groups, GROUP, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
+from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
 from .opening import explain_minimum, max_meld_points
 from .rules import CLASSIC, RuleSet, get_rules
-from .situation import ensure_hand_size, ensure_no_red_three_in_hand, ensure_possible, search_budget, spend
+from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
 from .verdict import Reason, Verdict, verdict_type
 
 
@@ -39,13 +39,14 @@ def _one_of(rank: str) -> str:
     return {"aces": "ace", "jacks": "jack", "queens": "queen", "kings": "king"}.get(plural, plural[:-1])
 
 
-def check_frozen(pile, melds=(), rules: RuleSet | str = CLASSIC) -> Verdict:
-    """Is the pile frozen for this team? Truthy when frozen; every reason is listed."""
-    rules = get_rules(rules)
-    pile = as_cards(pile)
-    melds = as_groups(melds)
-    ensure_possible(rules, pile=pile, melds=melds)
-    return _frozen(pile, melds, rules)
+@takes_situation("pile", "melds", "rules")
+def check_frozen(situation: Situation) -> Verdict:
+    """Is the pile frozen for this team? Truthy when frozen; every reason is listed.
+
+    Takes a :class:`Situation` (its ``pile``, ``melds`` and ``rules``), or the old
+    ``check_frozen(pile, melds=(), rules=CLASSIC)``.
+    """
+    return _frozen(situation.pile, list(situation.melds), situation.rules)
 
 
 def _frozen(pile, melds, rules: RuleSet) -> Verdict:
@@ -118,20 +119,21 @@ def _finishable(hand_left: list[Card], pile_rest: list[Card], melds_after, rules
     return False, problems
 
 
-def check_take_pile(hand, melds=(), score: int = 0, pile=(), rules: RuleSet | str = CLASSIC, *,
-                    stock_empty: bool = False) -> TakeVerdict:
+@takes_situation("hand", "melds", "score", "pile", "rules")
+def check_take_pile(situation: Situation) -> TakeVerdict:
     """May the player take the whole pile now, at the start of the turn, with this hand?
 
     The top card must be melded at once, with cards from the hand or on one of
     the team's melds, and the turn must then be completable (a discard, or
     going out legally). A team that has not opened must reach its opening
     minimum with the top card and cards from hand only.
+
+    Takes a :class:`Situation` (``hand``, ``melds``, ``score``, ``pile``, ``rules``, ``stock_empty``), or the
+    old ``check_take_pile(hand, melds=(), score=0, pile=(), rules=CLASSIC, *, stock_empty=False)``.
     """
-    rules = get_rules(rules)
-    hand = as_cards(hand)
-    pile = as_cards(pile)
-    melds = as_groups(melds)
-    ensure_possible(rules, hand=hand, pile=pile, melds=melds)
+    rules, hand, pile, score, stock_empty = (situation.rules, situation.hand, situation.pile, situation.score,
+                                             situation.stock_empty)
+    melds = list(situation.melds)
     ensure_no_red_three_in_hand(hand)
     ensure_hand_size(rules, hand)
     if not rules.sequences:  # without sequences every search is polynomial: no budget needed
@@ -271,10 +273,8 @@ def _sequence_for(top, melds, rules):
     value = SEQUENCE_ORDER.get(top.rank)
     for m in melds:
         if meld_key(m) == ("sequence", top.suit):
-            order = [SEQUENCE_ORDER.get(c.rank) for c in m]
-            if None in order:  # not a real sequence (the table's melds are not this check's to judge)
-                continue
-            if value in (min(order) - 1, max(order) + 1):
+            order = [SEQUENCE_ORDER.get(c.rank) for c in m]  # a three or a wild card has no place in a run
+            if None not in order and value in (min(order) - 1, max(order) + 1):
                 return m
     return None
 
@@ -309,14 +309,17 @@ def _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, pla
     return tuple(reasons)
 
 
-def is_frozen(pile, melds=(), rules: RuleSet | str = CLASSIC) -> bool:
-    return check_frozen(pile, melds, rules).ok
+@takes_situation("pile", "melds", "rules")
+def is_frozen(situation: Situation) -> bool:
+    """Is the pile frozen for this team? (:func:`check_frozen` without the reasons.)"""
+    return _frozen(situation.pile, list(situation.melds), situation.rules).ok
 
 
 __all__ = ["TakeVerdict", "check_frozen", "check_stopped", "check_take_pile", "check_shown_cards", "is_frozen"]
 
 
-def check_shown_cards(hand, melds=(), score: int = 0, pile=(), shown=(), rules: RuleSet | str = CLASSIC) -> Verdict:
+@takes_situation("hand", "melds", "score", "pile", "shown", "rules", extras=("shown",))
+def check_shown_cards(situation: Situation, *, shown=()) -> Verdict:
     """Are ``shown`` the right cards from ``hand`` to show with the top card when taking the pile?
 
     A team that has opened shows exactly the cards of one legal way: a natural
@@ -324,16 +327,17 @@ def check_shown_cards(hand, melds=(), score: int = 0, pile=(), shown=(), rules: 
     team meld). A team that has not opened shows a natural pair and whatever
     else it melds for its opening: all the cards shown, with the top card, must
     form legal melds that reach the minimum.
+
+    Takes a :class:`Situation` and ``shown=``, or the old
+    ``check_shown_cards(hand, melds=(), score=0, pile=(), shown=(), rules=CLASSIC)``.
     """
-    rules = get_rules(rules)
-    hand = as_cards(hand)
-    pile = as_cards(pile)
+    rules, hand, pile, score = situation.rules, situation.hand, situation.pile, situation.score
+    melds = list(situation.melds)
     shown = as_cards(shown)
-    melds = as_groups(melds)
     missing = Counter(shown) - Counter(hand)
     if missing:
         return Verdict(False, (Reason("not-in-hand", f"You do not hold {format_cards(missing.elements())}."),))
-    take = check_take_pile(hand, melds, score, pile, rules)
+    take = check_take_pile(situation.replace(stock_empty=False))
     if not take.ok:
         return Verdict(False, (Reason("cannot-take", "You may not take this pile at all, whatever you show."),)
                        + take.reasons)
@@ -376,7 +380,7 @@ def check_shown_cards(hand, melds=(), score: int = 0, pile=(), shown=(), rules: 
 def _fits(meld: tuple[Card, ...], cards: tuple[Card, ...], rules: RuleSet) -> bool:
     """Can ``cards`` go on ``meld`` (a legal meld on the table)? The fast judgement, no sentences."""
     facts = meld_facts(meld, rules, copies_checked=True)
-    if facts is None or facts[2] == "samba":  # a samba is closed
+    if facts is None or facts[2] == SAMBA:  # a samba is closed
         return False
     return meld_facts(meld + cards, rules, copies_checked=True) is not None
 
@@ -406,7 +410,7 @@ def _take_options(hand, melds, top, frozen: bool, rules: RuleSet):
             failures.extend(check_add_to_meld(team_meld, (top,) + pair, rules).reasons)
     if not frozen:
         if team_meld is not None:
-            closed = not rules.take_onto_canasta and check_meld(team_meld, rules).canasta != "none"
+            closed = not rules.take_onto_canasta and check_meld(team_meld, rules).canasta != NONE
             if closed:
                 failures.append(Reason("canasta-closed-for-pile", f"Under these rules the top card may not be laid "
                                                                   f"off on a finished canasta "

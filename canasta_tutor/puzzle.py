@@ -20,21 +20,53 @@ from typing import Any
 from .cards import parse_card, parse_cards
 from .errors import CanastaError, NotationError, PuzzleError, RulesError, QUOTE_LIMIT, clip, clip_repr
 from .rules import CLASSIC, OPTION_NAMES, RuleSet, get_rules, with_options
-from .situation import copies_problem
+from .rules import PRESETS
+from .situation import CARD_FIELDS, GROUPS_FIELDS, Situation, copies_problem
 
-KINDS = ("card-points", "meld", "opening", "freeze", "take-pile", "go-out", "score-hand")
-GROUP_FIELDS = ("cards", "hand", "pile", "red_threes")
-LIST_FIELDS = ("melds", "hands")
+GROUP_FIELDS = CARD_FIELDS
+LIST_FIELDS = GROUPS_FIELDS
+#: The keys every puzzle may have, whatever its kind (its situation fields come from its kind's record).
+COMMON_KEYS = ("id", "kind", "difficulty", "topic", "prompt", "rules", "expect")
+
+
+class _Kinds:
+    """``puzzle.KINDS``: the registered kinds' names (the registry itself is :data:`canasta_tutor.kinds.KINDS`)."""
+
+    def _names(self):
+        from .kinds import KINDS as registry
+
+        return tuple(registry)
+
+    def __iter__(self):
+        return iter(self._names())
+
+    def __contains__(self, name) -> bool:
+        return name in self._names()
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __getitem__(self, i):
+        return self._names()[i]
+
+    def __repr__(self) -> str:
+        return repr(self._names())
+
+
+KINDS = _Kinds()
 
 
 @dataclass(frozen=True)
 class Puzzle:
-    """One validated puzzle: its situation with cards parsed, and the author's ``expect``."""
+    """One validated puzzle: its :class:`Situation` (cards parsed, rules included), and the author's ``expect``.
+
+    A mapping given as ``situation`` is read into a :class:`Situation` under ``rules``.
+    """
 
     id: str
     kind: str
     rules: RuleSet
-    situation: dict[str, Any]
+    situation: Situation
     expect: dict[str, Any] | None = None
     difficulty: int = 1
     topic: str = ""
@@ -42,7 +74,14 @@ class Puzzle:
     file: str = ""
     set_title: str = ""
 
+    def __post_init__(self):
+        if not isinstance(self.situation, Situation):
+            object.__setattr__(self, "situation", Situation(rules=self.rules, **dict(self.situation)))
+        elif self.situation.rules != self.rules:
+            object.__setattr__(self, "situation", self.situation.replace(rules=self.rules))
+
     def field(self, name: str, default=None):
+        """A situation field by name (as ``puzzle.situation.get``)."""
         return self.situation.get(name, default)
 
 
@@ -62,10 +101,57 @@ class PuzzleSet:
 
 
 @lru_cache(maxsize=1)
-def schema() -> dict:
-    """The JSON Schema of a puzzle set."""
+def shipped_schema() -> dict:
+    """The JSON Schema of a puzzle set as shipped in ``schema/puzzle-set.schema.json``."""
     text = resources.files("canasta_tutor").joinpath("schema/puzzle-set.schema.json").read_text("utf-8")
     return json.loads(text)
+
+
+def kind_rules(kinds=None) -> tuple[list[str], list[dict]]:
+    """The per-kind part of the schema, made from the registry: the ``kind`` enum and one ``if``/``then`` per kind
+    (its required fields, and the keys it allows)."""
+    from .kinds import KINDS as registry
+
+    chosen = registry.values() if kinds is None else kinds
+    names = [k.name for k in chosen]
+    rules = [{"if": {"properties": {"kind": {"const": k.name}}, "required": ["kind"]},
+              "then": {"required": list(k.required), "propertyNames": {"enum": list(COMMON_KEYS) + list(k.fields)},
+                       "properties": {"expect": {"additionalProperties": False,
+                                                 "properties": {key: _answer_schema(t) for key, t in k.answers.items()}}}}}
+             for k in chosen]
+    return names, rules
+
+
+def _answer_schema(t) -> dict:
+    """The JSON Schema of one answer key: a type (``int``, ``bool``, ``str``) or a tuple of allowed values."""
+    if isinstance(t, tuple):
+        return {"enum": list(t)}
+    return {"type": {int: "integer", bool: "boolean", str: "string"}[t]}
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    """The JSON Schema of a puzzle set the loader uses: the shipped one, with its per-kind part made from the
+    registry of kinds (so that a kind registered at run time is loaded too) and the preset names from
+    :data:`PRESETS`."""
+    import copy
+
+    full = copy.deepcopy(shipped_schema())
+    names, per_kind = kind_rules()
+    puzzle = full["$defs"]["puzzle"]
+    puzzle["properties"]["kind"] = {"enum": names}
+    puzzle["allOf"] = per_kind
+    rules = full["$defs"]["rules"]["oneOf"]
+    rules[0]["enum"] = list(PRESETS)
+    rules[1]["properties"]["preset"]["enum"] = list(PRESETS)
+    return full
+
+
+def registry_changed() -> None:
+    """Forget the schema and validators made from the registry (a kind was registered or removed)."""
+    schema.cache_clear()
+    _validators.cache_clear()
+    _rules_validator.cache_clear()
 
 
 def _import_jsonschema():
@@ -209,8 +295,7 @@ def _schema_message(error, kind: str | None) -> tuple[str | None, str]:
     if v in ("minimum", "maximum"):
         return field_name, f"{clip_repr(error.instance)} is out of range ({v} {error.validator_value})"
     if v == "oneOf" and path and path[-1] == "rules":
-        return field_name, "must be a preset name (classic, classic-2p, classic-3p, classic-6p, danish, hoyle, " \
-                           "samba) or a mapping {preset: NAME, OPTION: VALUE}"
+        return field_name, f"must be a preset name ({', '.join(PRESETS)}) or a mapping {{preset: NAME, OPTION: VALUE}}"
     if v == "minItems":
         return field_name, "must not be empty"
     if v == "minProperties":
@@ -350,7 +435,7 @@ def parse_situation(raw: dict) -> dict[str, Any]:
                 situation[key] = parse_cards(value)
             elif key in LIST_FIELDS:
                 situation[key] = [parse_cards(g) for g in value]
-            elif key in ("score", "going_out", "stock_empty", "went_out", "concealed_canastas"):
+            elif key in _SCALAR_FIELDS:
                 situation[key] = value
         except NotationError as e:
             if e.position is not None and len(str(value)) > QUOTE_LIMIT:
@@ -358,6 +443,9 @@ def parse_situation(raw: dict) -> dict[str, Any]:
             e.field = key
             raise e from None
     return situation
+
+
+_SCALAR_FIELDS = frozenset(("score", "going_out", "stock_empty", "went_out", "concealed_canastas"))
 
 
 def _short_notation_error(e: NotationError, group) -> NotationError:
@@ -399,6 +487,10 @@ def _parse_puzzle(raw: dict, file: str, pid: str, set_rules: RuleSet, validator,
     except NotationError as e:
         raise PuzzleError(str(e), file=file, puzzle_id=pid, field=e.field) from None
     _check_counts(situation, rules, file, pid)
+    try:
+        situation = Situation(rules=rules, **situation)
+    except CanastaError as e:
+        raise PuzzleError(str(e), file=file, puzzle_id=pid) from None
     return Puzzle(id=raw["id"], kind=raw["kind"], rules=rules, situation=situation, expect=raw.get("expect"),
                   difficulty=raw.get("difficulty", 1), topic=raw.get("topic", ""), prompt=raw.get("prompt", ""),
                   file=file, set_title=title)

@@ -105,11 +105,7 @@ class RuleSet:
 
     def opening_minimum(self, score: int) -> int:
         """The initial-meld minimum for a team whose score before the hand is ``score``."""
-        if not isinstance(score, int) or isinstance(score, bool):
-            raise RulesError(f"score: a score must be a whole number, not {str(score)[:40]!r}")
-        if abs(score) > MAX_SCORE:
-            size = f"a number of {score.bit_length() * 30103 // 100000 + 1} digits" if abs(score) > 10 ** 12 else score
-            raise RulesError(f"score: {size} is beyond any game's score (at most {MAX_SCORE:,} either way)")
+        check_score(score)
         minimum = self.opening_table[0][1]
         for lowest, value in self.opening_table:
             if lowest is None or score >= lowest:
@@ -158,6 +154,15 @@ class RuleSet:
         """The options as a plain dict (no name, title, sources or doc)."""
         return {f.name: getattr(self, f.name) for f in fields(self)
                 if f.name not in ("name", "title", "sources", "doc")}
+
+
+def check_score(score) -> None:
+    """Raise :class:`RulesError` unless ``score`` is a whole number within :data:`MAX_SCORE` either way."""
+    if not isinstance(score, int) or isinstance(score, bool):
+        raise RulesError(f"score: a score must be a whole number, not {str(score)[:40]!r}")
+    if abs(score) > MAX_SCORE:
+        size = f"a number of {score.bit_length() * 30103 // 100000 + 1} digits" if abs(score) > 10 ** 12 else score
+        raise RulesError(f"score: {size} is beyond any game's score (at most {MAX_SCORE:,} either way)")
 
 
 def _check_options(r: RuleSet) -> list[str]:

@@ -20,23 +20,13 @@ from dataclasses import dataclass, field
 
 from .cards import card_points, count_of, format_cards, number_word, rank_plural
 from .errors import SituationError
-from .melds import as_groups, as_cards, check_team_melds, meld_facts
+from .melds import MIXED, NATURAL, NONE, SAMBA, check_team_melds, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
-from .situation import ensure_possible
+from .situation import WENT_OUT_VALUES, Situation, parse_went_out, takes_situation  # noqa: F401 (re-exported)
 from .verdict import Reason
 
 _Facts = namedtuple("_Facts", "kind rank canasta points")
 
-WENT_OUT_VALUES = {False: False, True: True, "no": False, "yes": True, "false": False, "true": True,
-                   "concealed": "concealed"}
-
-
-def parse_went_out(value) -> bool | str:
-    """``False``, ``True`` or ``'concealed'`` from what a puzzle may write."""
-    key = value.lower() if isinstance(value, str) else value
-    if isinstance(key, (bool, str)) and key in WENT_OUT_VALUES:
-        return WENT_OUT_VALUES[key]
-    raise SituationError(f"went_out must be false, true or concealed, not {value!r}")
 
 
 class ScoreItem(namedtuple("ScoreItem", "label points detail", defaults=("",))):
@@ -109,8 +99,8 @@ def score_red_threes(count: int, opened: bool, rules: RuleSet | str = CLASSIC) -
     return ScoreItem("Red threes", points if count else 0, detail if count else "none")
 
 
-def score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules: RuleSet | str = CLASSIC, *,
-               concealed_canastas: int | None = None) -> ScoreSheet:
+@takes_situation("melds", "red_threes", "hands", "went_out", "rules")
+def score_hand(situation: Situation) -> ScoreSheet:
     """Score one hand for one team.
 
     ``melds``: the team's melds at the end of the hand; ``red_threes``: its red
@@ -119,17 +109,15 @@ def score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules: RuleSet
     ``concealed_canastas``: how many of its canastas were melded from the hand
     in one go (only a preset with a ``concealed_canasta_bonus``, ``hoyle``,
     pays for that); by default none, or every canasta when the team went out
-    concealed. Raises :class:`SituationError` for a hand that cannot occur.
+    concealed. Raises :class:`SituationError` for a hand that cannot occur. Takes a :class:`Situation`, or the
+    old ``score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules=CLASSIC, *, concealed_canastas=None)``.
 
     >>> score_hand(["KH KS KD KC KH KS KD"], went_out="concealed", rules="hoyle").total
     870
     """
-    rules = get_rules(rules)
-    went_out = parse_went_out(went_out)
-    melds = as_groups(melds)
-    red_threes = as_cards(red_threes)
-    hands = as_groups(hands, "hands")
-    ensure_possible(rules, melds=melds, red_threes=red_threes, hands=hands)
+    rules, went_out, red_threes = situation.rules, situation.went_out, situation.red_threes
+    concealed_canastas = situation.concealed_canastas
+    melds, hands = list(situation.melds), list(situation.hands)
     not_red = [c for c in red_threes if not c.is_red_three]
     if not_red:
         raise SituationError(f"red_threes holds {format_cards(not_red)}, which {'is' if len(not_red) == 1 else 'are'} "
@@ -146,7 +134,7 @@ def score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules: RuleSet
         table = check_team_melds(melds, rules, going_out=bool(went_out))
         raise SituationError(" ".join(table.explanation))
     verdicts = [_Facts(*f) for f in facts]
-    canastas = [(m, v) for m, v in zip(melds, verdicts) if v.canasta != "none"]
+    canastas = [(m, v) for m, v in zip(melds, verdicts) if v.canasta != NONE]
     if went_out and len(canastas) < rules.canastas_to_go_out:
         raise SituationError(f"the team went out with {len(canastas)} "
                              f"{'canasta' if len(canastas) == 1 else 'canastas'}, but {rules.name} needs "
@@ -170,9 +158,9 @@ def score_hand(melds=(), red_threes=(), hands=(), went_out=False, rules: RuleSet
         parts = []
         bonus = 0
         for m, v in canastas:
-            value = {"natural": rules.natural_canasta_bonus, "mixed": rules.mixed_canasta_bonus,
-                     "samba": rules.samba_bonus}[v.canasta]
-            what = "samba" if v.canasta == "samba" else f"{v.canasta} canasta of {rank_plural(v.rank)}"
+            value = {NATURAL: rules.natural_canasta_bonus, MIXED: rules.mixed_canasta_bonus,
+                     SAMBA: rules.samba_bonus}[v.canasta]
+            what = "samba" if v.canasta == SAMBA else f"{v.canasta} canasta of {rank_plural(v.rank)}"
             parts.append(f"{what} {value}")
             bonus += value
         if concealed_canastas and rules.concealed_canasta_bonus:

@@ -1,14 +1,19 @@
-"""Checks that a situation could occur with the rule set's decks."""
+"""The :class:`Situation` every check and puzzle takes, and checks that a situation could occur with the
+rule set's decks."""
 
 from __future__ import annotations
 
+import inspect
 from collections import Counter
 from contextvars import ContextVar
+from dataclasses import dataclass, fields, replace
+from functools import wraps
 from itertools import chain
 
 from .cards import Card, format_card
 from .errors import SituationError
-from .rules import RuleSet
+from .melds import as_cards as _as_cards, as_groups as _as_groups
+from .rules import CLASSIC, RuleSet, check_score, get_rules as _get_rules
 
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
 _JOKER = Card("JK")
@@ -19,6 +24,16 @@ def copies_problem(rules: RuleSet, groups: dict) -> tuple[str, str] | None:
 
     ``groups`` maps a field name to a group of cards or a list of groups.
     """
+    every: list[Card] = []
+    for value in groups.values():  # the common case first: nothing seen too often
+        if value and value[0].__class__ is not Card:
+            for group in value:
+                every.extend(group)
+        else:
+            every.extend(value)
+    seen = Counter(every)
+    if not seen or (max(seen.values()) <= rules.decks and seen.get(_JOKER, 0) <= rules.jokers):
+        return None
     flat: dict[str, list[Card]] = {}
     for name, value in groups.items():
         if value and not isinstance(value[0], Card):
@@ -116,3 +131,185 @@ def ensure_hand_size(rules: RuleSet, hand, field: str = "hand") -> None:
     if len(hand) > cap:
         raise SituationError(f"{field}: {len(hand)} cards, but a hand under {rules.name} holds at most {cap} "
                              f"(three times the {rules.hand_size} cards dealt); no game gives such a hand")
+
+
+WENT_OUT_VALUES = {False: False, True: True, "no": False, "yes": True, "false": False, "true": True,
+                   "concealed": "concealed"}
+
+
+def parse_went_out(value) -> bool | str:
+    """``False``, ``True`` or ``'concealed'`` from what a puzzle may write."""
+    key = value.lower() if isinstance(value, str) else value
+    if isinstance(key, (bool, str)) and key in WENT_OUT_VALUES:
+        return WENT_OUT_VALUES[key]
+    raise SituationError(f"went_out must be false, true or concealed, not {value!r}")
+
+
+# --- the situation a player sees ---------------------------------------------------------------------------------
+#: Fields holding one group of cards, and fields holding a list of groups, in the order copies are counted.
+CARD_FIELDS = ("cards", "hand", "pile", "red_threes")
+GROUPS_FIELDS = ("melds", "hands", "opponents_melds")
+_COPIES_ORDER = ("hand", "pile", "melds", "red_threes", "hands", "cards", "opponents_melds")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Situation:
+    """What one player sees on the table, as one immutable, hashable value that every check and puzzle takes.
+
+    Cards may be given in notation (``"7H 7S"``, ``["KH KS KD"]``) and rules by preset name; they are read
+    once, here: the fields then hold tuples of :class:`~canasta_tutor.cards.Card` and a ``RuleSet``. A
+    situation whose cards could not all come from the rule set's decks raises :class:`SituationError`.
+
+    ``hand``: the player's cards; ``melds``: his team's melds; ``score``: his team's score before the hand;
+    ``pile``: the discard pile, bottom to top; ``stock_empty``: the stock is used up; ``cards``: the cards
+    asked about (a meld, a count); ``going_out``: the player goes out this turn; for scoring a hand:
+    ``red_threes``, ``hands`` (cards left in each player's hand), ``went_out`` (``False``, ``True`` or
+    ``'concealed'``) and ``concealed_canastas``; ``opponents_melds``: the other team's melds.
+
+    >>> s = Situation(hand="7H 7S KD", melds=["KH KS KD"], pile="5D 9S 7C")
+    >>> s
+    Situation(hand='7H 7S KD', melds=['KH KS KD'], pile='5D 9S 7C')
+    >>> s.pile[-1], s.replace(score=1500).score, s == Situation.parse(hand="7H 7S KD", melds=["KH KS KD"], pile="5D 9S 7C")
+    (Card('7C'), 1500, True)
+    """
+
+    rules: RuleSet = CLASSIC
+    hand: tuple[Card, ...] = ()
+    melds: tuple[tuple[Card, ...], ...] = ()
+    score: int = 0
+    pile: tuple[Card, ...] = ()
+    stock_empty: bool = False
+    cards: tuple[Card, ...] = ()
+    going_out: bool = False
+    red_threes: tuple[Card, ...] = ()
+    hands: tuple[tuple[Card, ...], ...] = ()
+    went_out: bool | str = False
+    concealed_canastas: int | None = None
+    opponents_melds: tuple[tuple[Card, ...], ...] = ()
+
+    def __post_init__(self):
+        put = object.__setattr__
+        if self.rules.__class__ is not RuleSet:
+            put(self, "rules", _get_rules(self.rules))
+        if self.score.__class__ is not int or self.score:
+            check_score(self.score)
+        if self.went_out is not False and self.went_out is not True:
+            put(self, "went_out", parse_went_out(self.went_out))
+        d = self.__dict__
+        for name in CARD_FIELDS:
+            value = d[name]
+            if value.__class__ is not tuple or (value and value[0].__class__ is not Card):
+                put(self, name, _as_cards(value))
+        for name in GROUPS_FIELDS:
+            value = d[name]
+            if value == ():
+                continue
+            if value.__class__ is not tuple or not all(g.__class__ is tuple and (not g or g[0].__class__ is Card)
+                                                       for g in value):
+                put(self, name, tuple(_as_groups(value, name)))
+        self.ensure_possible()
+
+    @classmethod
+    def _make(cls, values: dict) -> "Situation":
+        """``Situation(**values)`` for known field names, without the generated ``__init__``'s frozen
+        ``__setattr__`` per field: the adapter of the old call forms makes one situation per call."""
+        self = object.__new__(cls)
+        d = self.__dict__
+        d.update(_DEFAULTS)
+        d.update(values)
+        self.__post_init__()
+        return self
+
+    @classmethod
+    def parse(cls, **fields) -> "Situation":
+        """A situation from notation: ``Situation.parse(hand="7H 7S", melds=["KH KS KD"], rules="samba")``."""
+        return cls(**fields)
+
+    def ensure_possible(self) -> None:
+        """Raise :class:`SituationError` if a card is seen more often than the rule set's decks hold."""
+        d = self.__dict__
+        groups = {name: d[name] for name in _COPIES_ORDER if d[name] != ()}
+        if groups:
+            ensure_possible(self.rules, **groups)
+
+    def replace(self, **changes) -> "Situation":
+        """A copy with some fields changed (read and checked like a new situation)."""
+        return replace(self, **changes)
+
+    def get(self, name: str, default=None):
+        """A field by name (``default`` if the situation has no such field), as a mapping would give it."""
+        return getattr(self, name, default) if name in _FIELD_NAMES else default
+
+    def given(self) -> dict:
+        """The fields that differ from their defaults (rules left out), in declaration order."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name != "rules" and getattr(self, f.name) != f.default}
+
+    def __repr__(self) -> str:
+        from .cards import format_cards
+
+        parts = []
+        for name, value in self.given().items():
+            if name in CARD_FIELDS:
+                value = format_cards(value, symbols=False)
+            elif name in GROUPS_FIELDS:
+                value = [format_cards(g, symbols=False) for g in value]
+            parts.append(f"{name}={value!r}")
+        if self.rules is not CLASSIC:
+            from .rules import PRESETS
+
+            shown = self.rules.name if PRESETS.get(self.rules.name) == self.rules else self.rules
+            parts.append(f"rules={shown!r}")
+        return f"Situation({', '.join(parts)})"
+
+
+_FIELD_NAMES = frozenset(f.name for f in fields(Situation))
+_DEFAULTS = {f.name: f.default for f in fields(Situation)}
+SITUATION_FIELDS = tuple(f.name for f in fields(Situation))
+
+
+def takes_situation(*order: str, extras: tuple[str, ...] = ()):
+    """Let a check written as ``impl(situation, **extras)`` also be called the old way, with its fields
+    positionally in ``order`` or by keyword: ``check_take_pile(hand, melds, score, pile, rules)`` and
+    ``check_take_pile(Situation(...))`` give the same verdict. ``extras`` are keyword arguments that are not
+    part of the situation (e.g. the cards ``shown``); name them in ``order`` too where they come positionally."""
+    positional = order + tuple(e for e in extras if e not in order)
+
+    def decorate(impl):
+        @wraps(impl)
+        def check(*args, **kwargs):
+            if args and isinstance(args[0], Situation):
+                situation, rest = args[0], args[1:]
+                if rest:
+                    raise TypeError(f"{impl.__name__}() takes a Situation and keyword arguments only")
+                extra = {k: kwargs.pop(k) for k in extras if k in kwargs}
+                if kwargs:
+                    situation = situation.replace(**kwargs)
+                return impl(situation, **extra)
+            if len(args) > len(positional):
+                raise TypeError(f"{impl.__name__}() takes at most {len(positional)} positional arguments "
+                                f"({', '.join(positional)}), {len(args)} given")
+            values = dict(zip(positional, args))
+            for key in kwargs:
+                if key in values:
+                    raise TypeError(f"{impl.__name__}() got multiple values for argument {key!r}")
+            values.update(kwargs)
+            extra = {k: values.pop(k) for k in extras if k in values}
+            unknown = [k for k in values if k not in _FIELD_NAMES]
+            if unknown:
+                raise TypeError(f"{impl.__name__}() got an unexpected keyword argument {unknown[0]!r}")
+            if values.get("rules", CLASSIC) is None:
+                values["rules"] = CLASSIC
+            return impl(Situation._make(values), **extra)
+
+        check.__signature__ = _old_signature(impl, positional)
+        return check
+
+    return decorate
+
+
+def _old_signature(impl, positional):
+    """The signature shown by ``help()``: the situation first, then the old fields by name."""
+    params = [inspect.Parameter("situation", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)]
+    params += [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=None) for n in positional]
+    return inspect.signature(impl).replace(parameters=params)

@@ -481,16 +481,9 @@ def sources_html(presets=None) -> str:
 
 # --- one situation under every preset ----------------------------------------------------------------------------
 def _describe(kind: str, answer: dict) -> str:
-    if kind == "meld":
-        if not answer["valid"]:
-            return "not a meld"
-        return "a meld" if answer["canasta"] == "none" else f"a {answer['canasta']} canasta" \
-            if answer["canasta"] != "samba" else "a samba"
-    if kind in ("card-points", "score-hand"):
-        return str(next(iter(answer.values())))
-    if kind == "opening":
-        return f"{'enough' if answer['enough'] else 'not enough'} (minimum {answer['minimum']})"
-    return "yes" if next(iter(answer.values())) else "no"
+    from .kinds import get_kind
+
+    return get_kind(kind).describe(answer)
 
 
 def judge_everywhere(kind: str, presets=None, **situation):

@@ -24,6 +24,8 @@ from pathlib import Path
 
 from .cards import Card, card_points
 from .errors import CanastaError, PuzzleError
+from .kinds import get_kind
+from .melds import NONE, SAMBA
 from .puzzle import Puzzle, load_puzzle_set, puzzle_files
 
 PAPER_QUESTIONS = {
@@ -35,8 +37,6 @@ PAPER_QUESTIONS = {
     "go-out": "Can you go out this turn?",
     "score-hand": "What does your team score for this hand?",
 }
-_YES_NO = {"opening": "enough", "freeze": "frozen", "take-pile": "take", "go-out": "go_out"}
-_NUMBER = {"card-points": "points", "score-hand": "score"}
 _MELD_CHOICES = ("Not a meld", "A meld, no canasta", "Natural canasta", "Mixed canasta")
 
 RED = (198, 40, 40)
@@ -64,14 +64,14 @@ def find_font() -> tuple[Path, Path] | None:
 
 def answer_text(kind: str, answer: dict) -> str:
     """The answer in words a learner writes: ``Yes``, ``No``, ``65``, ``a natural canasta``."""
-    if kind in _NUMBER:
-        return str(answer[_NUMBER[kind]])
-    if kind == "meld":
+    record = get_kind(kind)
+    if record.answer_control == "number":
+        return str(answer[next(iter(record.answers))])
+    if record.answer_control == "meld-choice":
         if not answer["valid"]:
             return "not a meld"
-        return {"none": "a meld, no canasta", "samba": "a samba"}.get(answer["canasta"],
-                                                                       f"a {answer['canasta']} canasta")
-    return "Yes" if answer[_YES_NO[kind]] else "No"
+        return {NONE: "a meld, no canasta", SAMBA: "a samba"}.get(answer["canasta"], f"a {answer['canasta']} canasta")
+    return "Yes" if answer[record.yes_no] else "No"
 
 
 def load_worksheet_puzzles(paths) -> list[Puzzle]:
@@ -309,16 +309,17 @@ def _draw_puzzle(sheet: _Sheet, number: int, puzzle: Puzzle) -> None:
             y += sheet.card_row(content, 15, y, **opts) + 1
         pdf.set_y(y)
     y = pdf.get_y() + 1
-    sheet.write_at(15, y, PAPER_QUESTIONS[puzzle.kind], size=11, bold=True)
+    sheet.write_at(15, y, PAPER_QUESTIONS.get(puzzle.kind) or get_kind(puzzle.kind).question, size=11, bold=True)
     y += 7
     pdf.set_draw_color(60, 60, 60)
     pdf.set_line_width(0.3)
-    if puzzle.kind in _NUMBER:
+    control = get_kind(puzzle.kind).answer_control
+    if control == "number":
         sheet.write_at(15, y, "Answer:", size=10.5)
         pdf.line(32, y + 4.5, 80, y + 4.5)
     else:
         choices = ["Yes", "No"]
-        if puzzle.kind == "meld":
+        if control == "meld-choice":
             choices = list(_MELD_CHOICES) + (["Samba"] if puzzle.rules.sequences else [])
         x = 15.0
         for choice in choices:

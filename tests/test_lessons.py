@@ -47,7 +47,7 @@ def calls(path: Path, name: str) -> list[tuple[list, dict]]:
 
 def same_situation(puzzle) -> tuple:
     """A puzzle's situation, with the order of a hand or of the melds not mattering (the pile's order does)."""
-    s = puzzle.situation
+    s = puzzle.situation.given()
     key = []
     for name in sorted(s):
         value = s[name]

@@ -158,3 +158,9 @@ def test_a_black_three_in_the_pile_is_named_and_said_not_to_freeze_it():
 def test_a_black_three_on_top_blocks_the_pile_for_everyone():
     v = check_stopped("5D 9S 3C")
     assert v.ok and v.codes == ("black-three-on-top",) and "nobody may take the pile" in v.sentence
+
+
+def test_a_meld_with_a_three_on_the_table_does_not_break_the_samba_run_search():
+    """Found by hypothesis: a team 'meld' holding a red three made the search for a run raise KeyError '3'."""
+    v = check_take_pile("AS", [["3H", "AS", "AS"]], 0, "AH", "samba")
+    assert not v.ok and v.reasons

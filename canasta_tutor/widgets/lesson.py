@@ -20,12 +20,14 @@ from collections import Counter, defaultdict
 import ipywidgets as widgets
 
 from ..errors import CanastaError, PuzzleError
+from ..kinds import KINDS
+from ..melds import NONE, SAMBA
 from ..puzzle import Puzzle, puzzle_from_mapping
 from ..render import situation_html
-from ..rules import PRESETS
+from ..rules import CLASSIC, PRESETS
 from ..solver import Solution, solve
 from ..variants import PARTNERSHIP_PRESETS, presets_html, short_title, sources_html
-from .trainer import QUESTIONS, Trainer, load_puzzles
+from .trainer import Trainer, load_puzzles
 
 _VERDICT = "#0d47a1"  # one colour for yes and no: a "no" is an answer, not a mistake
 
@@ -40,7 +42,7 @@ def _headline(kind: str, solution: Solution) -> tuple[bool | None, str]:
     if kind == "meld":
         if not a["valid"]:
             return False, "Not a meld."
-        return True, {"none": "A meld.", "samba": "A samba!"}.get(a["canasta"], f"A {a['canasta']} canasta!")
+        return True, {NONE: "A meld.", SAMBA: "A samba!"}.get(a["canasta"], f"A {a['canasta']} canasta!")
     key, yes, no = {"opening": ("enough", "A legal opening.", "Not an opening."),
                     "freeze": ("frozen", "Yes.", "No."),
                     "take-pile": ("take", "Yes, you may take the pile.", "No, you may not take the pile."),
@@ -92,12 +94,12 @@ def example(kind: str, *, question: str, rules: str = "classic", **situation) ->
     canasta_tutor.errors.PuzzleError: example('meld', cards='5H 5Z'): field 'cards': ...
     """
     call = "example(" + ", ".join([repr(kind)] + [f"{k}={v!r}" for k, v in situation.items()] +
-                                  ([f"rules={rules!r}"] if rules != "classic" else [])) + ")"
-    if kind not in QUESTIONS:
-        raise PuzzleError(f"{call}: unknown kind {kind!r}; the kinds are {', '.join(QUESTIONS)}")
-    if not question or not question.strip() or question.strip() == QUESTIONS[kind]:
+                                  ([f"rules={rules!r}"] if rules != CLASSIC.name else [])) + ")"
+    if kind not in KINDS:
+        raise PuzzleError(f"{call}: unknown kind {kind!r}; the kinds are {', '.join(KINDS)}")
+    if not question or not question.strip() or question.strip() == KINDS[kind].question:
         raise PuzzleError(f"{call}: give the example its own question about this situation (not the puzzles' "
-                          f"{QUESTIONS[kind]!r})")
+                          f"{KINDS[kind].question!r})")
     try:
         puzzle = puzzle_from_mapping({"id": "example", "kind": kind, **situation}, rules=rules, file=call)
         solution = solve(puzzle)

@@ -23,11 +23,12 @@ from ..errors import CanastaError
 from ..live import LiveClass, answer_label, bar_chart_html
 from ..practice import set_of
 from ..progress import ProgressStore
+from ..kinds import get_kind
 from ..puzzle import KINDS, Puzzle
 from ..render import situation_html
 from ..rules import PRESETS
 from ..solver import solve
-from .trainer import QUESTIONS, Trainer, load_puzzles
+from .trainer import Trainer, load_puzzles
 
 _BAD = "#c62828"
 
@@ -252,7 +253,7 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
     def _show_chosen(self) -> None:
         p = self.chosen
         self.preview.value = (situation_html(p, show_frozen=p.kind != "freeze", show_minimum=p.kind != "opening")
-                              + f"<p><b>{html.escape(QUESTIONS[p.kind])}</b></p>")
+                              + f"<p><b>{html.escape(get_kind(p.kind).question)}</b></p>")
         self.send_button.disabled = self.live is None
 
     def choose(self, index: int) -> Puzzle:
@@ -332,7 +333,7 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
             counts = self.live.counts(current.id)
             right = answer_label(current.puzzle.kind, solve(current.puzzle).answer) if current.revealed else None
             self.chart.value = (f"<div><b>{html.escape(current.puzzle.id)}</b>: "
-                                f"{html.escape(QUESTIONS[current.puzzle.kind])}</div>"
+                                f"{html.escape(get_kind(current.puzzle.kind).question)}</div>"
                                 + bar_chart_html(counts, right=right))
             names = ", ".join(html.escape(a.learner) for a in answers)
             self.who.value = f"<div style='color:#555;font-size:12px'>Answered: {names or 'nobody yet'}</div>"

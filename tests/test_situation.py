@@ -1,0 +1,117 @@
+"""The one Situation value every check and puzzle takes, and the adapter that keeps the old call forms."""
+
+import dataclasses
+
+import pytest
+
+from canasta_tutor import (SAMBA, Card, SituationError, check_frozen, check_go_out, check_opening, check_take_pile,
+                           is_frozen, parse_cards, score_hand)
+from canasta_tutor.pile import check_shown_cards
+from canasta_tutor.puzzle import load_puzzle_set, puzzle_files
+from canasta_tutor.situation import Situation
+
+
+def test_notation_is_read_once_into_cards_and_a_rule_set():
+    s = Situation(hand="7H 7S KD", melds=["KH KS KD"], pile="5D 9S 7C", rules="samba")
+    assert s.hand == parse_cards("7H 7S KD") and isinstance(s.hand, tuple) and isinstance(s.hand[0], Card)
+    assert s.melds == (parse_cards("KH KS KD"),) and s.rules is SAMBA and s.pile[-1] == Card("7C")
+    assert s == Situation(hand=parse_cards("7H 7S KD"), melds=(parse_cards("KH KS KD"),),
+                          pile=parse_cards("5D 9S 7C"), rules=SAMBA)
+    assert s == Situation.parse(hand="7H 7S KD", melds=["KH KS KD"], pile="5D 9S 7C", rules="samba")
+    assert len({s, Situation.parse(hand="7H 7S KD", melds=["KH KS KD"], pile="5D 9S 7C", rules="samba")}) == 1
+
+
+def test_it_is_immutable_and_keyword_only():
+    s = Situation(hand="7H 7S")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.hand = ()
+    with pytest.raises(TypeError):
+        Situation("7H 7S")  # keyword-only: no order to remember
+    changed = s.replace(score=1500, pile="5D 7C")
+    assert (changed.score, changed.pile, s.score, s.pile) == (1500, parse_cards("5D 7C"), 0, ())
+
+
+@pytest.mark.parametrize("s", [
+    Situation(hand="7H 7S KD", melds=["KH KS KD"], score=1500, pile="5D 9S 7C", stock_empty=True),
+    Situation(melds=["KH KS KD KC KH KS KD"], red_threes="3H", hands=["5C 9D", ""], went_out="concealed",
+              rules="hoyle"),
+    Situation(cards="5H 6H 7H 8H 9H 10H JH", going_out=True, rules="samba"),
+    Situation(),
+])
+def test_repr_is_a_constructor_call_that_gives_the_same_value(s):
+    assert eval(repr(s), {"Situation": Situation}) == s
+    assert repr(s).startswith("Situation(")
+
+
+def test_copies_are_checked_once_for_all_fields_and_named():
+    with pytest.raises(SituationError, match=r"^hand, melds: 3 copies of 7♥"):
+        Situation(hand="7H 7H", melds=["7H 7S 7D"])
+    Situation(hand="7H 7H", melds=["7H 7S 7D"], rules="samba")  # three decks hold three 7♥
+    with pytest.raises(SituationError, match="pile"):
+        Situation(pile="JK JK JK JK JK")
+
+
+def take_pile_puzzles():
+    out = []
+    for path in puzzle_files(["puzzles"]):
+        out += [p for p in load_puzzle_set(path) if p.kind in ("take-pile", "go-out", "freeze", "opening",
+                                                                 "score-hand")]
+    return out
+
+
+def test_old_positional_calls_and_situation_calls_give_the_same_verdicts(root):
+    import os
+
+    os.chdir(root)
+    seen = set()
+    for p in take_pile_puzzles():
+        s = p.situation
+        seen.add(p.kind)
+        if p.kind == "take-pile":
+            old = check_take_pile(list(s.hand), [list(m) for m in s.melds], s.score, list(s.pile), p.rules,
+                                  stock_empty=s.stock_empty)
+            assert old == check_take_pile(s) == check_take_pile(hand=s.hand, melds=s.melds, score=s.score,
+                                                                pile=s.pile, rules=p.rules, stock_empty=s.stock_empty)
+        elif p.kind == "go-out":
+            assert check_go_out(s.hand, s.melds, s.score, p.rules) == check_go_out(s)
+        elif p.kind == "freeze":
+            assert check_frozen(s.pile, s.melds, p.rules) == check_frozen(s)
+            assert is_frozen(s.pile, s.melds, p.rules) is is_frozen(s) is check_frozen(s).ok
+        elif p.kind == "opening":
+            assert check_opening(s.melds, s.score, p.rules) == check_opening(s)
+        else:
+            old = score_hand(s.melds, s.red_threes, s.hands, s.went_out, p.rules,
+                             concealed_canastas=s.concealed_canastas)
+            assert old.items == score_hand(s).items
+    assert seen == {"take-pile", "go-out", "freeze", "opening", "score-hand"}
+
+
+def test_keywords_after_a_situation_change_it_and_extras_pass_through():
+    s = Situation(hand="7H 7S KD 4C", pile="5D 9S 7C")
+    assert not check_take_pile(s)  # unopened, 7H 7S 7C = 15 < 50
+    assert check_take_pile(s, melds=["KH KS KC"]) == check_take_pile(s.replace(melds=["KH KS KC"]))
+    assert check_take_pile(s, melds=["KH KS KC"]).ok
+    shown = check_shown_cards(s.replace(melds=["KH KS KC"]), shown="7H 7S")
+    assert shown.ok and shown == check_shown_cards("7H 7S KD 4C", ["KH KS KC"], 0, "5D 9S 7C", "7H 7S")
+
+
+def test_bad_calls_say_what_is_wrong():
+    with pytest.raises(TypeError, match="at most 5 positional"):
+        check_take_pile("7H", [], 0, "7C", "classic", False, 1)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        check_take_pile("7H", colour="red")
+    with pytest.raises(TypeError, match="multiple values for argument 'melds'"):
+        check_take_pile("7H", [], melds=[])
+    with pytest.raises(TypeError, match="takes a Situation and keyword arguments only"):
+        check_take_pile(Situation(hand="7H"), [])
+
+
+@pytest.mark.parametrize("score, words", [([1], "must be a whole number"), (True, "must be a whole number"),
+                                          (10 ** 30, "beyond any game's score")])
+def test_a_bad_score_is_refused_when_the_situation_is_made(score, words):
+    from canasta_tutor import RulesError
+
+    with pytest.raises(RulesError, match=f"^score: .*{words}"):
+        Situation(hand="7H", score=score)
+    with pytest.raises(RulesError, match=f"^score: .*{words}"):
+        check_go_out("7H 7S", ["KH KS KD"], score)  # opened: the old check never looked at the score
