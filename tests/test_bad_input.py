@@ -348,7 +348,8 @@ def test_a_score_of_5000_digits_is_a_canasta_error(call):
 
 # --- junk through the entry points this branch owns ---------------------------------------------------------
 
-def test_junk_through_the_loader_generator_practice_and_store():
+def test_junk_through_the_loader_generator_practice_and_store(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # ProgressStore('x') makes a database named x: never in the project's folder
     from canasta_tutor.generator import generate, rules_value
     from canasta_tutor.practice import Practice
     from canasta_tutor.progress import ProgressStore, clean_name
