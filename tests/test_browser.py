@@ -9,6 +9,7 @@ with npm into tests/.axe/ when it is missing.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 import socket
 import subprocess
 import sys
@@ -59,25 +60,25 @@ def wait_for(url: str, timeout: float) -> None:
     raise TimeoutError(f"{url} did not answer within {timeout} s")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("serve")
-    port = free_port()
+@contextmanager
+def serve(tmp, args, *, host: str, port: int, ready_path: str, notebooks):
+    """Run ``canasta-tutor serve ARGS`` with its own progress database in ``tmp``; yield its base URL once it
+    answers ``ready_path`` and the preheated kernels of ``notebooks`` have finished their first run (so that
+    visits do not compete with them); stop it afterwards."""
     env = dict(os.environ, CANASTA_TUTOR_DB=str(tmp / "progress.sqlite3"))
     log = open(tmp / "serve.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "canasta_tutor.cli", "serve", "--port", str(port), "--no-browser"],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen([sys.executable, "-m", "canasta_tutor.cli", "serve", "--port", str(port), "--no-browser",
+                             *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://{host}:{port}"
     try:
-        wait_for(base + "/voila/tree", 90)
-        # let the preheated kernels finish their first run, so that visits do not compete with them
+        wait_for(base + ready_path, 90)
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
             text = (tmp / "serve.log").read_text(errors="replace")
-            if all(f"Kernel pool of {name} is filled" in text for name in LESSONS):
+            if all(f"Kernel pool of {name} is filled" in text for name in notebooks):
                 break
             time.sleep(0.5)
-        yield {"url": base, "db": tmp / "progress.sqlite3", "log": tmp / "serve.log", "ready": time.monotonic()}
+        yield base, proc
     finally:
         proc.terminate()
         try:
@@ -85,6 +86,14 @@ def server(tmp_path_factory):
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("serve")
+    with serve(tmp, [], host="127.0.0.1", port=free_port(), ready_path="/voila/tree",
+               notebooks=LESSONS) as (base, _proc):
+        yield {"url": base, "db": tmp / "progress.sqlite3", "log": tmp / "serve.log", "ready": time.monotonic()}
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,6 @@ import os
 import re
 import shutil
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -25,7 +23,7 @@ from urllib.parse import urlencode, urlparse
 
 import psutil
 import pytest
-from test_browser import ARTIFACTS, browser, wait_for  # noqa: F401  (browser is a fixture)
+from test_browser import ARTIFACTS, browser, serve, wait_for  # noqa: F401  (browser is a fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -76,29 +74,9 @@ def run_server(tmp, notebooks, host, ports=None):
         (lessons / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / "lessons" / name, lessons / name)
     port = free_port(host, ports)
-    env = dict(os.environ, CANASTA_TUTOR_DB=str(tmp / "progress.sqlite3"))
-    log = open(tmp / "serve.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "canasta_tutor.cli", "serve", "--classroom", "--ip", host,
-                             "--port", str(port), "--no-browser", "--teacher-key", KEY, "--class-code", CODE,
-                             "--lessons", str(lessons)],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://{host}:{port}"
-    try:
-        wait_for(base + "/classroom/signin", 90)
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            text = (tmp / "serve.log").read_text(errors="replace")
-            if all(f"Kernel pool of {name} is filled" in text for name in notebooks):
-                break
-            time.sleep(0.5)
+    args = ["--classroom", "--ip", host, "--teacher-key", KEY, "--class-code", CODE, "--lessons", str(lessons)]
+    with serve(tmp, args, host=host, port=port, ready_path="/classroom/signin", notebooks=notebooks) as (base, proc):
         yield {"url": base, "port": port, "db": tmp / "progress.sqlite3", "log": tmp / "serve.log", "pid": proc.pid}
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 PROBE = """async ([url, code]) => {
