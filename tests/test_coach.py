@@ -1,0 +1,300 @@
+"""Lesson 10, the coached hand: the pure coach (``canasta_tutor.coach``) and its widget driven as a learner would,
+by selecting cards and pressing buttons (no browser; ``tests/test_browser_coach.py`` does it in one)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from canasta_tutor.cards import Card
+from canasta_tutor.coach import (KIND_LABELS, CoachedHand, CoachError, available_levels, coach_bot_name,
+                                 player_name)
+from canasta_tutor.game import IllegalMove, legal_actions
+from canasta_tutor.melds import check_meld
+from canasta_tutor.widgets.coach import PlayAHand
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON = ROOT / "lessons" / "10-play-a-hand.ipynb"
+
+
+def visible(page: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+
+
+def play_simply(w: PlayAHand, limit: int = 400) -> int:
+    """Play the learner's seat to the end of the hand by pressing buttons: draw (or end the hand when the stock is
+    used up), then discard the first card. Returns the number of button presses."""
+    presses = 0
+    while not w.hand.over:
+        shown = [k for k, b in w.buttons.items() if b.layout.display != "none"]
+        if "draw" in shown:
+            w.buttons["draw"].click()
+        elif "end" in shown:
+            w.buttons["end"].click()
+        else:
+            assert "discard" in shown, shown
+            w.toggles[0].value = True
+            w.buttons["discard"].click()
+        presses += 1
+        assert presses < limit, "the hand does not end"
+    return presses
+
+
+# --- a full hand, by the buttons -----------------------------------------------------------------------------
+@pytest.mark.parametrize("rules", ["classic", "classic-2p", "samba"])
+def test_a_whole_hand_played_by_buttons_ends_with_both_teams_score_sheets(rules):
+    w = PlayAHand(rules=rules, level="random", seed=5)
+    assert w.hand.your_turn and w.buttons["draw"].layout.display != "none"
+    assert w.buttons["discard"].layout.display == "none"  # not before drawing
+    assert w.sheet.value == ""
+    play_simply(w)
+    sheet = visible(w.sheet.value)
+    assert "Score sheet" in sheet
+    teams = w.hand.score_sheets()
+    assert len(teams) == 2 and w.hand.seat in teams[0][0]
+    assert sorted(p for players, _ in teams for p in players) == list(range(w.hand.players))
+    final = w.hand.state
+    for players, s in teams:
+        # the sheet shown is the team's own: its cards left in hand are exactly what its players still hold
+        left = [c for p in players for c in final.hands[p]]
+        assert s.total == sum(i.points for i in s.items)
+        item = {i.label: i for i in s.items}
+        if left:
+            assert item["Cards left in hand"].points == -sum(c.points for c in left)
+        assert f"{s.total} points" in sheet
+    ours, theirs = (("You and your partner", "Left opponent and right opponent") if w.hand.players == 4
+                    else ("You", "Your opponent"))
+    assert re.search(rf"{ours} : -?\d+ points", sheet) and re.search(rf"{theirs} : -?\d+ points", sheet), sheet
+    assert all(b.layout.display == "none" for b in w.buttons.values())  # no moves once the hand is over
+    assert "is over" in visible(w.log_box.value)
+
+
+def test_bots_turns_are_told_with_their_own_sentences():
+    w = PlayAHand(level="random", seed=5)
+    w.buttons["draw"].click()
+    w.select(w.toggles and w._hand_cards()[0].code)
+    w.buttons["discard"].click()
+    log = visible(w.log_box.value)
+    for who in ("Left opponent", "Your partner", "Right opponent"):
+        assert re.search(who + r": (Draw from the stock|Take the pile)[^.]*\. I picked one of the \d+ legal moves", log)
+    assert "You: Draw from the stock." in log
+
+
+# --- the coach -----------------------------------------------------------------------------------------------
+def test_the_coach_compares_each_turn_with_its_bot_and_says_so():
+    hand = CoachedHand("classic", 5, level="random")
+    assert hand.coach_name == coach_bot_name() == available_levels()[-1]
+    # a turn played exactly as the coach would play it: the coach agrees
+    while True:
+        action, why = hand.advice()
+        assert why
+        hand.play(action)
+        if hand.over or hand.state.phase == "draw":  # the bots have played: the learner's next turn
+            break
+    assert hand.coach and "the same way" in hand.coach[0]
+    # a turn that differs from the coach's choice: the coach says what it would have done, in a sentence
+    hand.play(hand.move("draw"))
+    advice, _why = hand.advice()
+    hand.play(next(a for a in hand.legal() if a != advice and a.kind == "discard"))
+    assert "differently" in hand.coach[0]
+    assert len(hand.coach) >= 2 and all(s.endswith((".", "!", "?")) for s in hand.coach[1:])
+    assert [e.text for e in hand.log if e.kind == "coach"][-len(hand.coach):] == hand.coach
+
+
+def test_the_coach_box_shows_the_comparison_after_a_turn():
+    w = PlayAHand(level="random", seed=5)
+    assert w.coach_box.value == ""
+    w.buttons["draw"].click()
+    advice, _ = w.hand.advice()
+    other = next(a for a in w.hand.legal() if a.kind == "discard" and a != advice)
+    w.select(other.cards[0].code)
+    w.buttons["discard"].click()
+    text = visible(w.coach_box.value)
+    assert "Coach:" in text and ("differently" in text or "same way" in text)
+    if advice.kind == "discard":
+        assert "differently" in text and str(advice.cards[0]) in text
+
+
+# --- illegal moves -------------------------------------------------------------------------------------------
+def test_an_illegal_meld_is_refused_with_the_engines_reason_and_nothing_changes():
+    w = PlayAHand(level="random", seed=5)
+    w.buttons["draw"].click()
+    assert w.buttons["meld"].layout.display != "none"  # seed 5 offers an opening meld
+    hand_before = list(w._hand_cards())
+    history = len(w.hand.state.history)
+    card = hand_before[0]
+    w.select(card.code)
+    w.buttons["meld"].click()
+    refusal = visible(w.feedback.value).strip()
+    engine = check_meld([card], "classic")  # the engine's own words for this meld
+    assert not engine.ok
+    assert refusal.startswith("Not allowed:") and engine.reasons[0].text in w.feedback.value.replace("&#x27;", "'")
+    assert "ct-refusal" in w.feedback.value and "role='alert'" in w.feedback.value
+    assert w._hand_cards() == hand_before and len(w.hand.state.history) == history
+    # the legal move still works afterwards
+    w.select(hand_before[-1].code)
+    w.buttons["discard"].click()
+    assert w.feedback.value == "" and len(w.hand.state.history) > history
+
+
+def test_taking_a_pile_the_wrong_way_is_refused_with_the_engines_reasons():
+    hand = CoachedHand("classic", 5, level="random")
+    action = hand.move("take_pile", [hand.observation().hand[0]])
+    with pytest.raises(IllegalMove) as caught:
+        hand.play(action)
+    assert caught.value.verdict.reasons and not caught.value.verdict.ok
+    assert hand.state.phase == "draw" and hand.state.history == [] and hand.your_turn
+
+
+def test_a_discard_needs_one_selected_card():
+    w = PlayAHand(level="random", seed=5)
+    w.buttons["draw"].click()
+    w.buttons["discard"].click()
+    assert "Select exactly one card to discard" in w.feedback.value
+    w.select(*[c.code for c in w._hand_cards()[:2]])
+    w.buttons["discard"].click()
+    assert "you selected 2" in w.feedback.value
+
+
+def test_a_meld_selected_by_the_learner_is_the_engines_legal_meld():
+    w = PlayAHand(level="random", seed=5)
+    w.buttons["draw"].click()
+    meld = next(a for a in w.hand.legal() if a.kind == "meld")
+    w.select(*[c.code for m in reversed(meld.melds) for c in reversed(m)])  # any order of clicking
+    w.buttons["meld"].click()
+    assert w.feedback.value == "" and w.hand.state.history[-1] == meld
+    for m in meld.melds:
+        assert m in w.hand.observation().melds
+
+
+# --- undo and replay -----------------------------------------------------------------------------------------
+def test_undo_takes_back_the_last_turn_and_the_bots_turns_after_it():
+    w = PlayAHand(level="random", seed=7)
+    assert w.undo_button.disabled
+    start_hand, start_pile = w._hand_cards(), w.hand.observation().pile
+    w.buttons["draw"].click()
+    w.select(w._hand_cards()[0].code)
+    w.buttons["discard"].click()
+    after_one = (w._hand_cards(), w.hand.observation().pile, len(w.hand.state.history))
+    assert len(w.hand.state.history) > 2  # the bots played too
+    assert not w.undo_button.disabled
+    w.undo_button.click()
+    assert w._hand_cards() == start_hand and w.hand.observation().pile == start_pile
+    assert w.hand.state.history == [] and w.buttons["draw"].layout.display != "none"
+    assert "took back" in visible(w.log_box.value)
+    # the same turn again meets the same bots' answers
+    w.buttons["draw"].click()
+    w.select(after_one[0] and w._hand_cards()[0].code)
+    w.buttons["discard"].click()
+    assert (w._hand_cards(), w.hand.observation().pile, len(w.hand.state.history)) == after_one
+
+
+def test_undo_in_the_middle_of_a_turn_goes_back_to_its_start():
+    hand = CoachedHand("classic", 5, level="random")
+    hand.play(hand.move("draw"))
+    assert hand.can_undo and hand.undo()
+    assert hand.state.phase == "draw" and hand.state.history == []
+    assert not hand.undo() and not hand.can_undo
+
+
+def test_replaying_a_hand_number_deals_the_same_hand_and_another_number_another():
+    w = PlayAHand(level="random", seed=11)
+    first = (w._hand_cards(), w.hand.observation().pile, [e.text for e in w.hand.log])
+    w.number.value = 12
+    w.deal_button.click()
+    assert w._hand_cards() != first[0]
+    w.number.value = 11
+    w.deal_button.click()
+    assert (w._hand_cards(), w.hand.observation().pile, [e.text for e in w.hand.log]) == first
+    w.next_button.click()
+    assert w.number.value == 12 and w.hand.seed == 12
+
+
+def test_the_same_hand_played_the_same_way_ends_the_same():
+    a, b = PlayAHand(level="random", seed=9), PlayAHand(level="random", seed=9)
+    play_simply(a), play_simply(b)
+    assert a.sheet.value == b.sheet.value and [e.text for e in a.hand.log] == [e.text for e in b.hand.log]
+
+
+# --- settings ------------------------------------------------------------------------------------------------
+def test_the_rules_choice_deals_a_hand_of_those_rules():
+    w = PlayAHand(level="random", seed=3)
+    assert len(w._hand_cards()) == 11 and w.hand.players == 4
+    w.rules_choice.value = "classic-2p"
+    assert w.hand.rules.name == "classic-2p" and w.hand.players == 2 and len(w._hand_cards()) == 15
+    assert "Your opponent" in visible(w.table.value)
+    w.rules_choice.value = "samba"
+    assert w.hand.rules.name == "samba" and len(w._hand_cards()) == 15
+    w.buttons["draw"].click()
+    assert len(w._hand_cards()) == 17  # samba draws two
+
+
+def test_the_level_choice_sets_the_bots():
+    w = PlayAHand(level="random", seed=3)
+    assert w.hand.bot.name == "random"
+    for level in available_levels():
+        w.level_choice.value = level
+        assert w.hand.bot.name == level
+
+
+def test_bad_settings_are_refused_with_a_clear_message():
+    with pytest.raises(CoachError, match="hand number: 0 is not a whole number from 1 to"):
+        CoachedHand("classic", 0)
+    with pytest.raises(CoachError, match="level: 'grandmaster' is not a bot level; choose one of random"):
+        CoachedHand("classic", 1, level="grandmaster")
+    with pytest.raises(CoachError, match="seat: 4 is not a seat of classic"):
+        CoachedHand("classic", 1, level="random", seat=4)
+    w = PlayAHand(level="random", seed=3)
+    with pytest.raises(Exception, match="not in your hand"):
+        w.select("JK", "JK", "JK", "JK", "JK")
+
+
+def test_another_seat_plays_too():
+    hand = CoachedHand("classic", 5, level="random", seat=2)
+    assert hand.your_turn and hand.state.current_player == 2
+    assert [player_name(p, 2, 4) for p in range(4)] == ["Your partner", "Right opponent", "You", "Left opponent"]
+    assert len(hand.log) > 1  # the seats before the learner's played first
+
+
+def test_every_button_is_labelled_and_the_hand_is_drawn_as_card_toggles():
+    w = PlayAHand(level="random", seed=5)
+    assert all(b.description for b in w.buttons.values()) and set(w.buttons) == set(KIND_LABELS)
+    assert all("ct-card-toggle" in t._dom_classes for t in w.toggles)
+    assert [t.description for t in w.toggles] == [("Joker" if c.rank == "JK" else c.text) for c in w._hand_cards()]
+    assert "ct-card" in w.table.value  # the pile and melds drawn as cards
+
+
+# --- the lesson ----------------------------------------------------------------------------------------------
+def test_the_lesson_is_prose_and_one_line_calls_and_listed_on_the_landing_page():
+    nb = json.loads(LESSON.read_text("utf-8"))
+    code = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+    for source in code:
+        body = ast.parse(source).body
+        assert len(body) == 1, source
+        if isinstance(body[0], ast.ImportFrom):
+            continue
+        call = body[0].value
+        assert isinstance(call, ast.Call) and call.func.id == "PlayAHand", source
+        for arg in [*call.args, *(k.value for k in call.keywords)]:
+            ast.literal_eval(arg)
+    assert any("PlayAHand(" in s for s in code)
+    index = (ROOT / "lessons" / "index.ipynb").read_text("utf-8")
+    assert index.count("(10-play-a-hand.ipynb)") == 1 and "Play a hand with a coach" in index
+    markdown = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert "# 10. Play a hand with a coach" in markdown
+    for label in ("Undo my last turn", "Meld the selected cards", "Add to a meld"):
+        assert label in markdown or label in KIND_LABELS.values()
+
+
+def test_the_engine_side_of_the_coach_imports_no_jupyter():
+    import subprocess
+    import sys
+
+    code = "import sys, canasta_tutor.coach; print('ipywidgets' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
