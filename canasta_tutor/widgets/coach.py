@@ -167,27 +167,19 @@ class PlayAHand(widgets.VBox):
         return sorted(self.hand.observation().hand, key=sort_key) if self.hand is not None else []
 
     def update(self) -> None:
+        """Draw the hand as it is now. The table (with the move number) is written last, so that a page showing
+        the new move number shows the new cards and buttons too."""
         hand = self.hand
         obs = hand.observation()
-        self.table.value = self._table_html(hand, obs)
-        lines = hand.log[-_LOG_LINES:]
-        items = "".join(f"<li class='ct-event ct-event-{e.kind}'>{html.escape(e.text)}</li>" for e in lines
-                        if e.kind != "coach")
-        self.log_box.value = (f"<div class='ct-log' role='log' aria-label='what happened'><b>What happened</b>"
-                              f"<ul style='margin:2px 0;padding-left:1.2em'>{items}</ul></div>")
-        if hand.coach:
-            head, *rest = hand.coach
-            more = "".join(f"<li>{html.escape(t)}</li>" for t in rest)
-            self.coach_box.value = (f"<div class='ct-coach ct-feedback' role='status' tabindex='-1' style='border-left:4px solid {_COACH};"
-                                    f"padding:4px 10px;color:{_COACH}'><b>Coach:</b> {html.escape(head)}"
-                                    f"{f'<ul style=margin:2px 0>{more}</ul>' if more else ''}</div>")
-        else:
-            self.coach_box.value = ""
-        cards = self._hand_cards()
-        self.toggles = [card_button(c, toggle=True, width="46px", height="40px",
-                                    tooltip=f"select {c.text}") for c in cards]
+        old = self.toggles
+        self.toggles = [card_button(c, toggle=True, width="46px", height="40px", tooltip=f"select {c.text}")
+                        for c in self._hand_cards()]
+        for toggle in self.toggles:
+            toggle.observe(lambda _c: self._show_selected(), "value")
         self.hand_box.children = self.toggles
-        self.hand_label.value = f"<b>Your hand</b> ({len(cards)} cards; click cards to select them)"
+        for toggle in old:  # the old cards' views go away with them
+            toggle.close()
+        self._show_selected()
         kinds = hand.legal_kinds()
         for kind, button in self.buttons.items():
             button.layout.display = "" if kind in kinds else "none"
@@ -196,22 +188,44 @@ class PlayAHand(widgets.VBox):
         self.target.layout.display = "" if "lay_off" in kinds or "swap" in kinds else "none"
         self.undo_button.disabled = not hand.can_undo
         self.hint_button.disabled = not hand.your_turn
-        if hand.over:
-            self.sheet.value = self._sheet_html(hand)
+        lines = hand.log[-_LOG_LINES:]
+        items = "".join(f"<li class='ct-event ct-event-{e.kind}'>{html.escape(e.text)}</li>" for e in lines
+                        if e.kind != "coach")
+        self.log_box.value = (f"<div class='ct-log' role='log' aria-label='what happened'><b>What happened</b>"
+                              f"<ul style='margin:2px 0;padding-left:1.2em'>{items}</ul></div>")
+        if hand.coach:
+            head, *rest = hand.coach
+            more = "".join(f"<li>{html.escape(t)}</li>" for t in rest)
+            self.coach_box.value = (f"<div class='ct-coach ct-feedback' role='status' tabindex='-1' "
+                                    f"style='border-left:4px solid {_COACH};padding:4px 10px;color:{_COACH}'>"
+                                    f"<b>Coach:</b> {html.escape(head)}"
+                                    f"{f'<ul style=margin:2px 0>{more}</ul>' if more else ''}</div>")
         else:
-            self.sheet.value = ""
+            self.coach_box.value = ""
+        self.sheet.value = self._sheet_html(hand) if hand.over else ""
+        self.table.value = self._table_html(hand, obs)
+
+    def _show_selected(self) -> None:
+        chosen = self.selected
+        what = (f"selected: {' '.join(c.text for c in chosen)}" if chosen else "click cards to select them")
+        self.hand_label.value = (f"<b>Your hand</b> ({len(self.toggles)} cards; <span class='ct-selected'>"
+                                 f"{html.escape(what)}</span>)")
 
     def _table_html(self, hand: CoachedHand, obs) -> str:
         turn = ("<b>Your turn.</b>" if hand.your_turn else
                 "The hand is over." if hand.over else f"{hand.name(hand.state.current_player)} plays.")
         others = ", ".join(f"{hand.name(p)}: {n} cards" for p, n in enumerate(obs.hand_sizes) if p != hand.seat)
         rules = hand.rules
-        parts = [f"<div class='ct-turn'>Hand {hand.seed} · {html.escape(short_title(rules))} · {turn}</div>",
+        moves = len(hand.state.history)
+        theirs = [c for t, reds in enumerate(obs.table_red_threes) if t != obs.team for c in reds]
+        parts = [f"<div class='ct-turn' data-moves='{moves}'>Hand {hand.seed} · {html.escape(short_title(rules))} · "
+                 f"move {moves + 1} · {turn}</div>",
                  f"<div><small>{html.escape(others)} · stock: {obs.stock_left} cards</small></div>",
                  melds_html(obs.melds, rules, title="Your team's melds"),
                  melds_html(obs.opponents_melds, rules, title="Opponents' melds").replace(
                      "your team has not melded", "they have not melded"),
-                 f"<div><b>Red threes</b>: {cards_html(obs.red_threes, size='small', empty='none')}</div>",
+                 f"<div><b>Red threes</b>: yours {cards_html(obs.red_threes, size='small', empty='none')}; "
+                 f"theirs {cards_html(theirs, size='small', empty='none')}</div>",
                  pile_html(obs.pile)]
         return "<div class='ct-table' style='max-width:100%'>" + "".join(parts) + "</div>"
 

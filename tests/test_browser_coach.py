@@ -1,0 +1,117 @@
+"""Lesson 10 in a real browser: a whole hand against bots played to its score sheet by clicking only.
+
+Its own server (``canasta-tutor serve`` on 127.0.0.6, ports 9380-9399) serves the landing page and lesson 10;
+the hand is number 1 with the random bots, so every run plays the same hand. The learner draws, clicks a card and
+discards it, turn after turn; first, an illegal meld is refused with the engine's reason, and a turn is undone.
+The page is also checked on a 360-px phone and by axe-core.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import pytest
+from playwright.sync_api import expect
+from test_browser import (AXE, CHROMIUM, CHROMIUM_ARGS, PHONE, ROOT, axe_violations, browser, serve,  # noqa: F401
+                          shot, too_wide)
+from test_browser_classroom import free_port, new_context
+
+pytestmark = pytest.mark.browser
+
+HOST = "127.0.0.6"
+PORTS = range(9380, 9400)
+NOTEBOOKS = ["index.ipynb", "10-play-a-hand.ipynb"]
+
+
+@pytest.fixture(scope="module")
+def coach_server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("coach")
+    lessons = tmp / "lessons"
+    lessons.mkdir()
+    for name in NOTEBOOKS:
+        shutil.copy(ROOT / "lessons" / name, lessons / name)
+    args = ["--ip", HOST, "--lessons", str(lessons)]
+    with serve(tmp, args, host=HOST, port=free_port(HOST, PORTS), ready_path="/voila/tree",
+               notebooks=NOTEBOOKS) as (base, _proc):
+        yield {"url": base}
+
+
+def moves(hand) -> int:
+    return int(hand.locator(".ct-turn").get_attribute("data-moves"))
+
+
+def wait_moves_past(page, n: int) -> None:
+    page.wait_for_function(f"() => +document.querySelector('.ct-turn').dataset.moves > {n}")
+
+
+def test_a_whole_hand_to_its_score_sheet_by_clicking_only(browser, coach_server):  # noqa: F811
+    context = new_context(browser, coach_server)
+    try:
+        page = context.new_page()
+        start = time.monotonic()
+        page.goto(coach_server["url"] + "/voila/render/10-play-a-hand.ipynb")
+        hand = page.locator(".ct-coached-hand")
+        hand.get_by_text("Your turn.").wait_for()
+        hand.get_by_role("combobox", name="Other players").select_option(label="random bots")
+        page.wait_for_function("() => document.querySelector('.ct-turn').textContent.includes('Hand 1')")
+        hand.get_by_text("Your turn.").wait_for()
+        first_cards = hand.locator(".ct-card-toggle").all_inner_texts()
+        # an illegal meld: one card is not a meld; the engine says why and nothing changes
+        hand.get_by_role("button", name="Draw from the stock").click()
+        meld = hand.get_by_role("button", name="Meld the selected cards")
+        meld.wait_for()
+        cards = hand.locator(".ct-card-toggle")
+        n = cards.count()
+        cards.first.click()
+        hand.locator(".ct-selected", has_text="selected:").wait_for()
+        meld.click()
+        refusal = hand.locator(".ct-refusal")
+        refusal.wait_for()
+        assert refusal.inner_text().startswith("Not allowed:") and len(refusal.inner_text()) > 30
+        assert cards.count() == n
+        shot(page, "coach-01-refused")
+        # a turn, then undo it: the same cards as before
+        hand.get_by_role("button", name="Discard the selected card").click()
+        hand.locator(".ct-coach").wait_for()
+        assert "Coach:" in hand.locator(".ct-coach").inner_text()
+        hand.get_by_role("button", name="Undo my last turn").click()
+        page.wait_for_function("() => document.querySelector('.ct-turn').dataset.moves === '0'")
+        expect(hand.locator(".ct-card-toggle")).to_have_text(first_cards)
+        # the whole hand: draw (or end the hand when the stock is used up), click a card, discard it
+        sheet = hand.locator(".ct-score-sheet")
+        turns = 0
+        while not sheet.count():
+            before = moves(hand)
+            draw = hand.get_by_role("button", name="Draw from the stock")
+            end = hand.get_by_role("button", name="End the hand (the stock is used up)")
+            if draw.is_visible():
+                draw.click()
+            elif end.is_visible():
+                end.click()
+            else:
+                hand.locator(".ct-card-toggle").first.click()
+                hand.locator(".ct-selected", has_text="selected:").wait_for()
+                hand.get_by_role("button", name="Discard the selected card").click()
+                turns += 1
+            wait_moves_past(page, before)
+            assert turns < 60, "the hand does not end"
+        text = sheet.inner_text()
+        assert "Score sheet" in text and "You and your partner" in text and "Left opponent and right opponent" in text
+        assert text.count("Total") >= 2
+        assert hand.get_by_text("the hand is over", exact=False).count()
+        shot(page, "coach-02-score-sheet")
+        elapsed = time.monotonic() - start
+        # on a phone: nothing scrolls sideways; and no serious accessibility problem
+        page.set_viewport_size(PHONE)
+        page.wait_for_timeout(300)
+        wide = too_wide(page)
+        assert wide["scrollWidth"] <= PHONE["width"] and not wide["wide"], wide
+        shot(page, "coach-03-phone")
+        problems = axe_violations(page)
+        assert not problems, problems
+        assert elapsed < 150, f"the hand took {elapsed:.0f} s"
+        print(f"\nplayed a hand in {turns} turns by clicking, {elapsed:.1f} s")
+    finally:
+        context.close()
+    assert not context.outside, context.outside
