@@ -359,8 +359,8 @@ def _opening_combos(hand, rules: RuleSet, minimum: int, *, keep: int, top: Card 
             if len(out) >= OPENING_LIMIT:
                 return
             if i == len(ranks):
-                if melds and points >= minimum and n_hand - used >= keep:
-                    out.append(tuple(melds))
+                if (melds or chosen_runs) and points >= minimum and n_hand - used >= keep:
+                    out.append(tuple(melds) + chosen_runs)   # the top card's meld first
                 return
             rank = ranks[i]
             group = by_rank[rank]
@@ -377,7 +377,7 @@ def _opening_combos(hand, rules: RuleSet, minimum: int, *, keep: int, top: Card 
                 dfs(i + 1, used_wild + w, melds + [cards], points + card_points(cards),
                     used + len(group) + w)
 
-        dfs(0, 0, list(chosen_runs), base_points, base_used)
+        dfs(0, 0, [], base_points, base_used)
     return out
 
 
@@ -461,21 +461,64 @@ def _go_out_action(state: State) -> Action | None:
     rules = state.rules
     if len(hand) > max_hand_cards(rules):
         return None
-    # A quick necessary condition: at most one card (the discard) without a place to go.
-    groups = {meld_key(m) for m in melds}
+    # Quick necessary conditions (the search is the engine's, and slow): enough cards of a kind for the
+    # canastas needed, and at most one card (the discard) without a place to go.
     counts: dict[str, int] = {}
+    suit_orders = set()
+    wilds = 0
     for c in hand:
         counts[c.rank] = counts.get(c.rank, 0) + 1
+        if c.is_natural:
+            suit_orders.add((c.suit, SEQUENCE_ORDER[c.rank]))
+        elif c.is_wild:
+            wilds += 1
+    groups = {}
+    ends = set()
+    canastas = 0
+    potential = 0
+    for m in melds:
+        kind, key = meld_key(m)
+        if len(m) >= CANASTA_SIZE:
+            canastas += 1
+        if kind == GROUP:
+            groups[key] = m
+        elif kind == SEQUENCE:
+            orders = [SEQUENCE_ORDER[c.rank] for c in m]
+            ends.add((key, min(orders) - 1))
+            ends.add((key, max(orders) + 1))
+    short = rules.canastas_to_go_out - canastas
+    if short > 0:
+        swappable = sum(1 for m in groups.values() if len(m) < CANASTA_SIZE for c in m if c.is_wild) \
+            if rules.wild_swap else 0
+        spare_wild = min(wilds + swappable, rules.max_wild)
+        for rank in set(counts) | set(groups):
+            if rank in SEQUENCE_ORDER:
+                on_table = groups.get(rank, ())
+                if len(on_table) < CANASTA_SIZE and counts.get(rank, 0) + len(on_table) + spare_wild >= CANASTA_SIZE:
+                    potential += 1
+        if rules.sequences:
+            by_suit: dict[str, int] = {}
+            for suit, _o in suit_orders:
+                by_suit[suit] = by_suit.get(suit, 0) + 1
+            for m in melds:
+                kind, key = meld_key(m)
+                if kind == SEQUENCE and len(m) < CANASTA_SIZE:
+                    by_suit[key] = by_suit.get(key, 0) + len(m)
+            potential += sum(1 for v in by_suit.values() if v >= CANASTA_SIZE)
+        if potential < short:
+            return None
     lone = 0
     for c in hand:
-        if c.is_natural and counts[c.rank] == 1 and (GROUP, c.rank) not in groups:
-            if rules.sequences and ((SEQUENCE, c.suit) in groups or
-                                    any(d.suit == c.suit and d is not c and d.is_natural for d in hand)):
-                continue
+        if c.is_natural and counts[c.rank] == 1 and c.rank not in groups:
+            if rules.sequences:
+                o = SEQUENCE_ORDER[c.rank]
+                if ((c.suit, o - 1) in suit_orders or (c.suit, o + 1) in suit_orders or (c.suit, o) in ends):
+                    continue
             lone += 1
     black = counts.get("3", 0)
-    if black and black not in (3, 4) and not (black == 2 and rules.black_threes_with_wild):
-        lone += black
+    if black:   # black threes: one meld of three or four (two and a wild card where allowed), the rest lone
+        sizes = (2, 3, 4) if rules.black_threes_with_wild else (3, 4)
+        lone += min([black - v for v in sizes if v <= black] + [black])
     if lone > 1:
         return None
     minimum = 0
