@@ -298,3 +298,41 @@ def test_the_engine_side_of_the_coach_imports_no_jupyter():
     code = "import sys, canasta_tutor.coach; print('ipywidgets' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_taking_the_pile_one_of_several_ways_is_chosen_by_the_selected_cards():
+    w = PlayAHand(level="random", seed=11)
+    ways = [a for a in w.hand.legal() if a.kind == "take_pile"]
+    assert len(ways) > 1 and w.buttons["take_pile"].layout.display != "none"
+    w.buttons["take_pile"].click()
+    assert "Select the cards you take the pile with" in w.feedback.value
+    assert w.hand.state.history == []
+    chosen = ways[1]
+    top = w.hand.observation().pile[-1]
+    pile = len(w.hand.observation().pile)
+    w.select(*[c.code for c in chosen.melds[0][1:]], *[c.code for m in chosen.melds[1:] for c in m])
+    w.buttons["take_pile"].click()
+    assert w.feedback.value == "" and w.hand.state.history == [chosen]
+    assert all(m in w.hand.observation().melds for m in chosen.melds) and top in chosen.melds[0]
+    assert len(w._hand_cards()) == 11 - sum(len(m) for m in chosen.melds) + pile
+
+
+def test_a_card_is_added_to_a_meld_chosen_from_the_list():
+    w = PlayAHand(level="random", seed=1)
+    for _ in range(3):  # the coach's moves up to a position where the learner can lay off (found by search)
+        w.hand.play(w.hand.advice()[0])
+    w.update()
+    lay = next(a for a in w.hand.legal() if a.kind == "lay_off")
+    assert w.buttons["lay_off"].layout.display != "none" and w.target.layout.display != "none"
+    meld = w.hand.observation().melds[lay.target]
+    assert [v for _label, v in w.target.options] == list(range(len(w.hand.observation().melds)))
+    w.select(*[c.code for c in lay.cards])
+    w.target.value = lay.target
+    w.buttons["lay_off"].click()
+    assert w.feedback.value == "" and w.hand.state.history[-1] == lay
+    assert w.hand.observation().melds[lay.target] == meld + lay.cards
+    # a card that does not fit the meld is refused with the engine's reason
+    wrong = next(c for c in w._hand_cards() if not c.is_wild and c.rank != meld[0].rank)
+    w.select(wrong.code)
+    w.buttons["lay_off"].click()
+    assert "Not allowed:" in w.feedback.value and w.hand.state.history[-1] == lay
