@@ -2,7 +2,8 @@
 
 Its own server (``canasta-tutor serve`` on 127.0.0.6, ports 9380-9399) serves the landing page and lesson 10;
 the hand is number 1 with the random bots, so every run plays the same hand. The learner draws, clicks a card and
-discards it, turn after turn; first, an illegal meld is refused with the engine's reason, and a turn is undone.
+discards it, turn after turn; first, an illegal meld is refused with the engine's reason, a turn is undone, and
+one turn is played by keyboard only.
 The page is also checked on a 360-px phone and by axe-core.
 """
 
@@ -78,6 +79,27 @@ def test_a_whole_hand_to_its_score_sheet_by_clicking_only(browser, coach_server)
         hand.get_by_role("button", name="Undo my last turn").click()
         page.wait_for_function("() => document.querySelector('.ct-turn').dataset.moves === '0'")
         expect(hand.locator(".ct-card-toggle")).to_have_text(first_cards)
+        # one turn by keyboard only: Tab to a button or card, Enter or Space presses it
+        focused = "() => document.activeElement && document.activeElement.textContent.trim()"
+
+        def tab_to(text: str) -> None:
+            for _ in range(80):
+                page.keyboard.press("Tab")
+                if page.evaluate(focused) == text:
+                    return
+            pytest.fail(f"Tab never reached {text!r}")
+
+        tab_to("Draw from the stock")
+        page.keyboard.press("Enter")
+        wait_moves_past(page, 0)
+        card = hand.locator(".ct-card-toggle").first.inner_text().strip()
+        tab_to(card)
+        page.keyboard.press("Space")
+        hand.locator(".ct-selected", has_text="selected:").wait_for()
+        tab_to("Discard the selected card")
+        page.keyboard.press("Enter")
+        wait_moves_past(page, 1)
+        assert hand.locator(".ct-event-you", has_text=f"You: Discard {card}.").count() == 1
         # the whole hand: draw (or end the hand when the stock is used up), click a card, discard it
         sheet = hand.locator(".ct-score-sheet")
         turns = 0
