@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .bots import get_bot
-from .cards import Card, format_cards
+from .cards import Card, format_cards, number_word
 from .errors import CanastaError, clip_repr
 from .game import (DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE, Action, Game, IllegalMove, apply,
                    legal_actions, observation)
@@ -77,10 +77,18 @@ def coach_bot_name() -> str:
     return levels[-1]
 
 
-def explain_difference(obs, learner_action: Action, bot_action: Action) -> str:
+def explain_difference(obs, learner_action: Action, bot_action: Action, bot_reason: str = "") -> str:
     """One sentence on what the coach's bot would have done instead of ``learner_action``.
 
-    The bots' own ``explain_difference`` says it where it exists; otherwise both moves are described."""
+    The bots' own ``explain_difference`` says it where it exists; otherwise the coach's move is named with the
+    bot's ``bot_reason`` for it.
+
+    >>> from canasta_tutor.game import Observation
+    >>> from canasta_tutor.cards import parse_cards
+    >>> obs = Observation(hand=parse_cards("7H 7S 4C"), pile=parse_cards("5D JK 9C 7C"))
+    >>> _fallback(obs, Action("draw"), Action("take_pile", cards=parse_cards("7H 7S")), "")
+    'You could have taken the pile: 4 cards, one of them wild.'
+    """
     try:
         from .bots import explain_difference as bots_explain
     except ImportError:
@@ -89,9 +97,26 @@ def explain_difference(obs, learner_action: Action, bot_action: Action) -> str:
         text = bots_explain(obs, learner_action, bot_action)
         if text:
             return _sentence(text[:1].upper() + text[1:])
+    return _fallback(obs, learner_action, bot_action, bot_reason)
+
+
+def _fallback(obs, learner: Action, bot: Action, reason: str) -> str:
     melds = obs.melds
-    return (f"You chose: {_quoted(learner_action.describe(melds))} "
-            f"The coach would rather: {_quoted(bot_action.describe(melds))}")
+    if bot.kind == TAKE_PILE and learner.kind != TAKE_PILE:
+        wild = sum(1 for c in obs.pile if c.is_wild)
+        n = len(obs.pile)
+        text = f"You could have taken the pile: {n} card{'s' if n != 1 else ''}"
+        return text + (f", {number_word(wild)} of them wild." if wild else ".")
+    if bot.kind == GO_OUT and learner.kind != GO_OUT:
+        return f"You could have gone out: {_quoted(bot.describe(melds)).removeprefix('go out: ')}"
+    if bot.kind in (MELD, LAY_OFF) and learner.kind == DISCARD:
+        text = f"Before discarding, the coach would {_quoted(bot.describe(melds))}"
+    elif bot.kind == DISCARD and learner.kind == DISCARD:
+        text = f"The coach would have discarded {format_cards(bot.cards)} rather than {format_cards(learner.cards)}."
+    else:
+        text = f"Instead of this ({_quoted(learner.describe(melds)).rstrip('.')}), the coach would " \
+               f"{_quoted(bot.describe(melds))}"
+    return text + (f" In its words: “{_sentence(reason)}”" if reason else "")
 
 
 def _quoted(text: str) -> str:
@@ -271,11 +296,11 @@ class CoachedHand:
         if obs.phase == "draw":  # the first action of a turn: the state to come back to on undo
             self._turns.append((self.state.clone(), len(self.log)))
             self._notes = []
-        advice, _why = self._choose(self.coach_bot, obs, legal)
+        advice, why = self._choose(self.coach_bot, obs, legal)
         self.state = after
         self.log.append(Event(self.seat, "You: " + _sentence(action.describe(obs.melds)), "you"))
         if advice != action:
-            note = explain_difference(obs, action, advice)
+            note = explain_difference(obs, action, advice, why)
             if note not in self._notes:
                 self._notes.append(note)
         if self.over or self.state.current_player != self.seat:
