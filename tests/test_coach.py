@@ -102,7 +102,7 @@ def test_the_coach_compares_each_turn_with_its_bot_and_says_so():
     advice, _why = hand.advice()
     hand.play(next(a for a in hand.legal() if a != advice and a.kind == "discard"))
     assert "differently" in hand.coach[0]
-    assert len(hand.coach) >= 2 and all(s.endswith((".", "!", "?")) for s in hand.coach[1:])
+    assert len(hand.coach) >= 2 and all(s.endswith((".", "!", "?", ".”")) for s in hand.coach[1:])
     assert [e.text for e in hand.log if e.kind == "coach"][-len(hand.coach):] == hand.coach
 
 
