@@ -336,3 +336,28 @@ def test_a_card_is_added_to_a_meld_chosen_from_the_list():
     w.select(wrong.code)
     w.buttons["lay_off"].click()
     assert "Not allowed:" in w.feedback.value and w.hand.state.history[-1] == lay
+
+
+def greedy(hand: CoachedHand):
+    """A learner who melds whatever it can: take the pile or meld or lay off when it may, else draw, else the
+    first legal move."""
+    legal = hand.legal()
+    return ([a for a in legal if a.kind in ("take_pile", "meld", "lay_off")] or
+            [a for a in legal if a.kind == "draw"] or legal)[0]
+
+
+def test_going_out_by_the_button_ends_the_hand_with_the_going_out_bonus_on_our_sheet():
+    w = PlayAHand(level="random", seed=1)
+    for _ in range(200):  # seed 1: a greedy learner may go out after 31 moves (found by search)
+        if "go_out" in w.hand.legal_kinds():
+            break
+        w.hand.play(greedy(w.hand))
+    w.update()
+    assert w.buttons["go_out"].layout.display != "none"
+    w.buttons["go_out"].click()
+    assert w.hand.over and w.hand.state.went_out[0] == w.hand.seat
+    assert "You went out" in visible(w.log_box.value)
+    (ours, our_sheet), (_theirs, their_sheet) = w.hand.score_sheets()
+    assert any(i.label == "Going out" and i.points > 0 for i in our_sheet.items)
+    assert not any(i.label == "Going out" and i.points for i in their_sheet.items)
+    assert "Going out" in visible(w.sheet.value)
