@@ -473,7 +473,7 @@ def _go_out_action(state: State) -> Action | None:
         elif c.is_wild:
             wilds += 1
     groups = {}
-    ends = set()
+    on_table = set()
     canastas = 0
     potential = 0
     for m in melds:
@@ -483,9 +483,7 @@ def _go_out_action(state: State) -> Action | None:
         if kind == GROUP:
             groups[key] = m
         elif kind == SEQUENCE:
-            orders = [SEQUENCE_ORDER[c.rank] for c in m]
-            ends.add((key, min(orders) - 1))
-            ends.add((key, max(orders) + 1))
+            on_table.update((key, SEQUENCE_ORDER[c.rank]) for c in m)
     short = rules.canastas_to_go_out - canastas
     if short > 0:
         swappable = sum(1 for m in groups.values() if len(m) < CANASTA_SIZE for c in m if c.is_wild) \
@@ -493,8 +491,8 @@ def _go_out_action(state: State) -> Action | None:
         spare_wild = min(wilds + swappable, rules.max_wild)
         for rank in set(counts) | set(groups):
             if rank in SEQUENCE_ORDER:
-                on_table = groups.get(rank, ())
-                if len(on_table) < CANASTA_SIZE and counts.get(rank, 0) + len(on_table) + spare_wild >= CANASTA_SIZE:
+                group = groups.get(rank, ())
+                if len(group) < CANASTA_SIZE and counts.get(rank, 0) + len(group) + spare_wild >= CANASTA_SIZE:
                     potential += 1
         if rules.sequences:
             by_suit: dict[str, int] = {}
@@ -507,13 +505,14 @@ def _go_out_action(state: State) -> Action | None:
             potential += sum(1 for v in by_suit.values() if v >= CANASTA_SIZE)
         if potential < short:
             return None
+    placed = suit_orders | on_table
     lone = 0
     for c in hand:
         if c.is_natural and counts[c.rank] == 1 and c.rank not in groups:
             if rules.sequences:
-                o = SEQUENCE_ORDER[c.rank]
-                if ((c.suit, o - 1) in suit_orders or (c.suit, o + 1) in suit_orders or (c.suit, o) in ends):
-                    continue
+                o, su = SEQUENCE_ORDER[c.rank], c.suit
+                if any((su, o + a) in placed and (su, o + b) in placed for a, b in ((-2, -1), (-1, 1), (1, 2))):
+                    continue   # it may be part of a run of three, from hand or with a sequence on the table
             lone += 1
     black = counts.get("3", 0)
     if black:   # black threes: one meld of three or four (two and a wild card where allowed), the rest lone
