@@ -301,3 +301,19 @@ def test_action_text_form_round_trips_and_bad_text_is_explained():
         Action.parse("discard: cards=XX")
     with pytest.raises(CanastaError, match="unknown action kind"):
         Action("fly")
+
+
+def test_a_hand_can_be_dealt_again_by_its_number():
+    game = Game("classic")
+    state = game.new_initial_state("r")
+    rng = random.Random(1)
+    while not state.is_terminal():
+        apply(state, rng.choice(legal_actions(state)))
+    second = state.next_hand()
+    again = game.deal("r", 2, scores=state.totals())
+    assert again.hands == second.hands and again.stock == second.stock and again.pile == second.pile
+    assert (again.dealer, again.current_player, again.scores) == (second.dealer, second.current_player,
+                                                                   second.scores)
+    assert game.deal("r", 1).hands == game.new_initial_state("r").hands
+    with pytest.raises(CanastaError, match="numbered from 1"):
+        game.deal("r", 0)

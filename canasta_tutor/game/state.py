@@ -70,6 +70,22 @@ class Game:
         """The first hand of a game, dealt from a deck shuffled by ``seed`` (any int or str)."""
         return State._deal(self, seed, hand_number=1, dealer=self.num_players - 1, scores=(0,) * self.num_teams)
 
+    def deal(self, seed=0, hand_number: int = 1, scores=None) -> "State":
+        """Hand ``hand_number`` of the game with this ``seed``, as ``next_hand()`` would deal it (the same cards,
+        the same dealer), with the teams' ``scores`` before it (default 0 each): to replay a hand by its number.
+
+        >>> state = Game("classic").deal(4, 3, scores=(120, 860))
+        >>> state.hand_number, state.dealer, state.current_player, state.scores
+        (3, 1, 2, (120, 860))
+        """
+        if not isinstance(hand_number, int) or isinstance(hand_number, bool) or hand_number < 1:
+            raise CanastaError(f"hand_number: a hand is numbered from 1, not {clip(repr(hand_number), 20)}")
+        scores = (0,) * self.num_teams if scores is None else tuple(scores)
+        if len(scores) != self.num_teams:
+            raise CanastaError(f"scores: {len(scores)} scores for {self.num_teams} teams")
+        return State._deal(self, seed, hand_number=hand_number,
+                           dealer=(self.num_players - 1 + hand_number - 1) % self.num_players, scores=scores)
+
     def __repr__(self) -> str:
         return f"Game({self.rules.name!r})"
 
