@@ -7,7 +7,7 @@ import pytest
 
 from canasta_tutor.cards import Card, parse_cards
 from canasta_tutor.errors import CanastaError
-from canasta_tutor.game import (DISCARD, DRAW, END, GO_OUT, MELD, TAKE_PILE, Action, Game, IllegalMove,
+from canasta_tutor.game import (DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, TAKE_PILE, Action, Game, IllegalMove,
                                 apply, legal_actions, observation)
 from canasta_tutor.game.state import DRAW_PHASE, HAND_OVER, MELD_PHASE, State
 from canasta_tutor.rules import PRESETS, get_rules
@@ -317,3 +317,38 @@ def test_a_hand_can_be_dealt_again_by_its_number():
     assert game.deal("r", 1).hands == game.new_initial_state("r").hands
     with pytest.raises(CanastaError, match="numbered from 1"):
         game.deal("r", 0)
+
+
+def test_apply_accepts_a_meld_the_engine_allows_beyond_the_listed_ones():
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="KH KS KD KC 9C 9D 5H 6S", melds=["7H 7S 7D"])
+    state.stock.append(Card("4D"))
+    apply(state, Action(DRAW))
+    three_kings = Action(MELD, melds=(tuple(parse_cards("KH KS KD")),))
+    assert three_kings not in legal_actions(state)          # the list offers the four kings together
+    apply(state, three_kings)
+    assert Card("KC") in state.hands[0] and tuple(parse_cards("KH KS KD")) in state.melds[0]
+    # a second meld of kings is refused: one meld per rank
+    with pytest.raises(IllegalMove):
+        apply(state, Action(MELD, melds=(tuple(parse_cards("KC 9C 9D")),)))
+    # a king does not go on the sevens: refused with the engine's reason
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(LAY_OFF, cards=tuple(parse_cards("KC")), target=0))
+    assert e.value.verdict.reasons
+    apply(state, Action(LAY_OFF, cards=tuple(parse_cards("KC")), target=1))
+    assert len(state.melds[0][1]) == 4
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(MELD, melds=(tuple(parse_cards("9C 9D 5H")),)))
+    assert e.value.verdict.has("mixed-ranks")
+
+
+def test_apply_beyond_the_list_still_needs_the_opening_minimum():
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="KH KS KD KC 9C 9D 9H 5H 6S")
+    state.stock.append(Card("4D"))
+    apply(state, Action(DRAW))
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(MELD, melds=(tuple(parse_cards("KH KS KD")),)))
+    assert e.value.verdict.has("too-few-points")
+    apply(state, Action(MELD, melds=(tuple(parse_cards("KH KS KD")), tuple(parse_cards("9C 9D 9H")))))
+    assert len(state.melds[0]) == 2 and Card("KC") in state.hands[0]

@@ -44,6 +44,9 @@ A team that has not opened opens with one ``meld`` action holding all its openin
 natural cards, wild cards jokers first), and only if ``check_opening`` would accept them (the turn's melds
 together reach the minimum); taking the pile before opening carries those melds in the ``take_pile`` action.
 Only melds that leave two cards in hand (one to discard, one to keep) are offered; the rest is ``go_out``.
+``legal_actions`` offers that practical list (for bots and random play); ``apply`` also accepts any other
+``meld`` or ``lay_off`` the engine's checks allow (three of four kings, another choice of wild cards:
+``check_meld``, ``check_add_to_meld``, ``check_team_melds``, ``check_opening``) that keeps two cards in hand.
 
 Rules decided here (where the presets and sources leave the game model a choice)
 -------------------------------------------------------------------------------
