@@ -352,3 +352,28 @@ def test_apply_beyond_the_list_still_needs_the_opening_minimum():
     assert e.value.verdict.has("too-few-points")
     apply(state, Action(MELD, melds=(tuple(parse_cards("KH KS KD")), tuple(parse_cards("9C 9D 9H")))))
     assert len(state.melds[0]) == 2 and Card("KC") in state.hands[0]
+
+
+def test_going_out_too_early_is_refused_with_check_go_outs_reasons():
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="KH KS KD 9C", melds=["7H 7S 7D"])
+    state.stock.append(Card("KC"))
+    apply(state, Action(DRAW))
+    assert not any(a.kind == GO_OUT for a in legal_actions(state))
+    attempt = Action(GO_OUT, melds=(tuple(parse_cards("KH KS KD KC")),), discard=Card("9C"))
+    with pytest.raises(IllegalMove) as e:
+        apply(state, attempt)
+    assert "canasta" in e.value.verdict.sentence
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(DRAW))
+    assert e.value.verdict.codes == ("already-drawn",)
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(DISCARD, cards=(Card("AS"),)))
+    assert e.value.verdict.has("not-in-hand")
+
+
+def test_the_end_is_refused_while_the_stock_holds_cards():
+    state = Game("classic").new_initial_state(4)
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(END))
+    assert e.value.verdict.has("stock-left")
