@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..cards import ALL_CARDS, JOKER, SEQUENCE_ORDER, Card, card_points, format_cards
 from ..errors import CanastaError, SituationError, clip
 from ..going_out import check_go_out, find_go_out
-from ..melds import (GROUP, NONE, SAMBA, SEQUENCE, CANASTA_SIZE, check_add_to_meld, check_meld, check_swap,
+from ..melds import (GROUP, SEQUENCE, CANASTA_SIZE, check_add_to_meld, check_meld, check_swap, check_team_melds,
                      meld_facts, meld_key)
 from ..opening import check_opening
 from ..pile import check_take_pile
@@ -69,6 +69,22 @@ class Game:
     def new_initial_state(self, seed=0) -> "State":
         """The first hand of a game, dealt from a deck shuffled by ``seed`` (any int or str)."""
         return State._deal(self, seed, hand_number=1, dealer=self.num_players - 1, scores=(0,) * self.num_teams)
+
+    def deal(self, seed=0, hand_number: int = 1, scores=None) -> "State":
+        """Hand ``hand_number`` of the game with this ``seed``, as ``next_hand()`` would deal it (the same cards,
+        the same dealer), with the teams' ``scores`` before it (default 0 each): to replay a hand by its number.
+
+        >>> state = Game("classic").deal(4, 3, scores=(120, 860))
+        >>> state.hand_number, state.dealer, state.current_player, state.scores
+        (3, 1, 2, (120, 860))
+        """
+        if not isinstance(hand_number, int) or isinstance(hand_number, bool) or hand_number < 1:
+            raise CanastaError(f"hand_number: a hand is numbered from 1, not {clip(repr(hand_number), 20)}")
+        scores = (0,) * self.num_teams if scores is None else tuple(scores)
+        if len(scores) != self.num_teams:
+            raise CanastaError(f"scores: {len(scores)} scores for {self.num_teams} teams")
+        return State._deal(self, seed, hand_number=hand_number,
+                           dealer=(self.num_players - 1 + hand_number - 1) % self.num_players, scores=scores)
 
     def __repr__(self) -> str:
         return f"Game({self.rules.name!r})"
@@ -544,12 +560,44 @@ def apply(state: State, action: Action) -> State:
         raise CanastaError(f"apply: an Action is needed, not {clip(repr(action), 60)}")
     if state._legal is None:
         legal_actions(state)
-    if action not in state._legal_set:
+    if action not in state._legal_set and not _allowed_beyond_list(state, action):
         raise IllegalMove(why_illegal(state, action), action)
     _do(state, action)
     state.history.append(action)
     state._legal = state._legal_set = None
     return state
+
+
+def _allowed_beyond_list(state: State, a: Action) -> bool:
+    """A ``meld`` or ``lay_off`` that ``legal_actions`` does not list (it offers each rank's cards together)
+    but the engine's checks allow: three of four kings, a meld with another choice of wild cards. The player
+    must keep two cards; a team that has not opened must reach its minimum (``check_opening``)."""
+    if state.phase != MELD_PHASE or a.kind not in (MELD, LAY_OFF) or a.swaps or a.lay_offs or a.discard:
+        return False
+    p = state.current_player
+    t = state.team_of(p)
+    melds = state.melds[t]
+    rest = list(state.hands[p])
+    used = [c for m in a.melds for c in m] if a.kind == MELD else list(a.cards)
+    if not used or a.wild is not None:
+        return False
+    for c in used:
+        if c not in rest:
+            return False
+        rest.remove(c)
+    if len(rest) < 2:
+        return False
+    rules = state.rules
+    if a.kind == LAY_OFF:
+        if a.melds or a.target is None or not 0 <= a.target < len(melds):
+            return False
+        return bool(check_add_to_meld(melds[a.target], a.cards, rules))
+    if a.cards or a.target is not None or not all(len(m) for m in a.melds):
+        return False
+    if not melds:
+        return bool(check_opening(Situation(melds=a.melds, score=state.scores[t], rules=rules)))
+    table = check_team_melds(tuple(melds) + tuple(a.melds), rules)
+    return bool(table)
 
 
 def _take_from_hand(hand: list, cards) -> None:
