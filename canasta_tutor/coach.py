@@ -264,15 +264,18 @@ class CoachedHand:
                     return a
             return Action(MELD, melds=_groups(cards, self.rules))
         if kind in (LAY_OFF, SWAP):
-            if len(cards) != 1:
-                raise _refused("select-one", "Select one card to add to a meld"
-                               + (f" (you selected {len(cards)}): add them one at a time." if cards else "."))
+            if not cards or (kind == SWAP and len(cards) != 1):
+                raise _refused("select-one", "Select the card to put in the meld." if kind == SWAP else
+                               "Select the cards to add to the meld first.")
             if target is None:
                 raise _refused("choose-meld", "Choose the meld to add it to.")
             for a in legal:
-                if a.cards == cards and a.target == target:
+                if Counter(a.cards) == Counter(cards) and a.target == target:
                     return a
-            return Action(kind, cards=cards, target=target)
+            if kind == SWAP:
+                wild = [a.wild for a in legal if a.target == target][:1]
+                return Action(SWAP, cards=cards, target=target, wild=wild[0] if wild else None)
+            return Action(LAY_OFF, cards=cards, target=target)
         raise CoachError(f"unknown move {clip_repr(kind)}: the moves are {', '.join(KIND_LABELS)}")
 
     def advice(self) -> tuple[Action, str]:
