@@ -361,3 +361,29 @@ def test_going_out_by_the_button_ends_the_hand_with_the_going_out_bonus_on_our_s
     assert any(i.label == "Going out" and i.points > 0 for i in our_sheet.items)
     assert not any(i.label == "Going out" and i.points for i in their_sheet.items)
     assert "Going out" in visible(w.sheet.value)
+
+
+def test_the_coach_switches_to_the_club_bot_by_itself_once_it_is_registered(monkeypatch):
+    import canasta_tutor.bots as bots
+
+    bots.bot_names()  # load the registered bots first
+
+    class Club:  # a stand-in for the club bot, registered as the bots' engineer's module will do
+        name = "club"
+
+        def choose(self, observation, legal_actions, rng):
+            return legal_actions[-1], "I take the last move on the list."
+
+    monkeypatch.setitem(bots._REGISTRY, "club", Club)
+    assert coach_bot_name() == "club" and available_levels()[-1] == "club"
+    hand = CoachedHand("classic", 5, level="random")
+    assert hand.coach_name == "club"
+    hand.play(hand.move("draw"))
+    first = next(a for a in hand.legal() if a.kind == "discard")
+    last = hand.legal()[-1]
+    hand.play(first)
+    assert "the club bot" in hand.coach[0]
+    if last != first:
+        assert "differently" in hand.coach[0] and len(hand.coach) >= 2
+        if not hasattr(bots, "explain_difference"):  # without the bots' own explanation: the bot's reason is quoted
+            assert "I take the last move on the list." in " ".join(hand.coach)
