@@ -123,7 +123,7 @@ def test_club_freezes_the_pile_against_a_side_close_to_going_out():
 
 
 def test_club_does_not_give_the_pile_away_with_a_rank_the_other_side_has_melded():
-    obs = obs_of("QC 8H 8S 5D", "5H 6D 7C", melds=["4H 4S 4D"], opponents=["QH QS QD"])
+    obs = obs_of("QC 8H 8S 5D", "6D 7C 9H", melds=["4H 4S 4D"], opponents=["QH QS QD"])
     acts = [Action(DISCARD, cards=cards(c)) for c in ("QC", "8H", "8S", "5D")]
     club, why = get_bot("club").choose(obs, acts, random.Random(0))
     assert club.cards == cards("5D")
