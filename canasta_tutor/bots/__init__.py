@@ -73,4 +73,12 @@ def get_bot(name: str) -> Bot:
     return factory()
 
 
-__all__ = ["Bot", "BOT_MODULES", "bot_names", "get_bot", "register"]
+def explain_difference(observation, learner_action, bot_action) -> str:
+    """One sentence on what ``bot_action`` would have done better than ``learner_action`` (see
+    :mod:`canasta_tutor.bots.coaching`); ``""`` when they agree."""
+    from .coaching import explain_difference as explain
+
+    return explain(observation, learner_action, bot_action)
+
+
+__all__ = ["Bot", "BOT_MODULES", "bot_names", "explain_difference", "get_bot", "register"]

@@ -1,0 +1,91 @@
+"""The ``beginner`` bot: follows the rules sensibly, one plain habit per decision.
+
+- Takes the pile whenever it may (the top card fits), else draws.
+- Goes out as soon as it may.
+- Lays off natural cards on its team's melds, then makes new melds (natural cards first, wild cards only when a
+  meld or the opening needs them).
+- Discards a black three if it has one, else a lone card (never a wild card while it has another choice).
+"""
+
+from __future__ import annotations
+
+from . import register
+from ._common import (DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, TAKE_PILE, best_discard, by_kind, meld_score,
+                      pile_words, wild_count)
+
+
+class BeginnerBot:
+    """A bot that plays by the rules and simple habits; see the module's notes."""
+
+    name = "beginner"
+    careful = False
+
+    def choose(self, observation, legal_actions, rng):
+        obs = observation
+        acts = by_kind(legal_actions)
+        if TAKE_PILE in acts or DRAW in acts or (END in acts and len(acts) == 1):
+            return self.draw_phase(obs, acts, rng)
+        return self.meld_phase(obs, acts, rng)
+
+    # --- the start of a turn --------------------------------------------------------------------------------
+    def draw_phase(self, obs, acts, rng):
+        takes = acts.get(TAKE_PILE, [])
+        if takes and self.wants_pile(obs):
+            take = max(takes, key=lambda a: (-len(a.cards), -wild_count(a.cards)))
+            return take, f"I take the pile: {pile_words(obs.pile)}."
+        if DRAW in acts:
+            if takes:
+                return acts[DRAW][0], (f"I draw from the stock: the pile ({pile_words(obs.pile)}) is not worth "
+                                       "the cards I would have to show.")
+            return acts[DRAW][0], "I draw from the stock: I cannot take the pile."
+        if takes:
+            take = takes[0]
+            return take, f"I take the pile: {pile_words(obs.pile)}, and the stock is used up."
+        return acts[END][0], "The stock is used up and I cannot take the pile, so the hand ends."
+
+    def wants_pile(self, obs) -> bool:
+        return True
+
+    # --- melding and the end of a turn ----------------------------------------------------------------------
+    def meld_phase(self, obs, acts, rng):
+        if GO_OUT in acts and self.wants_to_go_out(obs, acts):
+            out = max(acts[GO_OUT], key=lambda a: (a.discard is None, len(a.melds)))
+            return out, "I go out: every card of my hand finds a place."
+        lay = self.pick_lay_off(obs, acts.get(LAY_OFF, []))
+        if lay is not None:
+            return lay, f"I lay off {lay.cards[0]}: it fits one of our melds."
+        meld = self.pick_meld(obs, acts.get(MELD, []))
+        if meld is not None:
+            if not obs.melds:
+                return meld, "I open: my melds together reach the minimum."
+            return meld, "I put down a new meld: cards on the table count for us, cards in hand count against us."
+        if DISCARD in acts:
+            d = best_discard(acts[DISCARD], obs, careful=self.careful)
+            return d, self.discard_reason(obs, d)
+        if GO_OUT in acts:
+            return acts[GO_OUT][0], "I go out: nothing else is left to do."
+        action = next(iter(acts.values()))[0]
+        return action, "This is the only move left."
+
+    def wants_to_go_out(self, obs, acts) -> bool:
+        return True
+
+    def pick_lay_off(self, obs, lay_offs):
+        natural = [a for a in lay_offs if not any(c.is_wild for c in a.cards)]
+        return natural[0] if natural else None
+
+    def pick_meld(self, obs, melds):
+        if not melds:
+            return None
+        return max(melds, key=meld_score)
+
+    def discard_reason(self, obs, action) -> str:
+        card = action.cards[0]
+        if card.is_black_three:
+            return f"I discard {card}: with a black three on top nobody may take the pile."
+        if card.is_wild:
+            return f"I discard {card}: I have nothing else to discard."
+        return f"I discard {card}: it is the card I can least use."
+
+
+register("beginner", BeginnerBot)

@@ -1,0 +1,58 @@
+"""One sentence on how a learner's move differs from a bot's: what the coach says after a turn.
+
+>>> import random
+>>> from canasta_tutor.cards import parse_cards
+>>> from canasta_tutor.game import Action
+>>> from canasta_tutor.game.state import Observation
+>>> obs = Observation(hand=parse_cards("9H 9S 4C"), pile=parse_cards("5H 2C KD 9D"), rules="classic")
+>>> explain_difference(obs, Action("draw"), Action("take_pile", cards=parse_cards("9H 9S")))
+'You could have taken the pile: four cards, one of them wild.'
+"""
+
+from __future__ import annotations
+
+from ..cards import rank_plural
+from ._common import DISCARD, DRAW, GO_OUT, LAY_OFF, MELD, TAKE_PILE, opponents_ranks, pile_is_frozen, pile_words
+
+
+def _first_lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def explain_difference(observation, learner_action, bot_action) -> str:
+    """A plain sentence saying what the bot's move would have done better; ``""`` when the moves agree."""
+    obs = observation
+    if learner_action == bot_action:
+        return ""
+    mine, theirs = learner_action.kind, bot_action.kind
+    if theirs == TAKE_PILE and mine != TAKE_PILE:
+        return f"You could have taken the pile: {pile_words(obs.pile)}."
+    if mine == TAKE_PILE and theirs == DRAW:
+        return ("I would have drawn from the stock: taking this pile shows your cards for little gain "
+                f"({pile_words(obs.pile)}).")
+    if theirs == GO_OUT and mine != GO_OUT:
+        return f"You could have gone out: {_first_lower(bot_action.describe(obs.melds)[len('Go out: '):])}"
+    if mine == GO_OUT and theirs != GO_OUT:
+        return ("I would have waited before going out: the other side's melds are worth more than ours, "
+                "and going out now ends the hand while they are ahead.")
+    if mine == DISCARD and theirs == DISCARD:
+        card, better = learner_action.cards[0], bot_action.cards[0]
+        if card.is_wild:
+            return f"Your discard of {card} gives away a wild card you could keep for a canasta; I would discard {better}."
+        if card.rank in opponents_ranks(obs) and not pile_is_frozen(obs):
+            return (f"Your {card} fits a meld of the other side, so they may take the pile with it; "
+                    f"{better} was safer.")
+        if better.is_black_three:
+            return f"A black three ({better}) was the safer discard: nobody may take the pile on it."
+        if better.is_wild:
+            return f"I would have frozen the pile with {better}: the other side is close to going out."
+        return f"I would have discarded {better}: you keep more pairs that way."
+    if theirs in (MELD, LAY_OFF) and mine == DISCARD:
+        return f"You could have put more cards down first: {_first_lower(bot_action.describe(obs.melds))}"
+    if mine in (MELD, LAY_OFF) and theirs == DISCARD:
+        return (f"I would have kept those cards in hand for now and discarded {bot_action.cards[0]}: "
+                "wild cards are worth more in a canasta later.")
+    return f"I would have chosen: {bot_action.describe(obs.melds)}"
+
+
+__all__ = ["explain_difference"]

@@ -1,0 +1,159 @@
+"""The beginner and club bots: legal choices for every preset, no peeking, the decisions a player expects,
+and sentences that say why. Win rates are measured in benchmarks/bots.py, not here."""
+
+import random
+
+import pytest
+
+from canasta_tutor.bots import explain_difference, get_bot
+from canasta_tutor.cards import parse_cards
+from canasta_tutor.game import DISCARD, DRAW, GO_OUT, LAY_OFF, MELD, TAKE_PILE, Action, Game, apply, legal_actions, observation
+from canasta_tutor.game.state import Observation
+from canasta_tutor.rules import PRESETS
+
+BOTS = ("beginner", "club")
+
+
+def cards(text):
+    return tuple(parse_cards(text))
+
+
+@pytest.mark.parametrize("rules", sorted(PRESETS))
+def test_bots_choose_only_legal_actions_and_finish_hands(rules):
+    for seed in range(3):
+        game = Game(rules)
+        state = game.new_initial_state(f"t{seed}")
+        seats = [get_bot(BOTS[(p + seed) % 2]) for p in range(game.num_players)]
+        rng = random.Random(seed)
+        steps = 0
+        while not state.is_terminal():
+            p = state.current_player
+            acts = legal_actions(state)
+            action, why = seats[p].choose(observation(state, p), acts, rng)
+            assert action in acts, (rules, seed, action)
+            assert isinstance(why, str) and why[:1].isupper() and why.endswith("."), why
+            apply(state, action)
+            steps += 1
+            assert steps < 2000, "a hand of bots must end"
+
+
+def _hide_differently(state, rng):
+    """The same state for the player to move, with every card it cannot see dealt again among the other hands
+    and the stock."""
+    other = state.clone()
+    me = other.current_player
+    hidden = list(other.stock)
+    sizes = {}
+    for p, hand in enumerate(other.hands):
+        if p != me:
+            sizes[p] = len(hand)
+            hidden += hand
+    rng.shuffle(hidden)
+    for p, n in sizes.items():
+        other.hands[p] = hidden[:n]
+        hidden = hidden[n:]
+    other.stock = hidden
+    other._legal = None
+    return other
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_a_bot_never_peeks_at_hidden_cards(name):
+    bot = get_bot(name)
+    game = Game("classic")
+    state = game.new_initial_state("peek")
+    compared = 0
+    while not state.is_terminal() and compared < 150:
+        p = state.current_player
+        twin = _hide_differently(state, random.Random(compared))
+        assert twin.hands[p] == state.hands[p] and twin.hands != state.hands
+        a, why_a = bot.choose(observation(state, p), legal_actions(state), random.Random(5))
+        b, why_b = bot.choose(observation(twin, p), legal_actions(twin), random.Random(5))
+        assert (a, why_a) == (b, why_b)
+        apply(state, a)
+        compared += 1
+    assert compared > 20
+
+
+def obs_of(hand, pile, melds=(), opponents=(), hand_sizes=(11, 11, 11, 11), stock_left=40, rules="classic"):
+    return Observation(hand=cards(hand), pile=cards(pile), melds=tuple(cards(m) for m in melds),
+                       opponents_melds=tuple(cards(m) for m in opponents), rules=rules, player=0, team=0,
+                       hand_sizes=hand_sizes, stock_left=stock_left,
+                       table=(tuple(cards(m) for m in melds), tuple(cards(m) for m in opponents)))
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_takes_the_pile_when_it_may_and_says_how_big_it_is(name):
+    obs = obs_of("9H 9S 4C 5D 6D 7S 8C JD QH KS AC", "5H 2C KD 8H 6S 7D 10C 4H JS QD 9D")
+    take = Action(TAKE_PILE, cards=cards("9H 9S"))
+    action, why = get_bot(name).choose(obs, [Action(DRAW), take], random.Random(0))
+    assert action == take
+    assert why == "I take the pile: eleven cards, one of them wild."
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_goes_out_when_its_side_is_ahead(name):
+    obs = obs_of("KH KS KD 4C", "5H", melds=["7H 7S 7D 7C 7H 7S 2C", "AH AS AD"], opponents=["5C 5D 5S"])
+    out = Action(GO_OUT, melds=(cards("KH KS KD"),), discard=cards("4C")[0])
+    acts = [Action(DISCARD, cards=cards("4C")), Action(DISCARD, cards=cards("KH")), out]
+    action, why = get_bot(name).choose(obs, acts, random.Random(0))
+    assert action == out and why.startswith("I go out")
+
+
+def test_club_waits_to_go_out_when_behind_but_beginner_does_not():
+    obs = obs_of("KH KS KD 4C 9C", "5H", melds=["7H 7S 7D 7C 7H 7S 2C"],
+                 opponents=["AH AS AD AC AH AS AD", "QH QS QD QC QH QS QD", "JH JS JD"],
+                 hand_sizes=(5, 9, 9, 9), stock_left=60)
+    out = Action(GO_OUT, melds=(cards("KH KS KD"),), lay_offs=(), discard=cards("4C")[0])
+    meld = Action(MELD, melds=(cards("KH KS KD"),))
+    acts = [meld, Action(DISCARD, cards=cards("4C")), Action(DISCARD, cards=cards("9C")), out]
+    assert get_bot("beginner").choose(obs, acts, random.Random(0))[0] == out
+    assert get_bot("club").choose(obs, acts, random.Random(0))[0] != out
+
+
+def test_club_freezes_the_pile_against_a_side_close_to_going_out():
+    obs = obs_of("2C 8H 9S JD QC", "5H 6D 7C 10S KD JH", melds=["4H 4S 4D"],
+                 opponents=["AH AS AD AC AH AS AD", "QH QS QD"], hand_sizes=(5, 2, 8, 3))
+    acts = [Action(DISCARD, cards=cards(c)) for c in ("2C", "8H", "9S", "JD", "QC")]
+    action, why = get_bot("club").choose(obs, acts, random.Random(0))
+    assert action.cards == cards("2C")
+    assert why.startswith("I freeze the pile with 2♣: the other side is close to going out")
+    # the beginner keeps its wild card
+    assert get_bot("beginner").choose(obs, acts, random.Random(0))[0].cards != cards("2C")
+
+
+def test_club_does_not_give_the_pile_away_with_a_rank_the_other_side_has_melded():
+    obs = obs_of("QC 8H 8S 5D", "6D 7C 9H", melds=["4H 4S 4D"], opponents=["QH QS QD"])
+    acts = [Action(DISCARD, cards=cards(c)) for c in ("QC", "8H", "8S", "5D")]
+    club, why = get_bot("club").choose(obs, acts, random.Random(0))
+    assert club.cards == cards("5D")
+    beginner, _ = get_bot("beginner").choose(obs, acts, random.Random(0))
+    assert beginner.cards == cards("QC")   # the lone high card, as a beginner would
+    assert explain_difference(obs, beginner, club) == \
+        "Your Q♣ fits a meld of the other side, so they may take the pile with it; 5♦ was safer."
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_discards_a_black_three_and_keeps_wild_cards(name):
+    obs = obs_of("3S 2C JK 8H 8S", "5H 6D")
+    acts = [Action(DISCARD, cards=cards(c)) for c in ("3S", "2C", "JK", "8H", "8S")]
+    action, why = get_bot(name).choose(obs, acts, random.Random(0))
+    assert action.cards == cards("3S")
+    assert why == "I discard 3♠: with a black three on top nobody may take the pile."
+
+
+def test_club_keeps_wild_cards_off_melds_unless_they_make_a_canasta():
+    obs = obs_of("2C 2D 8H 9S", "5H", melds=["KH KS KD KC KH KS", "4H 4S 4D"])
+    onto_kings = Action(LAY_OFF, cards=cards("2C"), target=0)
+    onto_fours = Action(LAY_OFF, cards=cards("2D"), target=1)
+    acts = [onto_fours, onto_kings, Action(DISCARD, cards=cards("8H"))]
+    assert get_bot("club").choose(obs, acts, random.Random(0))[0] == onto_kings
+    acts = [onto_fours, Action(DISCARD, cards=cards("8H")), Action(DISCARD, cards=cards("9S"))]
+    assert get_bot("club").choose(obs, acts, random.Random(0))[0].kind == DISCARD
+
+
+def test_the_coach_sentence_names_the_pile_it_could_have_taken():
+    obs = obs_of("9H 9S 4C", "5H 2C KD 8H 6S 7D 10C 4H JS QD 9D")
+    assert explain_difference(obs, Action(DRAW), Action(TAKE_PILE, cards=cards("9H 9S"))) == \
+        "You could have taken the pile: eleven cards, one of them wild."
+    assert explain_difference(obs, Action(DRAW), Action(DRAW)) == ""
