@@ -45,6 +45,14 @@ def play_simply(w: PlayAHand, limit: int = 400) -> int:
     return presses
 
 
+def greedy(hand: CoachedHand):
+    """A learner who melds whatever it can: take the pile or meld or lay off when it may, else draw, else the
+    first legal move."""
+    legal = hand.legal()
+    return ([a for a in legal if a.kind in ("take_pile", "meld", "lay_off")] or
+            [a for a in legal if a.kind == "draw"] or legal)[0]
+
+
 # --- a full hand, by the buttons -----------------------------------------------------------------------------
 @pytest.mark.parametrize("rules", ["classic", "classic-2p", "samba"])
 def test_a_whole_hand_played_by_buttons_ends_with_both_teams_score_sheets(rules):
@@ -319,8 +327,8 @@ def test_taking_the_pile_one_of_several_ways_is_chosen_by_the_selected_cards():
 
 def test_a_card_is_added_to_a_meld_chosen_from_the_list():
     w = PlayAHand(level="random", seed=1)
-    for _ in range(3):  # the coach's moves up to a position where the learner can lay off (found by search)
-        w.hand.play(w.hand.advice()[0])
+    for _ in range(14):  # a greedy learner's moves up to a position where it can lay off (found by search)
+        w.hand.play(greedy(w.hand))
     w.update()
     lay = next(a for a in w.hand.legal() if a.kind == "lay_off")
     assert w.buttons["lay_off"].layout.display != "none" and w.target.layout.display != "none"
@@ -336,14 +344,6 @@ def test_a_card_is_added_to_a_meld_chosen_from_the_list():
     w.select(wrong.code)
     w.buttons["lay_off"].click()
     assert "Not allowed:" in w.feedback.value and w.hand.state.history[-1] == lay
-
-
-def greedy(hand: CoachedHand):
-    """A learner who melds whatever it can: take the pile or meld or lay off when it may, else draw, else the
-    first legal move."""
-    legal = hand.legal()
-    return ([a for a in legal if a.kind in ("take_pile", "meld", "lay_off")] or
-            [a for a in legal if a.kind == "draw"] or legal)[0]
 
 
 def test_going_out_by_the_button_ends_the_hand_with_the_going_out_bonus_on_our_sheet():
