@@ -330,7 +330,8 @@ class CoachedHand:
             obs = observation(self.state, player)
             action, reason = self._choose(self.bot, obs, legal_actions(self.state))
             apply(self.state, action)
-            text = f"{self.name(player)}: {_sentence(action.describe(obs.melds))}"
+            # the game's sentences speak to the player to move ("with 9♣ 9♦ from your hand"): told of a bot here
+            text = f"{self.name(player)}: {_sentence(action.describe(obs.melds)).replace(' from your hand', '')}"
             if reason:
                 text += f" {_sentence(reason)}"
             self.log.append(Event(player, text, "bot"))

@@ -172,7 +172,8 @@ class PlayAHand(widgets.VBox):
         hand = self.hand
         obs = hand.observation()
         old = self.toggles
-        self.toggles = [card_button(c, toggle=True, width="46px", height="40px", tooltip=f"select {c.text}")
+        self.toggles = [card_button(c, toggle=True, width="60px" if c.rank == "JK" else "46px", height="40px",
+                                    tooltip=f"select {'the joker' if c.rank == 'JK' else c.text}")
                         for c in self._hand_cards()]
         for toggle in self.toggles:
             toggle.observe(lambda _c: self._show_selected(), "value")
@@ -230,7 +231,8 @@ class PlayAHand(widgets.VBox):
         return "<div class='ct-table' style='max-width:100%'>" + "".join(parts) + "</div>"
 
     def _sheet_html(self, hand: CoachedHand) -> str:
-        parts = ["<div class='ct-score-sheet' role='status'><h4 style='margin:6px 0'>Score sheet</h4>"]
+        parts = ["<style>.ct-score-sheet th, .ct-score-sheet td:last-child { white-space: nowrap; }</style>"
+                 "<div class='ct-score-sheet' role='status'><h4 style='margin:6px 0'>Score sheet</h4>"]
         for team, sheet in hand.score_sheets():
             names = [hand.name(p) for p in team]
             who = " and ".join(names[:1] + [n[:1].lower() + n[1:] for n in names[1:]])
