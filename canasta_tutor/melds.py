@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from .cards import (SEQUENCE_ORDER, Card, card_points, format_cards, join_words, number_word, parse_cards, rank_plural,
                     too_many_copies)
 from .rules import CLASSIC, RuleSet, get_rules
-from .verdict import Reason, Verdict, verdict_type
+from .verdict import LazyReasons, Reason, Verdict, verdict_type
 
 GROUP, SEQUENCE, BLACK_THREES = "group", "sequence", "black-threes"
 #: The kinds of canasta a meld may be (``canasta`` of a :data:`MeldVerdict`), in one place.
@@ -73,10 +73,53 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
     """Is ``cards`` a legal meld under ``rules``? Classifies it and counts its points.
 
     ``going_out``: the player goes out this turn (black threes may then be melded).
+    The reasons are written when first read (:class:`~canasta_tutor.verdict.LazyReasons`).
     """
     if type(rules) is not RuleSet:
         rules = get_rules(rules)
-    cards = as_cards(cards)
+    if cards.__class__ is not tuple or (cards and cards[0].__class__ is not Card):
+        cards = as_cards(cards)
+    # Fast path: cards of one kind only (naturals and wild cards, no threes): the answer and the fields
+    # without a sentence; anything else (threes, sequences, too many copies) takes the explained path.
+    n_nat = n_wild = points = 0
+    rank = None
+    mixed = False
+    for c in cards:
+        points += c.points
+        if c.is_natural:
+            if rank is None:
+                rank = c.rank
+            elif c.rank != rank:
+                mixed = True
+            n_nat += 1
+        elif c.is_wild:
+            n_wild += 1
+        else:
+            return _explain_meld(cards, rules, going_out)
+    n = n_nat + n_wild
+    if n > rules.decks and len(set(cards)) < n and any(
+            cards.count(c) > (rules.jokers if c.rank == "JK" else rules.decks) for c in set(cards)):
+        return _explain_meld(cards, rules, going_out)
+    if not mixed and n >= 3 and n_nat >= 2 and n_wild <= rules.wild_capacity(n_nat):
+        canasta = NONE if n < CANASTA_SIZE else MIXED if n_wild else NATURAL
+        return _MeldVerdict_new(MeldVerdict, (True, LazyReasons(_meld_reasons, cards, rules, going_out), GROUP, rank,
+                                              canasta, points, cards))
+    if rules.sequences:
+        return _explain_meld(cards, rules, going_out)
+    rank = "" if mixed or rank is None else rank
+    return _MeldVerdict_new(MeldVerdict, (False, LazyReasons(_meld_reasons, cards, rules, going_out),
+                                          GROUP if rank else "", rank, NONE, points, cards))
+
+
+_MeldVerdict_new = tuple.__new__
+
+
+def _meld_reasons(cards, rules, going_out):
+    return _explain_meld(cards, rules, going_out).reasons
+
+
+def _explain_meld(cards, rules: RuleSet, going_out: bool) -> MeldVerdict:
+    """:func:`check_meld` with its sentences written at once: the explained path."""
     naturals = []
     wilds = []
     threes = False

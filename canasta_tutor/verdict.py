@@ -67,6 +67,76 @@ class Verdict(namedtuple("VerdictFields", "ok reasons", defaults=((),))):
         return self.sentence
 
 
+class LazyReasons:
+    """A verdict's reasons, written only when read.
+
+    The engine's fast paths decide the answer without writing sentences; they pass
+    ``LazyReasons(explain, *args)``, where ``explain(*args)`` returns the reasons
+    (usually by asking the explained path, so the sentences are exactly its own).
+    It reads like the tuple it stands for (iterate, index, ``len``, ``==``, ``+``,
+    pickle) and writes the sentences once, on first use.
+    """
+
+    __slots__ = ("_fn", "_args", "_value")
+
+    def __init__(self, fn, *args):
+        self._fn = fn
+        self._args = args
+        self._value = None
+
+    def _get(self) -> tuple:
+        value = self._value
+        if value is None:
+            value = self._value = tuple(self._fn(*self._args))
+            self._fn = self._args = None
+        return value
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __getitem__(self, i):
+        return self._get()[i]
+
+    def __bool__(self) -> bool:
+        return bool(self._get())
+
+    def __contains__(self, item) -> bool:
+        return item in self._get()
+
+    def __eq__(self, other):
+        if isinstance(other, LazyReasons):
+            other = other._get()
+        return self._get() == other if isinstance(other, tuple) else NotImplemented
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash(self._get())
+
+    def __add__(self, other):
+        return self._get() + tuple(other)
+
+    def __radd__(self, other):
+        return tuple(other) + self._get()
+
+    def __repr__(self) -> str:
+        return repr(self._get())
+
+    def __reduce__(self):
+        return (tuple, (self._get(),))
+
+    def count(self, item) -> int:
+        return self._get().count(item)
+
+    def index(self, item, *args) -> int:
+        return self._get().index(item, *args)
+
+
 def verdict_type(name: str, fields: str, defaults: tuple, doc: str) -> type:
     """A :class:`Verdict` subclass with extra named fields after ``ok`` and ``reasons``."""
     base = namedtuple(name + "Fields", "ok reasons " + fields, defaults=((),) + defaults)
