@@ -1,10 +1,10 @@
 """The engine's fast paths (answers decided without sentences, reasons written when read) give exactly the
 answers and sentences of the explained paths, on random situations."""
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from canasta_tutor.cards import ALL_CARDS, Card
+from canasta_tutor.cards import ALL_CARDS, Card, parse_cards
 from canasta_tutor.melds import _explain_meld, check_meld
 from canasta_tutor.rules import PRESETS, get_rules
 from canasta_tutor.verdict import LazyReasons, Reason
@@ -50,3 +50,64 @@ def test_lazy_reasons_are_written_once_when_first_read():
         Reason("z", "Z."), Reason("a", "A 7."), Reason("b", "B."))
     assert lazy[:1] == (Reason("a", "A 7."),) and lazy != () and bool(lazy) and calls == [7]
     assert not LazyReasons(tuple)
+
+
+# --- going out -------------------------------------------------------------------------------------------------------
+_NO_RED = [c for c in ALL_CARDS if not c.is_red_three]
+_WILDS = [c for c in ALL_CARDS if c.is_wild]
+
+
+@st.composite
+def table_and_hand(draw):
+    """A team's legal melds (one per rank) and a hand, as dealt in a game: no card beyond what the decks hold."""
+    rules = get_rules(draw(presets))
+    melds, seen = [], set()
+    for rank in draw(st.lists(st.sampled_from(["4", "7", "9", "K", "A"]), max_size=4, unique=True)):
+        same = [c for c in ALL_CARDS if c.rank == rank]
+        n = draw(st.integers(2 if melds else 6, 8))
+        cards = tuple(draw(st.lists(st.sampled_from(same), min_size=n, max_size=n))
+                      + draw(st.lists(st.sampled_from(_WILDS), max_size=3)))
+        if check_meld(cards, rules).ok and rank not in seen:
+            melds.append(cards)
+            seen.add(rank)
+    # a hand built to come close to going out: lay-offs, new groups, wild cards, black threes, a stray card or two
+    hand = []
+    for rank in seen:
+        hand += draw(st.lists(st.sampled_from([c for c in ALL_CARDS if c.rank == rank]), max_size=2))
+    for rank in draw(st.lists(st.sampled_from(["5", "8", "Q"]), max_size=2, unique=True)):
+        hand += draw(st.lists(st.sampled_from([c for c in ALL_CARDS if c.rank == rank]), min_size=2, max_size=4))
+    hand += draw(st.lists(st.sampled_from(_WILDS), max_size=3))
+    hand += [Card("3S"), Card("3C"), Card("3S"), Card("3C")][:draw(st.integers(0, 4))]
+    hand += draw(st.lists(st.sampled_from(_NO_RED), max_size=1))
+    return rules, melds, tuple(draw(st.permutations(hand)))
+
+
+_CANASTA = "7H 7S 7D 7C 7H 7S 7D"
+
+
+@given(table_and_hand())
+@example((get_rules("classic"), [parse_cards(_CANASTA)], parse_cards("3S 3S 3C 3C")))
+@example((get_rules("classic"), [parse_cards(_CANASTA)], parse_cards("3S 3C 3C 2H")))
+@example((get_rules("hoyle"), [parse_cards(_CANASTA)], parse_cards("3S 3C 3C 2H")))
+@example((get_rules("classic"), [parse_cards(_CANASTA)], parse_cards("KH 9S 9D 5C")))
+@example((get_rules("classic"), [parse_cards(_CANASTA)], parse_cards("KH KS 2C 9D")))
+@example((get_rules("classic"), [parse_cards(_CANASTA)], parse_cards("KH KS KD 9D 9S")))
+@example((get_rules("classic"), [parse_cards(_CANASTA), parse_cards("9H 9C 2S")], parse_cards("KH KS 9D 5C")))
+@example((get_rules("classic"), [], parse_cards("KH KS KD KC KH KS JK 2C 4H")))
+def test_check_go_out_fast_path_gives_the_explained_answer_and_plan(case):
+    from hypothesis import assume
+
+    from canasta_tutor.errors import SituationError
+    from canasta_tutor.going_out import _explain_go_out, check_go_out
+    from canasta_tutor.situation import Situation
+
+    rules, melds, hand = case
+    try:
+        situation = Situation(hand=hand, melds=melds, rules=rules)
+    except SituationError:
+        assume(False)
+    fast = check_go_out(situation)
+    minimum = 0 if melds or rules.concealed_needs_no_minimum else rules.opening_minimum(0)
+    slow = _explain_go_out(situation.hand, list(situation.melds), rules, rules.canastas_to_go_out, minimum)
+    assert (fast.ok, fast.plan, tuple(fast.reasons)) == (slow.ok, slow.plan, tuple(slow.reasons))
+    assert fast == slow
