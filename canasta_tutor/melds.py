@@ -97,9 +97,10 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
         else:
             return _explain_meld(cards, rules, going_out)
     n = n_nat + n_wild
-    if n > rules.decks and len(set(cards)) < n and any(
-            cards.count(c) > (rules.jokers if c.rank == "JK" else rules.decks) for c in set(cards)):
-        return _explain_meld(cards, rules, going_out)
+    if n > rules.decks:
+        distinct = set(cards)
+        if len(distinct) < n and max(map(cards.count, distinct)) > min(rules.decks, rules.jokers):
+            return _explain_meld(cards, rules, going_out)  # perhaps more copies than the decks hold
     if not mixed and n >= 3 and n_nat >= 2 and n_wild <= rules.wild_capacity(n_nat):
         canasta = NONE if n < CANASTA_SIZE else MIXED if n_wild else NATURAL
         return _MeldVerdict_new(MeldVerdict, (True, LazyReasons(_meld_reasons, cards, rules, going_out), GROUP, rank,

@@ -16,6 +16,7 @@ immutable (named tuples: cheap to make, since the engine makes many).
 from __future__ import annotations
 
 from collections import namedtuple
+from functools import partial
 
 
 class Reason(namedtuple("Reason", "code text")):
@@ -67,29 +68,25 @@ class Verdict(namedtuple("VerdictFields", "ok reasons", defaults=((),))):
         return self.sentence
 
 
-class LazyReasons:
+class LazyReasons(partial):
     """A verdict's reasons, written only when read.
 
     The engine's fast paths decide the answer without writing sentences; they pass
     ``LazyReasons(explain, *args)``, where ``explain(*args)`` returns the reasons
     (usually by asking the explained path, so the sentences are exactly its own).
     It reads like the tuple it stands for (iterate, index, ``len``, ``==``, ``+``,
-    pickle) and writes the sentences once, on first use.
+    pickle) and writes the sentences once, on first use. (A ``functools.partial``
+    underneath: made in C, so a verdict whose reasons are never read costs little.)
     """
 
-    __slots__ = ("_fn", "_args", "_value")
-
-    def __init__(self, fn, *args):
-        self._fn = fn
-        self._args = args
-        self._value = None
+    __slots__ = ("_value",)
 
     def _get(self) -> tuple:
-        value = self._value
-        if value is None:
-            value = self._value = tuple(self._fn(*self._args))
-            self._fn = self._args = None
-        return value
+        try:
+            return self._value
+        except AttributeError:
+            value = self._value = tuple(self())
+            return value
 
     def __iter__(self):
         return iter(self._get())
