@@ -1,6 +1,8 @@
 """The engine's fast paths (answers decided without sentences, reasons written when read) give exactly the
 answers and sentences of the explained paths, on random situations."""
 
+from dataclasses import replace
+
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -111,3 +113,33 @@ def test_check_go_out_fast_path_gives_the_explained_answer_and_plan(case):
     slow = _explain_go_out(situation.hand, list(situation.melds), rules, rules.canastas_to_go_out, minimum)
     assert (fast.ok, fast.plan, tuple(fast.reasons)) == (slow.ok, slow.plan, tuple(slow.reasons))
     assert fast == slow
+
+
+# --- taking the pile -------------------------------------------------------------------------------------------------
+@given(table_and_hand(), st.lists(st.sampled_from(ALL_CARDS), max_size=6), st.sampled_from([0, 1500, 3000]),
+       st.booleans())
+@example((get_rules("classic"), [parse_cards("KH KS KC")], parse_cards("7H 7S 4C")), parse_cards("5D 7C"), 0, False)
+@example((get_rules("classic"), [parse_cards("KH KS KC")], parse_cards("7H 7S 4C")), parse_cards("7C"), 0, False)
+@example((replace(get_rules("classic"), black_three_freezes_pile=True), [parse_cards("7H 7S 7C")],
+          parse_cards("4C 9D 2C")), parse_cards("3S 5H 7D"), 0, False)
+@example((get_rules("hoyle"), [parse_cards("7H 7S 7C")], parse_cards("4C 9D 2C")), parse_cards("3H 5H 7D"), 0, False)
+@example((get_rules("classic"), [parse_cards("7H 7S 7C")], parse_cards("4C")), parse_cards("2C 7D"), 0, False)
+@example((get_rules("classic"), [parse_cards("7H 7S 7C")], parse_cards("4C 9D")), parse_cards("5S 7D"), 0, True)
+@example((get_rules("danish"), [parse_cards("7H 7S 7C")], parse_cards("4C 9D")), parse_cards("3H 7D"), 0, True)
+def test_check_take_pile_fast_path_gives_the_explained_answer(case, pile, score, stock_empty):
+    from hypothesis import assume
+
+    from canasta_tutor.errors import SituationError
+    from canasta_tutor.pile import _check_take_pile, check_take_pile
+    from canasta_tutor.situation import Situation
+
+    rules, melds, hand = case
+    try:
+        situation = Situation(hand=hand, melds=melds, pile=tuple(pile), score=score, stock_empty=stock_empty,
+                              rules=rules)
+    except SituationError:
+        assume(False)
+    fast = check_take_pile(situation)
+    slow = _check_take_pile(situation.hand, list(situation.melds), score, situation.pile, rules, stock_empty)
+    assert tuple(fast) == tuple(slow) and type(fast) is type(slow)
+    assert fast.sentence == slow.sentence
