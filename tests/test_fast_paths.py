@@ -143,3 +143,30 @@ def test_check_take_pile_fast_path_gives_the_explained_answer(case, pile, score,
     slow = _check_take_pile(situation.hand, list(situation.melds), score, situation.pile, rules, stock_empty)
     assert tuple(fast) == tuple(slow) and type(fast) is type(slow)
     assert fast.sentence == slow.sentence
+
+
+# --- scoring a hand --------------------------------------------------------------------------------------------------
+_RED = [c for c in ALL_CARDS if c.is_red_three]
+
+
+@given(table_and_hand(), st.lists(st.sampled_from(_RED), max_size=4), st.sampled_from([False, True, "concealed"]),
+       st.lists(st.sampled_from(_NO_RED), max_size=5))
+@example((get_rules("classic"), [parse_cards(_CANASTA)], ()), [Card("3H")] * 2 + [Card("3D")] * 2, True, [])
+@example((get_rules("classic"), [], ()), [Card("3H")] * 2 + [Card("3D")] * 2, False, parse_cards("KH 5C"))
+@example((get_rules("hoyle"), [parse_cards(_CANASTA)], ()), [Card("3H")], "concealed", [])
+@example((get_rules("hoyle"), [parse_cards(_CANASTA), parse_cards("KH KS KD KC KH KS JK")], ()), [], "concealed", [])
+def test_score_hand_total_is_the_sum_of_its_explained_lines(case, red, went_out, partner):
+    from hypothesis import assume
+
+    from canasta_tutor.errors import SituationError
+    from canasta_tutor.scoring import score_hand
+
+    rules, melds, hand = case
+    hand = tuple(c for c in hand if not c.is_black_three) if went_out else hand
+    try:
+        sheet = score_hand(melds, tuple(red), [hand, tuple(partner)], went_out, rules)
+    except SituationError:
+        assume(False)
+    total = sheet.total
+    assert "items" not in vars(sheet)          # the lines are not written until read
+    assert total == sum(i.points for i in sheet.items) == int(sheet)
