@@ -160,9 +160,9 @@ def _fast_take(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict | No
     if top.is_wild or top.is_black_three or top.is_red_three:
         return _TakeVerdict_new(TakeVerdict, (False, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
                                                                  stock_empty), "", (), (), top))
-    if not melds or (rules.one_card_pile_rule and not stock_empty and len(hand) == 1 and len(pile) == 1):
+    if rules.one_card_pile_rule and not stock_empty and len(hand) == 1 and len(pile) == 1:
         return None
-    frozen = rules.pile_always_frozen
+    frozen = rules.pile_always_frozen or not melds
     if not frozen:
         red, black = rules.red_three_freezes_pile, rules.black_three_freezes_pile
         for c in pile:
@@ -173,6 +173,8 @@ def _fast_take(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict | No
     if not options:
         return _TakeVerdict_new(TakeVerdict, (False, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
                                                                  stock_empty), "", (), (), top))
+    if not melds:
+        return None  # the opening minimum: the explained path weighs the hand's melds
     method, used, meld, _after = options[0]
     kept = len(hand) - len(used) + sum(1 for c in pile[:-1] if not c.is_red_three)
     if kept < 2:

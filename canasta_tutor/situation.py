@@ -243,7 +243,7 @@ class Situation:
                 return
         else:
             seen = Counter(every)
-            if max(seen.values()) <= rules.decks and seen.get(_JOKER, 0) <= rules.jokers:
+            if seen.pop(_JOKER, 0) <= rules.jokers and (not seen or max(seen.values()) <= rules.decks):
                 return
         ensure_possible(rules, **{name: d[name] for name in _COPIES_ORDER if d[name] != ()})
 

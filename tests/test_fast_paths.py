@@ -119,6 +119,8 @@ def test_check_go_out_fast_path_gives_the_explained_answer_and_plan(case):
 @given(table_and_hand(), st.lists(st.sampled_from(ALL_CARDS), max_size=6), st.sampled_from([0, 1500, 3000]),
        st.booleans())
 @example((get_rules("classic"), [parse_cards("KH KS KC")], parse_cards("7H 7S 4C")), parse_cards("5D 7C"), 0, False)
+@example((get_rules("classic"), [], parse_cards("7H 7S 4C 9D")), parse_cards("5D 7C"), 0, False)
+@example((get_rules("classic"), [], parse_cards("AH AS JK 2C 9D")), parse_cards("5D AC"), 0, False)
 @example((get_rules("classic"), [parse_cards("KH KS KC")], parse_cards("7H 7S 4C")), parse_cards("7C"), 0, False)
 @example((replace(get_rules("classic"), black_three_freezes_pile=True), [parse_cards("7H 7S 7C")],
           parse_cards("4C 9D 2C")), parse_cards("3S 5H 7D"), 0, False)
