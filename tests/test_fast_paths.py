@@ -38,6 +38,16 @@ def test_check_meld_fast_path_gives_the_explained_answer(cards, preset, going_ou
     assert fast == slow and fast.sentence == slow.sentence
 
 
+@given(meld_like(), presets, st.booleans())
+def test_meld_facts_agree_with_the_explained_check(cards, preset, going_out):
+    from canasta_tutor.melds import meld_facts
+
+    rules = get_rules(preset)
+    slow = _explain_meld(cards, rules, going_out)
+    assert meld_facts(cards, rules, going_out) == ((slow.kind, slow.rank, slow.canasta, slow.points) if slow.ok
+                                                   else None)
+
+
 def test_lazy_reasons_are_written_once_when_first_read():
     calls = []
 
