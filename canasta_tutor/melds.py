@@ -315,12 +315,12 @@ def is_canasta(cards, rules: RuleSet | str = CLASSIC) -> bool:
 
 def meld_key(cards: Sequence[Card]) -> tuple[str, str]:
     """``('group', rank)`` or ``('sequence', suit)`` for a meld on the table."""
-    naturals = [c for c in cards if not c.is_wild]
-    ranks = {c.rank for c in naturals}
+    ranks = set(map(_meld_rank, cards))  # the cards' ranks, "*" for a wild card (in C)
+    ranks.discard("*")
     if len(ranks) == 1:
-        return (GROUP, naturals[0].rank)
-    if naturals:
-        return (SEQUENCE, naturals[0].suit)
+        return (GROUP, ranks.pop())
+    if ranks:
+        return (SEQUENCE, next(c.suit for c in cards if not c.is_wild))
     return (GROUP, "")
 
 

@@ -182,3 +182,13 @@ def test_score_hand_total_is_the_sum_of_its_explained_lines(case, red, went_out,
     total = sheet.total
     assert "items" not in vars(sheet)          # the lines are not written until read
     assert total == sum(i.points for i in sheet.items) == int(sheet)
+
+
+@given(meld_like())
+def test_meld_key_names_the_rank_of_a_group_and_the_suit_of_a_run(cards):
+    from canasta_tutor.melds import GROUP, SEQUENCE, meld_key
+
+    naturals = [c for c in cards if not c.is_wild]
+    expected = ((GROUP, naturals[0].rank) if len({c.rank for c in naturals}) == 1 else
+                (SEQUENCE, naturals[0].suit) if naturals else (GROUP, ""))
+    assert meld_key(cards) == expected
