@@ -17,6 +17,7 @@ False
 from __future__ import annotations
 
 import itertools
+from operator import attrgetter
 from collections import Counter
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand,
 from .verdict import LazyReasons, Reason, Verdict, verdict_type
 
 _RANK_OF_ORDER = {v: k for k, v in SEQUENCE_ORDER.items()}
+_meld_rank = attrgetter("meld_rank")
 
 
 @dataclass(frozen=True)
@@ -139,8 +141,8 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
         # every group on the table may take wild cards, whether or not naturals go on it too
         cards = by_rank.pop(rank, [])
         meld = melds[idx]
-        nat = sum(1 for c in meld if not c.is_wild)
-        wild = len(meld) - nat
+        wild = list(map(_meld_rank, meld)).count("*")
+        nat = len(meld) - wild
         cap = rules.wild_capacity(nat + len(cards)) - wild
         swap = min(len(cards), wild) if rules.wild_swap and len(meld) < CANASTA_SIZE else 0
         if cards or cap > 0:
