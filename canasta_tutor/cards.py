@@ -65,7 +65,7 @@ class Card:
     """
 
     __slots__ = ("rank", "suit", "code", "points", "is_wild", "is_natural",
-                 "is_red_three", "is_black_three", "is_red", "_text")
+                 "is_red_three", "is_black_three", "is_red", "_text", "meld_rank")
     _cache: dict[str, Card] = {}
 
     def __new__(cls, notation: str | Card) -> Card:
@@ -94,6 +94,9 @@ class Card:
         s(card, "is_red", suit in RED_SUITS)
         s(card, "points", 0 if card.is_red_three else RANK_POINTS[rank])
         s(card, "_text", "Joker" if rank == JOKER else rank + SUIT_SYMBOLS[suit])
+        # what the card is in a group: its rank if natural, "*" if wild, "3" for a three (one read, for the
+        # engine's fast paths)
+        s(card, "meld_rank", "*" if card.is_wild else rank)
         return card
 
     def __setattr__(self, name, value):

@@ -17,6 +17,7 @@ False
 from __future__ import annotations
 
 import itertools
+from operator import attrgetter
 from collections import Counter
 from dataclasses import dataclass
 
@@ -24,9 +25,10 @@ from .cards import SEQUENCE_ORDER, Card, card_points, count_of, format_cards, jo
 from .melds import as_groups, BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, NONE, as_cards, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
-from .verdict import Reason, Verdict, verdict_type
+from .verdict import LazyReasons, Reason, Verdict, verdict_type
 
 _RANK_OF_ORDER = {v: k for k, v in SEQUENCE_ORDER.items()}
+_meld_rank = attrgetter("meld_rank")
 
 
 @dataclass(frozen=True)
@@ -139,8 +141,8 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
         # every group on the table may take wild cards, whether or not naturals go on it too
         cards = by_rank.pop(rank, [])
         meld = melds[idx]
-        nat = sum(1 for c in meld if not c.is_wild)
-        wild = len(meld) - nat
+        wild = list(map(_meld_rank, meld)).count("*")
+        nat = len(meld) - wild
         cap = rules.wild_capacity(nat + len(cards)) - wild
         swap = min(len(cards), wild) if rules.wild_swap and len(meld) < CANASTA_SIZE else 0
         if cards or cap > 0:
@@ -454,29 +456,98 @@ def check_go_out(situation: Situation) -> GoOutVerdict:
     minimum = 0
     if not melds and not rules.concealed_needs_no_minimum:
         minimum = rules.opening_minimum(score)
+    if minimum or rules.sequences:
+        return _explain_go_out(hand, melds, rules, need, minimum)
+    # Fast path: the same search, skipping the discards that surely fail; the reasons are written when read.
+    ensure_hand_size(rules, hand)
+    plan = _fast_go_out(hand, melds, rules, need)
+    if plan is None:
+        return _GoOutVerdict_new(GoOutVerdict, (False, LazyReasons(_go_out_reasons, hand, melds, rules, need, minimum),
+                                                None))
+    return _GoOutVerdict_new(GoOutVerdict, (True, LazyReasons(_yes_reasons, plan, melds, rules, need, minimum), plan))
+
+
+_GoOutVerdict_new = tuple.__new__
+
+
+def _go_out_reasons(hand, melds, rules, need, minimum):
+    return _explain_go_out(hand, melds, rules, need, minimum).reasons
+
+
+def _fast_go_out(hand, melds, rules, need) -> GoOutPlan | None:
+    """The plan :func:`find_go_out` finds (rules without sequences, no minimum), or ``None``.
+
+    It tries the same discards in the same order, but skips the ones after which a card is surely left
+    without a place (a lone natural card of a rank the team has not melded, or black threes that cannot
+    form a meld), so the first plan it finds is the explained search's."""
+    info = _table_info(melds, rules)
+    groups = info[0]
+    count: dict[str, int] = {}
+    black = 0
+    for c in hand:
+        if c.is_natural:
+            count[c.rank] = count.get(c.rank, 0) + 1
+        elif c.is_black_three:
+            black += 1
+        elif c.is_red_three:
+            plan, _problems = _find_go_out(list(hand), melds, rules, need, True, 0, ())
+            return plan
+    lone = [r for r, n in count.items() if n == 1 and r not in groups]
+    if len(lone) > 1:
+        return None
+    lone_rank = lone[0] if lone else None
+    with_wild = rules.black_threes_with_wild
+    for discard in [None] + sorted(set(hand), key=sort_key):
+        b = black
+        if discard is None or not discard.is_natural:
+            if lone_rank is not None:
+                continue
+            if discard is not None and discard.is_black_three:
+                b -= 1
+        else:
+            r = discard.rank
+            if (lone_rank is not None and lone_rank != r) or (count[r] == 2 and r not in groups):
+                continue
+        if b and b != 3 and b != 4 and not (b == 2 and with_wild):
+            continue
+        rest = list(hand)
+        if discard is not None:
+            rest.remove(discard)
+        _problems, plan = _try_place(rest, melds, info, rules, need)
+        if plan is not None and plan.canastas >= need:
+            return GoOutPlan(discard, plan.lay_offs, plan.new_melds, plan.canastas, plan.swaps)
+    return None
+
+
+def _explain_go_out(hand, melds, rules, need, minimum) -> GoOutVerdict:
+    """:func:`check_go_out` with every sentence written at once: the explained path."""
     plan, problems = find_go_out(hand, melds, rules, need=need, minimum=minimum)
     if plan is not None:
-        steps = plan.describe(melds)
-        placed = [s for s in steps if not s.startswith("discard")]
-        if placed:
-            text = "Every card finds a place: " + _steps(steps) + "."
-        elif plan.discard is not None:
-            text = f"Discard {plan.discard} as your last card."
-        else:
-            text = "Your hand is already empty."
-        reasons = [Reason("can-go-out", text)]
-        reasons.append(Reason("canastas", f"Your team then has {count_of(plan.canastas, 'canasta')}; "
-                                          f"{number_word(need)} {'is' if need == 1 else 'are'} needed to go out."))
-        if not melds:
-            if rules.concealed_needs_no_minimum:
-                reasons.append(Reason("concealed", "Your team has not melded yet, so this is going out concealed: "
-                                                   "it needs no opening minimum, only the canastas."))
-            else:
-                reasons.append(Reason("concealed", f"Your team has not melded yet, so this is going out concealed; "
-                                                   f"under these rules it must still reach the opening minimum "
-                                                   f"({minimum}), and it does."))
-        return GoOutVerdict(True, tuple(reasons), plan=plan)
+        return GoOutVerdict(True, _yes_reasons(plan, melds, rules, need, minimum), plan=plan)
     if problems and problems[0].code == "places-every-card":
         return GoOutVerdict(False, tuple(problems))
     lead = Reason("cannot-go-out", "You cannot meld or lay off every card this turn, even with one final discard.")
     return GoOutVerdict(False, (lead,) + tuple(problems))
+
+
+def _yes_reasons(plan, melds, rules, need, minimum) -> tuple:
+    steps = plan.describe(melds)
+    placed = [s for s in steps if not s.startswith("discard")]
+    if placed:
+        text = "Every card finds a place: " + _steps(steps) + "."
+    elif plan.discard is not None:
+        text = f"Discard {plan.discard} as your last card."
+    else:
+        text = "Your hand is already empty."
+    reasons = [Reason("can-go-out", text)]
+    reasons.append(Reason("canastas", f"Your team then has {count_of(plan.canastas, 'canasta')}; "
+                                      f"{number_word(need)} {'is' if need == 1 else 'are'} needed to go out."))
+    if not melds:
+        if rules.concealed_needs_no_minimum:
+            reasons.append(Reason("concealed", "Your team has not melded yet, so this is going out concealed: "
+                                               "it needs no opening minimum, only the canastas."))
+        else:
+            reasons.append(Reason("concealed", f"Your team has not melded yet, so this is going out concealed; "
+                                               f"under these rules it must still reach the opening minimum "
+                                               f"({minimum}), and it does."))
+    return tuple(reasons)

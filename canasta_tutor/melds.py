@@ -17,11 +17,12 @@ No: a meld needs at least two natural cards; 5♥ 2♣ 2♦ has only one (5♥).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 
 from .cards import (SEQUENCE_ORDER, Card, card_points, format_cards, join_words, number_word, parse_cards, rank_plural,
                     too_many_copies)
 from .rules import CLASSIC, RuleSet, get_rules
-from .verdict import Reason, Verdict, verdict_type
+from .verdict import LazyReasons, Reason, Verdict, verdict_type
 
 GROUP, SEQUENCE, BLACK_THREES = "group", "sequence", "black-threes"
 #: The kinds of canasta a meld may be (``canasta`` of a :data:`MeldVerdict`), in one place.
@@ -73,10 +74,52 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
     """Is ``cards`` a legal meld under ``rules``? Classifies it and counts its points.
 
     ``going_out``: the player goes out this turn (black threes may then be melded).
+    The reasons are written when first read (:class:`~canasta_tutor.verdict.LazyReasons`).
     """
     if type(rules) is not RuleSet:
         rules = get_rules(rules)
-    cards = as_cards(cards)
+    if cards.__class__ is not tuple or (cards and cards[0].__class__ is not Card):
+        cards = as_cards(cards)
+    # Fast path: cards of one kind only (naturals and wild cards, no threes): the answer and the fields
+    # without a sentence; anything else (threes, sequences, too many copies) takes the explained path.
+    # The loops over the cards run in C (map, set, count).
+    ranks = list(map(_meld_rank, cards))
+    kinds = set(ranks)
+    if "3" in kinds:
+        return _explain_meld(cards, rules, going_out)
+    n = len(ranks)
+    n_wild = ranks.count("*")
+    n_nat = n - n_wild
+    if n > rules.decks:
+        distinct = set(cards)
+        if len(distinct) < n and max(map(cards.count, distinct)) > min(rules.decks, rules.jokers):
+            return _explain_meld(cards, rules, going_out)  # perhaps more copies than the decks hold
+    points = sum(map(_points, cards))
+    kinds.discard("*")
+    mixed = len(kinds) > 1
+    rank = kinds.pop() if len(kinds) == 1 else None
+    if not mixed and n >= 3 and n_nat >= 2 and n_wild <= rules.wild_capacity(n_nat):
+        canasta = NONE if n < CANASTA_SIZE else MIXED if n_wild else NATURAL
+        return _MeldVerdict_new(MeldVerdict, (True, LazyReasons(_meld_reasons, cards, rules, going_out), GROUP, rank,
+                                              canasta, points, cards))
+    if rules.sequences:
+        return _explain_meld(cards, rules, going_out)
+    rank = "" if mixed or rank is None else rank
+    return _MeldVerdict_new(MeldVerdict, (False, LazyReasons(_meld_reasons, cards, rules, going_out),
+                                          GROUP if rank else "", rank, NONE, points, cards))
+
+
+_MeldVerdict_new = tuple.__new__
+_meld_rank = attrgetter("meld_rank")
+_points = attrgetter("points")
+
+
+def _meld_reasons(cards, rules, going_out):
+    return _explain_meld(cards, rules, going_out).reasons
+
+
+def _explain_meld(cards, rules: RuleSet, going_out: bool) -> MeldVerdict:
+    """:func:`check_meld` with its sentences written at once: the explained path."""
     naturals = []
     wilds = []
     threes = False
@@ -237,27 +280,20 @@ def meld_facts(cards: tuple[Card, ...], rules: RuleSet, going_out: bool = False,
     ``copies_checked``: the caller has already made sure no card appears more often
     than the decks hold (so this check is not done twice).
     """
-    n_nat = n_wild = points = 0
-    rank = None
-    for c in cards:
-        points += c.points
-        if c.is_natural:
-            if rank is None:
-                rank = c.rank
-            elif c.rank != rank:
-                break
-            n_nat += 1
-        elif c.is_wild:
-            n_wild += 1
-        else:
-            break
-    else:
-        if (len(cards) >= 3 and n_nat >= 2 and n_wild <= rules.wild_capacity(n_nat)
-                and (copies_checked or len(cards) <= rules.decks or
+    ranks = list(map(_meld_rank, cards))
+    kinds = set(ranks)
+    kinds.discard("*")
+    if len(kinds) <= 1 and "3" not in kinds:  # one rank and wild cards (loops in C)
+        rank = kinds.pop() if kinds else None
+        n = len(ranks)
+        n_wild = ranks.count("*")
+        n_nat = n - n_wild
+        if (n >= 3 and n_nat >= 2 and n_wild <= rules.wild_capacity(n_nat)
+                and (copies_checked or n <= rules.decks or
                      not any(cards.count(c) > (rules.jokers if c.rank == "JK" else rules.decks)
                              for c in set(cards)))):
-            canasta = NONE if len(cards) < CANASTA_SIZE else MIXED if n_wild else NATURAL
-            return GROUP, rank, canasta, points
+            canasta = NONE if n < CANASTA_SIZE else MIXED if n_wild else NATURAL
+            return GROUP, rank, canasta, sum(map(_points, cards))
         if n_nat >= 2 or not rules.sequences:
             return None
     v = check_meld(cards, rules, going_out=going_out)
@@ -279,12 +315,12 @@ def is_canasta(cards, rules: RuleSet | str = CLASSIC) -> bool:
 
 def meld_key(cards: Sequence[Card]) -> tuple[str, str]:
     """``('group', rank)`` or ``('sequence', suit)`` for a meld on the table."""
-    naturals = [c for c in cards if not c.is_wild]
-    ranks = {c.rank for c in naturals}
+    ranks = set(map(_meld_rank, cards))  # the cards' ranks, "*" for a wild card (in C)
+    ranks.discard("*")
     if len(ranks) == 1:
-        return (GROUP, naturals[0].rank)
-    if naturals:
-        return (SEQUENCE, naturals[0].suit)
+        return (GROUP, ranks.pop())
+    if ranks:
+        return (SEQUENCE, next(c.suit for c in cards if not c.is_wild))
     return (GROUP, "")
 
 

@@ -24,7 +24,7 @@ from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, 
 from .opening import explain_minimum, max_meld_points
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
-from .verdict import Reason, Verdict, verdict_type
+from .verdict import LazyReasons, Reason, Verdict, verdict_type
 
 
 TakeVerdict = verdict_type(
@@ -137,9 +137,50 @@ def check_take_pile(situation: Situation) -> TakeVerdict:
     ensure_no_red_three_in_hand(hand)
     ensure_hand_size(rules, hand)
     if not rules.sequences:  # without sequences every search is polynomial: no budget needed
-        return _check_take_pile(hand, melds, score, pile, rules, stock_empty)
+        fast = _fast_take(hand, melds, score, pile, rules, stock_empty)
+        return fast if fast is not None else _check_take_pile(hand, melds, score, pile, rules, stock_empty)
     with search_budget(f"hand ({len(hand)} cards)"):
         return _check_take_pile(hand, melds, score, pile, rules, stock_empty)
+
+
+_TakeVerdict_new = tuple.__new__
+
+
+def _take_reasons(hand, melds, score, pile, rules, stock_empty):
+    return _check_take_pile(hand, melds, score, pile, rules, stock_empty).reasons
+
+
+def _fast_take(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict | None:
+    """The common cases of :func:`_check_take_pile` (rules without sequences), decided without writing a
+    sentence: a stopped pile, and a team that has opened and keeps a card after taking. ``None`` for the
+    others (the explained path answers them). The reasons are the explained path's, written when read."""
+    if not pile:
+        return None
+    top = pile[-1]
+    if top.is_wild or top.is_black_three or top.is_red_three:
+        return _TakeVerdict_new(TakeVerdict, (False, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
+                                                                 stock_empty), "", (), (), top))
+    if rules.one_card_pile_rule and not stock_empty and len(hand) == 1 and len(pile) == 1:
+        return None
+    frozen = rules.pile_always_frozen or not melds
+    if not frozen:
+        red, black = rules.red_three_freezes_pile, rules.black_three_freezes_pile
+        for c in pile:
+            if c.is_wild or (red and c.is_red_three) or (black and c.is_black_three):
+                frozen = True
+                break
+    options, _failures = _take_options(hand, melds, top, frozen, rules)
+    if not options:
+        return _TakeVerdict_new(TakeVerdict, (False, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
+                                                                 stock_empty), "", (), (), top))
+    if not melds:
+        return None  # the opening minimum: the explained path weighs the hand's melds
+    method, used, meld, _after = options[0]
+    kept = len(hand) - len(used) + sum(1 for c in pile[:-1] if not c.is_red_three)
+    if kept < 2:
+        return None  # the turn may end only by going out: the explained path searches for it
+    return _TakeVerdict_new(TakeVerdict, (True, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
+                                                            stock_empty), method, used, meld, top))
 
 
 def _check_take_pile(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict:

@@ -42,9 +42,19 @@ class ScoreSheet:
     items: tuple[ScoreItem, ...]
     rules_name: str = "classic"
 
+    def __getattr__(self, name):
+        # ``items`` of a sheet made by score_hand: written on first read (see _score_items)
+        if name == "items":
+            build = self.__dict__.pop("_build", None)
+            if build is not None:
+                items = self.__dict__["items"] = _score_items(*build)
+                return items
+        raise AttributeError(f"'ScoreSheet' object has no attribute {name!r}")
+
     @property
     def total(self) -> int:
-        return sum(i.points for i in self.items)
+        total = self.__dict__.get("_total")
+        return total if total is not None else sum(i.points for i in self.items)
 
     @property
     def explanation(self) -> list[str]:
@@ -150,6 +160,42 @@ def score_hand(situation: Situation) -> ScoreSheet:
         raise SituationError(f"concealed_canastas: {concealed_canastas}, but the team went out concealed, so all "
                              f"{len(canastas)} of its canastas were melded from the hand in one go")
 
+    # The total now, in numbers; the itemised lines (with their details in words) when first read.
+    total = 0
+    if melds:
+        total += sum(v.points for v in verdicts)
+    if canastas:
+        bonuses = {NATURAL: rules.natural_canasta_bonus, MIXED: rules.mixed_canasta_bonus, SAMBA: rules.samba_bonus}
+        total += sum(bonuses[v.canasta] for _m, v in canastas)
+        if concealed_canastas and rules.concealed_canasta_bonus:
+            total += concealed_canastas * rules.concealed_canasta_bonus
+    if red_threes:
+        total += _red_three_points(len(red_threes), bool(melds), rules)
+    if went_out:
+        total += rules.concealed_going_out_bonus if went_out == "concealed" else rules.going_out_bonus
+    for h in hands:
+        for c in h:
+            total -= c.points
+    sheet = object.__new__(ScoreSheet)
+    d = sheet.__dict__
+    d["rules_name"] = rules.name
+    d["_total"] = total
+    d["_build"] = (melds, verdicts, canastas, concealed_canastas, red_threes, went_out, hands, rules)
+    return sheet
+
+
+def _red_three_points(count: int, opened: bool, rules: RuleSet) -> int:
+    """:func:`score_red_threes`'s points, without its words."""
+    if not count:
+        return 0
+    all_of_them = count == rules.red_threes_in_game
+    if opened:
+        return rules.all_red_threes_bonus if all_of_them else count * rules.red_three_bonus
+    return -(rules.all_red_threes_penalty if all_of_them else count * rules.red_three_penalty)
+
+
+def _score_items(melds, verdicts, canastas, concealed_canastas, red_threes, went_out, hands, rules):
+    """The lines of a score sheet, with their details in words."""
     items = []
     if melds:
         detail = " + ".join(f"{format_cards(m)} ({v.points})" for m, v in zip(melds, verdicts))
@@ -180,7 +226,7 @@ def score_hand(situation: Situation) -> ScoreSheet:
     if left:
         items.append(ScoreItem("Cards left in hand", -card_points(left),
                                " + ".join(f"{format_cards(h)} ({card_points(h)})" for h in hands if h)))
-    return ScoreSheet(tuple(items), rules.name)
+    return tuple(items)
 
 
 @dataclass

@@ -228,9 +228,24 @@ class Situation:
     def ensure_possible(self) -> None:
         """Raise :class:`SituationError` if a card is seen more often than the rule set's decks hold."""
         d = self.__dict__
-        groups = {name: d[name] for name in _COPIES_ORDER if d[name] != ()}
-        if groups:
-            ensure_possible(self.rules, **groups)
+        every: list[Card] = []
+        for name in _COPIES_ORDER:  # the common case first: every card within the decks, checked in C
+            value = d[name]
+            if value:
+                if value[0].__class__ is Card:
+                    every += value
+                else:
+                    for group in value:
+                        every += group
+        rules = self.rules
+        if len(every) <= rules.decks or len(set(every)) == len(every):
+            if _JOKER not in every or every.count(_JOKER) <= rules.jokers:
+                return
+        else:
+            seen = Counter(every)
+            if seen.pop(_JOKER, 0) <= rules.jokers and (not seen or max(seen.values()) <= rules.decks):
+                return
+        ensure_possible(rules, **{name: d[name] for name in _COPIES_ORDER if d[name] != ()})
 
     def replace(self, **changes) -> "Situation":
         """A copy with some fields changed (read and checked like a new situation)."""
@@ -290,17 +305,19 @@ def takes_situation(*order: str, extras: tuple[str, ...] = ()):
                 raise TypeError(f"{impl.__name__}() takes at most {len(positional)} positional arguments "
                                 f"({', '.join(positional)}), {len(args)} given")
             values = dict(zip(positional, args))
-            for key in kwargs:
-                if key in values:
-                    raise TypeError(f"{impl.__name__}() got multiple values for argument {key!r}")
-            values.update(kwargs)
-            extra = {k: values.pop(k) for k in extras if k in values}
-            unknown = [k for k in values if k not in _FIELD_NAMES]
+            if kwargs:
+                for key in kwargs:
+                    if key in values:
+                        raise TypeError(f"{impl.__name__}() got multiple values for argument {key!r}")
+                values.update(kwargs)
+            if extras:
+                extra = {k: values.pop(k) for k in extras if k in values}
+            unknown = [k for k in values if k not in _FIELD_NAMES] if kwargs else ()
             if unknown:
                 raise TypeError(f"{impl.__name__}() got an unexpected keyword argument {unknown[0]!r}")
             if values.get("rules", CLASSIC) is None:
                 values["rules"] = CLASSIC
-            return impl(Situation._make(values), **extra)
+            return impl(Situation._make(values), **extra) if extras else impl(Situation._make(values))
 
         check.__signature__ = _old_signature(impl, positional)
         return check

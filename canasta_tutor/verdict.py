@@ -16,6 +16,7 @@ immutable (named tuples: cheap to make, since the engine makes many).
 from __future__ import annotations
 
 from collections import namedtuple
+from functools import partial
 
 
 class Reason(namedtuple("Reason", "code text")):
@@ -65,6 +66,72 @@ class Verdict(namedtuple("VerdictFields", "ok reasons", defaults=((),))):
 
     def __str__(self) -> str:
         return self.sentence
+
+
+class LazyReasons(partial):
+    """A verdict's reasons, written only when read.
+
+    The engine's fast paths decide the answer without writing sentences; they pass
+    ``LazyReasons(explain, *args)``, where ``explain(*args)`` returns the reasons
+    (usually by asking the explained path, so the sentences are exactly its own).
+    It reads like the tuple it stands for (iterate, index, ``len``, ``==``, ``+``,
+    pickle) and writes the sentences once, on first use. (A ``functools.partial``
+    underneath: made in C, so a verdict whose reasons are never read costs little.)
+    """
+
+    __slots__ = ("_value",)
+
+    def _get(self) -> tuple:
+        try:
+            return self._value
+        except AttributeError:
+            value = self._value = tuple(self())
+            return value
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __getitem__(self, i):
+        return self._get()[i]
+
+    def __bool__(self) -> bool:
+        return bool(self._get())
+
+    def __contains__(self, item) -> bool:
+        return item in self._get()
+
+    def __eq__(self, other):
+        if isinstance(other, LazyReasons):
+            other = other._get()
+        return self._get() == other if isinstance(other, tuple) else NotImplemented
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash(self._get())
+
+    def __add__(self, other):
+        return self._get() + tuple(other)
+
+    def __radd__(self, other):
+        return tuple(other) + self._get()
+
+    def __repr__(self) -> str:
+        return repr(self._get())
+
+    def __reduce__(self):
+        return (tuple, (self._get(),))
+
+    def count(self, item) -> int:
+        return self._get().count(item)
+
+    def index(self, item, *args) -> int:
+        return self._get().index(item, *args)
 
 
 def verdict_type(name: str, fields: str, defaults: tuple, doc: str) -> type:

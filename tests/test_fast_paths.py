@@ -1,0 +1,194 @@
+"""The engine's fast paths (answers decided without sentences, reasons written when read) give exactly the
+answers and sentences of the explained paths, on random situations."""
+
+from dataclasses import replace
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from canasta_tutor.cards import ALL_CARDS, Card, parse_cards
+from canasta_tutor.melds import _explain_meld, check_meld
+from canasta_tutor.rules import PRESETS, get_rules
+from canasta_tutor.verdict import LazyReasons, Reason
+
+presets = st.sampled_from(sorted(PRESETS))
+# melds are mostly one rank with wild cards: weight the draw towards that, with any card now and then
+_WILD = [Card("2C"), Card("2H"), Card("JK")]
+ranks = st.sampled_from(["4", "7", "9", "K", "A", "3"])
+
+
+@st.composite
+def meld_like(draw):
+    rank = draw(ranks)
+    same = [c for c in ALL_CARDS if c.rank == rank]
+    pool = st.one_of(st.sampled_from(same), st.sampled_from(_WILD), st.sampled_from(ALL_CARDS))
+    return tuple(draw(st.lists(pool, max_size=9)))
+
+
+def _fields(v):
+    return (type(v), v.ok, tuple(v.reasons), v.kind, v.rank, v.canasta, v.points, v.cards)
+
+
+@given(meld_like(), presets, st.booleans())
+def test_check_meld_fast_path_gives_the_explained_answer(cards, preset, going_out):
+    rules = get_rules(preset)
+    fast = check_meld(cards, rules, going_out=going_out)
+    slow = _explain_meld(cards, rules, going_out)
+    assert _fields(fast) == _fields(slow)
+    assert fast == slow and fast.sentence == slow.sentence
+
+
+@given(meld_like(), presets, st.booleans())
+def test_meld_facts_agree_with_the_explained_check(cards, preset, going_out):
+    from canasta_tutor.melds import meld_facts
+
+    rules = get_rules(preset)
+    slow = _explain_meld(cards, rules, going_out)
+    assert meld_facts(cards, rules, going_out) == ((slow.kind, slow.rank, slow.canasta, slow.points) if slow.ok
+                                                   else None)
+
+
+def test_lazy_reasons_are_written_once_when_first_read():
+    calls = []
+
+    def explain(x):
+        calls.append(x)
+        return [Reason("a", f"A {x}."), Reason("b", "B.")]
+
+    lazy = LazyReasons(explain, 7)
+    assert calls == []
+    assert len(lazy) == 2 and lazy[0].text == "A 7." and calls == [7]
+    assert lazy == (Reason("a", "A 7."), Reason("b", "B.")) and (Reason("z", "Z."),) + lazy == (
+        Reason("z", "Z."), Reason("a", "A 7."), Reason("b", "B."))
+    assert lazy[:1] == (Reason("a", "A 7."),) and lazy != () and bool(lazy) and calls == [7]
+    assert not LazyReasons(tuple)
+
+
+# --- going out -------------------------------------------------------------------------------------------------------
+_NO_RED = [c for c in ALL_CARDS if not c.is_red_three]
+_WILDS = [c for c in ALL_CARDS if c.is_wild]
+
+
+@st.composite
+def table_and_hand(draw):
+    """A team's legal melds (one per rank) and a hand, as dealt in a game: no card beyond what the decks hold."""
+    rules = get_rules(draw(presets))
+    melds, seen = [], set()
+    for rank in draw(st.lists(st.sampled_from(["4", "7", "9", "K", "A"]), max_size=4, unique=True)):
+        same = [c for c in ALL_CARDS if c.rank == rank]
+        n = draw(st.integers(2 if melds else 6, 8))
+        cards = tuple(draw(st.lists(st.sampled_from(same), min_size=n, max_size=n))
+                      + draw(st.lists(st.sampled_from(_WILDS), max_size=3)))
+        if check_meld(cards, rules).ok and rank not in seen:
+            melds.append(cards)
+            seen.add(rank)
+    # a hand built to come close to going out: lay-offs, new groups, wild cards, black threes, a stray card or two
+    hand = []
+    for rank in seen:
+        hand += draw(st.lists(st.sampled_from([c for c in ALL_CARDS if c.rank == rank]), max_size=2))
+    for rank in draw(st.lists(st.sampled_from(["5", "8", "Q"]), max_size=2, unique=True)):
+        hand += draw(st.lists(st.sampled_from([c for c in ALL_CARDS if c.rank == rank]), min_size=2, max_size=4))
+    hand += draw(st.lists(st.sampled_from(_WILDS), max_size=3))
+    hand += [Card("3S"), Card("3C"), Card("3S"), Card("3C")][:draw(st.integers(0, 4))]
+    hand += draw(st.lists(st.sampled_from(_NO_RED), max_size=1))
+    return rules, melds, tuple(draw(st.permutations(hand)))
+
+
+_CANASTA = "7H 7S 7D 7C 7H 7S 7D"
+
+
+@given(table_and_hand())
+@example((get_rules("classic"), [parse_cards(_CANASTA)], parse_cards("3S 3S 3C 3C")))
+@example((get_rules("classic"), [parse_cards(_CANASTA)], parse_cards("3S 3C 3C 2H")))
+@example((get_rules("hoyle"), [parse_cards(_CANASTA)], parse_cards("3S 3C 3C 2H")))
+@example((get_rules("classic"), [parse_cards(_CANASTA)], parse_cards("KH 9S 9D 5C")))
+@example((get_rules("classic"), [parse_cards(_CANASTA)], parse_cards("KH KS 2C 9D")))
+@example((get_rules("classic"), [parse_cards(_CANASTA)], parse_cards("KH KS KD 9D 9S")))
+@example((get_rules("classic"), [parse_cards(_CANASTA), parse_cards("9H 9C 2S")], parse_cards("KH KS 9D 5C")))
+@example((get_rules("classic"), [], parse_cards("KH KS KD KC KH KS JK 2C 4H")))
+def test_check_go_out_fast_path_gives_the_explained_answer_and_plan(case):
+    from hypothesis import assume
+
+    from canasta_tutor.errors import SituationError
+    from canasta_tutor.going_out import _explain_go_out, check_go_out
+    from canasta_tutor.situation import Situation
+
+    rules, melds, hand = case
+    try:
+        situation = Situation(hand=hand, melds=melds, rules=rules)
+    except SituationError:
+        assume(False)
+    fast = check_go_out(situation)
+    minimum = 0 if melds or rules.concealed_needs_no_minimum else rules.opening_minimum(0)
+    slow = _explain_go_out(situation.hand, list(situation.melds), rules, rules.canastas_to_go_out, minimum)
+    assert (fast.ok, fast.plan, tuple(fast.reasons)) == (slow.ok, slow.plan, tuple(slow.reasons))
+    assert fast == slow
+
+
+# --- taking the pile -------------------------------------------------------------------------------------------------
+@given(table_and_hand(), st.lists(st.sampled_from(ALL_CARDS), max_size=6), st.sampled_from([0, 1500, 3000]),
+       st.booleans())
+@example((get_rules("classic"), [parse_cards("KH KS KC")], parse_cards("7H 7S 4C")), parse_cards("5D 7C"), 0, False)
+@example((get_rules("classic"), [], parse_cards("7H 7S 4C 9D")), parse_cards("5D 7C"), 0, False)
+@example((get_rules("classic"), [], parse_cards("AH AS JK 2C 9D")), parse_cards("5D AC"), 0, False)
+@example((get_rules("classic"), [parse_cards("KH KS KC")], parse_cards("7H 7S 4C")), parse_cards("7C"), 0, False)
+@example((replace(get_rules("classic"), black_three_freezes_pile=True), [parse_cards("7H 7S 7C")],
+          parse_cards("4C 9D 2C")), parse_cards("3S 5H 7D"), 0, False)
+@example((get_rules("hoyle"), [parse_cards("7H 7S 7C")], parse_cards("4C 9D 2C")), parse_cards("3H 5H 7D"), 0, False)
+@example((get_rules("classic"), [parse_cards("7H 7S 7C")], parse_cards("4C")), parse_cards("2C 7D"), 0, False)
+@example((get_rules("classic"), [parse_cards("7H 7S 7C")], parse_cards("4C 9D")), parse_cards("5S 7D"), 0, True)
+@example((get_rules("danish"), [parse_cards("7H 7S 7C")], parse_cards("4C 9D")), parse_cards("3H 7D"), 0, True)
+def test_check_take_pile_fast_path_gives_the_explained_answer(case, pile, score, stock_empty):
+    from hypothesis import assume
+
+    from canasta_tutor.errors import SituationError
+    from canasta_tutor.pile import _check_take_pile, check_take_pile
+    from canasta_tutor.situation import Situation
+
+    rules, melds, hand = case
+    try:
+        situation = Situation(hand=hand, melds=melds, pile=tuple(pile), score=score, stock_empty=stock_empty,
+                              rules=rules)
+    except SituationError:
+        assume(False)
+    fast = check_take_pile(situation)
+    slow = _check_take_pile(situation.hand, list(situation.melds), score, situation.pile, rules, stock_empty)
+    assert tuple(fast) == tuple(slow) and type(fast) is type(slow)
+    assert fast.sentence == slow.sentence
+
+
+# --- scoring a hand --------------------------------------------------------------------------------------------------
+_RED = [c for c in ALL_CARDS if c.is_red_three]
+
+
+@given(table_and_hand(), st.lists(st.sampled_from(_RED), max_size=4), st.sampled_from([False, True, "concealed"]),
+       st.lists(st.sampled_from(_NO_RED), max_size=5))
+@example((get_rules("classic"), [parse_cards(_CANASTA)], ()), [Card("3H")] * 2 + [Card("3D")] * 2, True, [])
+@example((get_rules("classic"), [], ()), [Card("3H")] * 2 + [Card("3D")] * 2, False, parse_cards("KH 5C"))
+@example((get_rules("hoyle"), [parse_cards(_CANASTA)], ()), [Card("3H")], "concealed", [])
+@example((get_rules("hoyle"), [parse_cards(_CANASTA), parse_cards("KH KS KD KC KH KS JK")], ()), [], "concealed", [])
+def test_score_hand_total_is_the_sum_of_its_explained_lines(case, red, went_out, partner):
+    from hypothesis import assume
+
+    from canasta_tutor.errors import SituationError
+    from canasta_tutor.scoring import score_hand
+
+    rules, melds, hand = case
+    hand = tuple(c for c in hand if not c.is_black_three) if went_out else hand
+    try:
+        sheet = score_hand(melds, tuple(red), [hand, tuple(partner)], went_out, rules)
+    except SituationError:
+        assume(False)
+    total = sheet.total
+    assert "items" not in vars(sheet)          # the lines are not written until read
+    assert total == sum(i.points for i in sheet.items) == int(sheet)
+
+
+@given(meld_like())
+def test_meld_key_names_the_rank_of_a_group_and_the_suit_of_a_run(cards):
+    from canasta_tutor.melds import GROUP, SEQUENCE, meld_key
+
+    naturals = [c for c in cards if not c.is_wild]
+    expected = ((GROUP, naturals[0].rank) if len({c.rank for c in naturals}) == 1 else
+                (SEQUENCE, naturals[0].suit) if naturals else (GROUP, ""))
+    assert meld_key(cards) == expected
