@@ -20,4 +20,10 @@ if [ ! -f tests/.axe/node_modules/axe-core/axe.min.js ]; then
   { command -v npm >/dev/null && npm install --prefix tests/.axe --no-audit --no-fund --silent axe-core@4 >/dev/null; } ||
     echo "!! could not install axe-core: the browser tests will fail (needs npm)"
 fi
+# configurable-http-proxy (npm) for the JupyterHub test (tests/test_hub.py), into a git-ignored folder.
+if [ ! -x tests/.chp/node_modules/.bin/configurable-http-proxy ]; then
+  echo "== installing configurable-http-proxy (npm) for the JupyterHub test"
+  { command -v npm >/dev/null && npm install --prefix tests/.chp --no-audit --no-fund --silent configurable-http-proxy@4 >/dev/null; } ||
+    echo "!! could not install configurable-http-proxy: the JupyterHub test will fail (needs npm)"
+fi
 exec .venv/bin/python -m pytest "$@"

@@ -1,0 +1,306 @@
+"""The lessons under a real JupyterHub (deploy/jupyterhub/jupyterhub_config.py), driven in Chromium.
+
+The hub runs on loopback (127.0.0.4) with configurable-http-proxy from npm (scripts/test.sh installs it into
+tests/.chp/), the deploy's own configuration loaded as it is, and only what a test machine needs changed on top:
+ports, a local process spawner with home folders in tmp_path, the hub's shared-password authenticator, and the
+progress database. Three learners and a teacher log in through the hub's login page; each learner's server opens
+the landing page; two learners answer a puzzle; the rows carry their hub names; the teacher's dashboard shows
+them, and a learner is refused it (on their own server by the page, on the teacher's by the hub).
+
+The first tests need no hub: who the learner is when ``JUPYTERHUB_USER`` is set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import ipywidgets as widgets
+import pytest
+
+from canasta_tutor.classroom import Classroom
+from canasta_tutor.progress import ProgressStore
+from canasta_tutor.widgets import identity
+from canasta_tutor.widgets.classpages import learner_corner, teacher_page
+from canasta_tutor.widgets.dashboard import TeacherDashboard
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPLOY = ROOT / "deploy" / "jupyterhub" / "jupyterhub_config.py"
+CHP = ROOT / "tests" / ".chp" / "node_modules" / ".bin" / "configurable-http-proxy"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage"]
+HOST = "127.0.0.4"
+PORTS = range(9320, 9350)  # the ports this project's hub tests may use
+PASSWORD = "canasta-hub-test"
+LEARNERS = ("ana", "bo", "chris")
+TEACHER = "tess"
+
+
+# --- identity from the hub, without a hub ------------------------------------------------------------------------
+@pytest.fixture
+def hub_env(monkeypatch, tmp_path):
+    """A single-user server's environment: JUPYTERHUB_USER (and the role the hub gave), its own database."""
+    db = tmp_path / "progress.sqlite3"
+    monkeypatch.setenv("CANASTA_TUTOR_DB", str(db))
+    monkeypatch.setenv("JUPYTERHUB_BASE_URL", "/school/")
+    monkeypatch.delenv(identity.HUB_ROLE_ENV, raising=False)
+    monkeypatch.setattr(identity, "_hub_cache", {})
+
+    def as_(name, role=None):
+        monkeypatch.setenv(identity.HUB_USER_ENV, name)
+        if role:
+            monkeypatch.setenv(identity.HUB_ROLE_ENV, role)
+        return db
+    return as_
+
+
+def test_the_hub_user_is_the_learner_and_joins_the_open_class(hub_env):
+    db = hub_env("ana")
+    who = identity.current()
+    assert who.name == "ana" and not who.teacher
+    room = Classroom(db)
+    assert [r["name"] for r in room.learners()] == ["ana"]
+    assert who.class_id == room.current().id and who.learner_id == room.learners()[0]["learner_id"]
+    # the trainer asks no name, and its answers are the class's
+    assert identity.signed_in(learner="learner", ask_name=True) == ("ana", False)
+    ProgressStore(db).record(learner="ana", puzzle_set="x", puzzle_id="t-001", kind="take-pile", topic="take-pile",
+                             difficulty=1, answer=True, correct=True, seconds=3.0)
+    assert room.report().per_learner()["learner"].tolist() == ["ana"]
+    # a second page of the same learner (a new kernel) finds the row instead of being told the name is taken
+    identity._hub_cache.clear()
+    again = identity.current()
+    assert again.learner_id == who.learner_id and len(room.learners()) == 1
+
+
+def test_under_the_hub_no_sign_in_form_and_the_name_is_text(hub_env):
+    hub_env("<b>ana</b>&co")
+    who = identity.current()
+    page = identity.panel_html(who, None)
+    assert "&lt;b&gt;ana&lt;/b&gt;&amp;co" in page and "<b>ana</b>" not in page
+    assert "classroom/signin" not in page and "Sign in" not in page
+    assert "href='/school/hub/logout'" in page and "classroom/signout" not in page
+
+
+def test_a_header_cannot_make_a_hub_learner_the_teacher(hub_env, monkeypatch):
+    db = hub_env("chris")
+    monkeypatch.setenv(identity.ENV, json.dumps({"name": "teacher", "teacher": True}))
+    assert not identity.current().teacher
+    page = teacher_page(classroom=Classroom(db), refresh=0, auto=False)
+    assert not isinstance(page, widgets.Tab)
+    assert "for teachers" in page.children[0].value and "hub" in page.children[0].value
+    assert isinstance(learner_corner(path=db, auto=False), widgets.VBox)
+
+
+@pytest.mark.parametrize("role", ["teacher", "Teacher"])
+def test_the_hub_teacher_opens_the_dashboard_without_a_key(hub_env, role):
+    db = hub_env("tess", role)
+    who = identity.current()
+    assert who.teacher and who.name == "tess"
+    assert Classroom(db).learners() == []  # the teacher is not one of the class's learners
+    page = teacher_page(classroom=Classroom(db), refresh=0, auto=False, join_urls=[])
+    assert isinstance(page, widgets.Tab)
+    assert TeacherDashboard(classroom=Classroom(db), refresh=0).allowed
+
+
+def test_any_other_role_is_a_learner(hub_env):
+    hub_env("mo", "learner")
+    assert not identity.current().teacher
+    assert not TeacherDashboard(refresh=0).allowed
+
+
+# --- a real hub ---------------------------------------------------------------------------------------------------
+def free_ports(n: int) -> list[int]:
+    found = []
+    for port in PORTS:
+        with socket.socket() as s:
+            try:
+                s.bind((HOST, port))
+            except OSError:
+                continue
+        found.append(port)
+        if len(found) == n:
+            return found
+    raise RuntimeError(f"fewer than {n} free ports in {PORTS.start}-{PORTS.stop - 1} on {HOST}")
+
+
+def hub_config(tmp: Path, ports: list[int]) -> Path:
+    """The deploy's configuration, then what a test machine needs instead (nothing else is changed)."""
+    proxy, api, hub, *users = ports
+    user_ports = dict(zip([*LEARNERS, TEACHER], users))
+    text = f"""
+load_subconfig({str(DEPLOY)!r})
+deploy_hook = c.Spawner.pre_spawn_hook
+USER_PORTS = {user_ports!r}
+
+def test_hook(spawner):
+    deploy_hook(spawner)
+    spawner.port = USER_PORTS[spawner.user.name]   # the ports this project may use, not random ones
+
+c.Spawner.pre_spawn_hook = test_hook
+c.JupyterHub.bind_url = "http://{HOST}:{proxy}"
+c.JupyterHub.hub_ip = "{HOST}"
+c.JupyterHub.hub_port = {hub}
+c.ConfigurableHTTPProxy.api_url = "http://{HOST}:{api}"
+c.ConfigurableHTTPProxy.command = [{str(CHP)!r}]
+c.ConfigurableHTTPProxy.auth_token = "test-proxy-token"
+c.JupyterHub.cookie_secret_file = {str(tmp / "cookie_secret")!r}
+c.JupyterHub.db_url = "sqlite:///{tmp / 'hub.sqlite'}"
+c.JupyterHub.pid_file = {str(tmp / "hub.pid")!r}
+c.JupyterHub.authenticator_class = "shared-password"
+c.SharedPasswordAuthenticator.user_password = {PASSWORD!r}
+c.JupyterHub.spawner_class = "simple"
+c.SimpleLocalProcessSpawner.home_dir_template = {str(tmp / "home" / "{username}")!r}
+c.Spawner.ip = "{HOST}"
+c.JupyterHub.allow_named_servers = False
+if {os.getuid() == 0!r}:  # a CI container runs as root; Jupyter refuses that unless told
+    c.Spawner.args = list(c.Spawner.args) + ["--allow-root"]
+"""
+    path = tmp / "jupyterhub_config.py"
+    path.write_text(text)
+    return path
+
+
+def wait_for(url: str, timeout: float, proc) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the hub stopped (exit {proc.returncode})")
+        try:
+            urllib.request.urlopen(url, timeout=5)
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            time.sleep(0.3)
+    raise TimeoutError(f"{url} did not answer within {timeout} s")
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    if not CHP.exists():
+        pytest.fail(f"the hub test needs configurable-http-proxy at {CHP}: scripts/test.sh installs it with npm")
+    tmp = tmp_path_factory.mktemp("hub")
+    db = str(tmp / "progress.sqlite3")
+    config = hub_config(tmp, free_ports(3 + len(LEARNERS) + 1))
+    env = dict(os.environ, CANASTA_TUTOR_DB=db, CANASTA_TEACHERS=TEACHER, CANASTA_IDLE_MINUTES="30")
+    for key in ("JUPYTERHUB_USER", identity.HUB_ROLE_ENV, identity.ENV):
+        env.pop(key, None)
+    log = open(tmp / "hub.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(config)], cwd=tmp, env=env,
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = config.read_text().split('bind_url = "')[1].split('"')[0]
+    try:
+        wait_for(base + "/hub/login", 90, proc)
+        yield {"url": base, "db": db, "log": tmp / "hub.log", "tmp": tmp}
+    finally:
+        proc.terminate()  # the hub stops the servers it spawned, the proxy and the culler
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"the hub test needs Debian's Chromium at {CHROMIUM}; scripts/test.sh installs it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def log_in(browser, hub, name: str):
+    """A new browser (its own cookies) logged in as ``name`` through the hub's login page."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(120_000)
+    page.goto(hub["url"] + "/hub/login")
+    page.fill("#username_input", name)
+    page.fill("#password_input", PASSWORD)
+    page.click("#login_submit")
+    return page
+
+
+def attempts(db: str) -> list[tuple]:
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT learner, puzzle_id, correct, class_id FROM attempts ORDER BY id").fetchall()
+
+
+@pytest.mark.browser
+def test_three_learners_and_a_teacher_through_a_real_hub(hub, browser):
+    started = time.monotonic()
+    # all four log in at once; the hub spawns their servers side by side
+    pages = {name: log_in(browser, hub, name) for name in (*LEARNERS, TEACHER)}
+    for name in LEARNERS:
+        page = pages[name]
+        page.wait_for_url(f"**/user/{name}/voila/render/index.ipynb")
+        shown = page.locator(".ct-learner-name")
+        shown.wait_for()
+        assert shown.inner_text() == name
+        assert page.get_by_role("link", name="Sign in").count() == 0
+        assert page.get_by_role("link", name="sign out").get_attribute("href") == "/hub/logout"
+        assert page.get_by_role("link", name="Taking the pile").count() == 1
+
+    # two learners answer the first puzzle of lesson 4 (t-001: the answer is Yes)
+    for name, button, feedback in (("ana", "No", "Not quite."), ("bo", "Yes", "Right!")):
+        page = pages[name]
+        page.get_by_role("link", name="Taking the pile").click()
+        page.wait_for_url(f"**/user/{name}/voila/render/04-taking-the-pile.ipynb")
+        trainer = page.locator(".ct-trainer").last
+        trainer.get_by_role("button", name=button, exact=True).click()
+        trainer.get_by_text(feedback).wait_for()
+    rows = attempts(hub["db"])
+    assert sorted((r[0], r[1], bool(r[2])) for r in rows) == [("ana", "t-001", False), ("bo", "t-001", True)]
+    assert all(r[3] is not None for r in rows), rows  # both in the open class
+
+    # the teacher: no key, the dashboard shows both learners and their answers
+    teacher = pages[TEACHER]
+    teacher.wait_for_url(f"**/user/{TEACHER}/voila/render/index.ipynb")
+    link = teacher.get_by_role("link", name="open the class dashboard")  # output links open a new tab
+    assert link.get_attribute("href") == f"/user/{TEACHER}/voila/render/teacher/dashboard.ipynb"
+    teacher.goto(hub["url"] + link.get_attribute("href"))
+    teacher.wait_for_url(f"**/user/{TEACHER}/voila/render/teacher/dashboard.ipynb")
+    learners = teacher.locator(".ct-dashboard table.ct-table").first
+    learners.get_by_text("bo", exact=True).wait_for()
+    table = learners.inner_text()
+    assert "ana" in table and "bo" in table and TEACHER not in table
+    assert teacher.locator(".ct-summary").inner_text().count("2") >= 1
+
+    # a learner is refused the dashboard: by the page on their own server, by the hub on the teacher's
+    chris = pages["chris"]
+    chris.goto(f"{hub['url']}/user/chris/voila/render/teacher/dashboard.ipynb")
+    chris.locator(".ct-refused").wait_for()
+    assert "for teachers" in chris.locator(".ct-refused").inner_text()
+    assert chris.locator(".ct-table").count() == 0
+    assert not re.search(r"\b(ana|bo)\b", chris.locator("body").inner_text())
+    answer = chris.goto(f"{hub['url']}/user/{TEACHER}/voila/render/teacher/dashboard.ipynb")
+    assert answer.status == 403, answer.status
+    assert not re.search(r"\b(ana|bo)\b", chris.locator("body").inner_text())
+
+    # each page asks now and then whether its kernel is still there (to say so when it was culled): the
+    # single-user server must answer it, not refuse it for want of the XSRF token
+    for name in ("ana", "bo"):
+        pages[name].evaluate("window.canastaCheckKernel(true)")
+    pages["bo"].wait_for_timeout(1500)
+    log = Path(hub["log"]).read_text(errors="replace")
+    assert "GET /user/ana/api/kernels/" in log
+    assert not re.search(r"403 GET /user/\w+/api/kernels/", log), "a page's kernel check was refused"
+    assert f"not allowed to access Server at /user/{TEACHER}/" in log
+    # the culler runs as a hub service and may list the users' servers (its role's scopes)
+    assert re.search(r"200 GET /hub/api/users\S* \(idle-culler@", log), "the idle culler did not reach the hub"
+    print(f"hub test: {time.monotonic() - started:.0f} s from the first login")
