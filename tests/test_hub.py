@@ -118,6 +118,89 @@ def test_any_other_role_is_a_learner(hub_env):
     assert not TeacherDashboard(refresh=0).allowed
 
 
+# --- the deploy's configuration and the Zero to JupyterHub values -------------------------------------------------
+def load_deploy(monkeypatch, db="postgresql://canasta:pw@db.school.example/canasta"):
+    """jupyterhub_config.py read as JupyterHub reads it (``get_config`` in its namespace)."""
+    from traitlets.config import Config
+
+    config = Config()
+    if db is None:
+        monkeypatch.delenv("CANASTA_TUTOR_DB", raising=False)
+    else:
+        monkeypatch.setenv("CANASTA_TUTOR_DB", db)
+    monkeypatch.setenv("CANASTA_TEACHERS", "tess, tom")
+    monkeypatch.setenv("CANASTA_ADMINS", "it")
+    exec(compile(DEPLOY.read_text(), str(DEPLOY), "exec"), {"get_config": lambda: config, "__file__": str(DEPLOY)})
+    return config
+
+
+class FakeSpawner:
+    def __init__(self, name, *, admin=False, groups=()):
+        self.user = type("User", (), {"name": name, "admin": admin,
+                                      "groups": [type("Group", (), {"name": g})() for g in groups]})()
+        self.environment = {"CANASTA_TUTOR_DB": "postgresql://x"}
+
+
+def roles(hook) -> dict:
+    out = {}
+    for spawner in (FakeSpawner("ana"), FakeSpawner("tess", groups=["teachers"]), FakeSpawner("it", admin=True),
+                    FakeSpawner("mo", groups=["chess-club"])):
+        shared = spawner.environment
+        hook(spawner)
+        assert shared == {"CANASTA_TUTOR_DB": "postgresql://x"}  # the configured dict is not changed for all
+        assert spawner.environment["CANASTA_TUTOR_DB"] == "postgresql://x"
+        out[spawner.user.name] = spawner.environment["CANASTA_TUTOR_ROLE"]
+    return out
+
+
+def test_the_deploy_config_needs_a_database(monkeypatch):
+    with pytest.raises(SystemExit) as stop:
+        load_deploy(monkeypatch, db=None)
+    assert "set CANASTA_TUTOR_DB" in str(stop.value.code)
+
+
+def test_the_deploy_config_opens_the_landing_page_in_voila_and_culls_idle_servers(monkeypatch):
+    c = load_deploy(monkeypatch)
+    assert c.Spawner.default_url == "/voila/render/index.ipynb"
+    assert (Path(c.Spawner.notebook_dir) / "index.ipynb").is_file()
+    assert c.Spawner.environment["CANASTA_TUTOR_DB"] == "postgresql://canasta:pw@db.school.example/canasta"
+    assert (Path(c.Spawner.environment["JUPYTER_PATH"]) / "voila" / "templates" / "canasta").is_dir()
+    assert "--VoilaConfiguration.template=canasta" in c.Spawner.args
+    assert "--MappingKernelManager.allowed_message_types=comm_msg" in c.Spawner.args
+    assert not any("execute_request" in a for a in c.Spawner.args)
+    [culler] = c.JupyterHub.services
+    assert culler["command"][1:3] == ["-m", "jupyterhub_idle_culler"] and "--timeout=1800" in culler["command"]
+    [role] = c.JupyterHub.load_roles
+    assert role["services"] == ["idle-culler"] and "delete:servers" in role["scopes"]
+    assert c.JupyterHub.load_groups == {"teachers": {"users": ["tess", "tom"]}}
+    assert c.Authenticator.admin_users == {"it"}
+    assert roles(c.Spawner.pre_spawn_hook) == {"ana": "learner", "tess": "teacher", "it": "teacher", "mo": "learner"}
+
+
+def test_the_z2jh_values_say_what_the_deploy_config_says(monkeypatch):
+    import yaml
+    from traitlets.config import Config
+
+    c = load_deploy(monkeypatch)
+    values = yaml.safe_load((DEPLOY.parent / "z2jh-values.yaml").read_text())
+    hub_config, single = values["hub"]["config"], values["singleuser"]
+    assert single["defaultUrl"] == c.Spawner.default_url
+    assert hub_config["Spawner"]["args"] == list(c.Spawner.args)
+    assert hub_config["JupyterHub"]["authenticator_class"] == c.JupyterHub.authenticator_class
+    assert hub_config["NativeAuthenticator"] == {"open_signup": c.NativeAuthenticator.open_signup,
+                                                 "minimum_password_length":
+                                                     c.NativeAuthenticator.minimum_password_length}
+    assert values["cull"]["enabled"] and f"--timeout={values['cull']['timeout']}" in c.JupyterHub.services[0]["command"]
+    assert single["memory"]["limit"] == c.SystemdSpawner.mem_limit
+    assert single["extraEnv"]["CANASTA_TUTOR_DB"]["valueFrom"]["secretKeyRef"]["key"] == "url"
+    assert single["storage"]["type"] == "none"
+    # the hub's extra configuration marks teachers exactly as the one-server configuration does
+    kube = Config()
+    exec(values["hub"]["extraConfig"]["canasta"], {"c": kube})
+    assert roles(kube.KubeSpawner.pre_spawn_hook) == roles(c.Spawner.pre_spawn_hook)
+    assert set(kube.JupyterHub.load_groups) == set(c.JupyterHub.load_groups)
+
+
 # --- a real hub ---------------------------------------------------------------------------------------------------
 def free_ports(n: int) -> list[int]:
     found = []
@@ -133,10 +216,10 @@ def free_ports(n: int) -> list[int]:
     raise RuntimeError(f"fewer than {n} free ports in {PORTS.start}-{PORTS.stop - 1} on {HOST}")
 
 
-def hub_config(tmp: Path, ports: list[int]) -> Path:
+def hub_config(tmp: Path, ports: list[int], users=(*LEARNERS, TEACHER)) -> Path:
     """The deploy's configuration, then what a test machine needs instead (nothing else is changed)."""
-    proxy, api, hub, *users = ports
-    user_ports = dict(zip([*LEARNERS, TEACHER], users))
+    proxy, api, hub, *rest = ports
+    user_ports = dict(zip(users, rest))
     text = f"""
 load_subconfig({str(DEPLOY)!r})
 deploy_hook = c.Spawner.pre_spawn_hook
