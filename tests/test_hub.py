@@ -118,6 +118,32 @@ def test_any_other_role_is_a_learner(hub_env):
     assert not TeacherDashboard(refresh=0).allowed
 
 
+def test_on_binder_the_random_hub_name_is_no_learner(hub_env, monkeypatch):
+    hub_env("canasta-tutor-canasta-tutor-x1y2z3")
+    monkeypatch.setenv("BINDER_LAUNCH_HOST", "https://mybinder.org/")
+    assert identity.current() is None
+    page = identity.panel_html(None)
+    assert "kept only during this visit" in page and "classroom/signin" not in page
+
+
+def test_the_binder_link_opens_the_landing_page_in_voila_from_an_environment_that_installs_the_app():
+    import yaml
+
+    readme = (ROOT / "README.md").read_text()
+    links = re.findall(r"https://mybinder\.org/v2/gh/([\w.-]+/[\w.-]+)/HEAD\?urlpath=voila/render/([\w./-]+\.ipynb)",
+                       readme)
+    assert links, "no Binder link in the README"
+    for _repo, notebook in links:
+        assert (ROOT / notebook).is_file(), notebook
+        assert notebook == "lessons/index.ipynb"
+    assert "Binder keeps no progress" in readme
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    assert "-e ." in pip or "." in pip  # the app itself, from the repository Binder checked out
+    names = {str(d).split(">")[0].split("=")[0] for d in env["dependencies"] if isinstance(d, str)}
+    assert {"voila", "ipywidgets", "python"} <= names
+
+
 # --- the deploy's configuration and the Zero to JupyterHub values -------------------------------------------------
 def load_deploy(monkeypatch, db="postgresql://canasta:pw@db.school.example/canasta"):
     """jupyterhub_config.py read as JupyterHub reads it (``get_config`` in its namespace)."""
@@ -259,9 +285,7 @@ def wait_for(url: str, timeout: float, proc) -> None:
         if proc.poll() is not None:
             raise RuntimeError(f"the hub stopped (exit {proc.returncode})")
         try:
-            urllib.request.urlopen(url, timeout=5)
-            return
-        except urllib.error.HTTPError:
+            urllib.request.urlopen(url, timeout=5)  # 200 only: the proxy answers 404 until the hub's route is in
             return
         except OSError:
             time.sleep(0.3)

@@ -49,8 +49,15 @@ def _wait_for_request() -> None:
         wait_for_request()
 
 
+def on_binder() -> bool:
+    """Whether this runs on Binder (mybinder.org), whose hub names each visit at random and keeps nothing."""
+    return bool(os.environ.get("BINDER_LAUNCH_HOST") or os.environ.get("BINDER_REQUEST"))
+
+
 def hub_user() -> str | None:
-    """The JupyterHub user this server was spawned for, or None outside a hub."""
+    """The JupyterHub user this server was spawned for, or None outside a hub (and on Binder)."""
+    if on_binder():
+        return None
     return os.environ.get(HUB_USER_ENV) or None
 
 
@@ -121,6 +128,9 @@ def signout_url() -> str:
 def panel_html(who: Identity | None, progress=None) -> str:
     """The landing page's box: who is signed in (with a sign-out link) and their progress, or a sign-in link."""
     base = base_url().rstrip("/")
+    if who is None and on_binder():
+        return ("<div class='ct-identity'>On Binder your progress is kept only during this visit: it is gone when "
+                "you close the page or leave it idle.</div>")
     if who is None:
         return (f"<div class='ct-identity'><a href='{base}/classroom/signin'><b>Sign in</b></a> with your name, "
                 f"so that your progress is kept under it on every page.</div>")
