@@ -8,7 +8,8 @@ tests/.chp/, a local process spawner, a SQLite progress database in a temporary 
 the time from pressing "Sign in" to the landing page showing the learner's name (the server spawned, Voilà ran the
 page in a new kernel, the widgets drawn). Then, with every learner's landing page open, the memory of each
 learner's single-user server and its kernels (psutil: RSS, and PSS, which shares common pages fairly), and again
-after each has moved on to lesson 4 (Voilà shuts the landing page's kernel as the page closes). Medians are printed; each round stops the servers.
+after each has moved on to lesson 4 (Voilà shuts the landing page's kernel as the page closes). Medians are
+printed; each round stops the servers.
 """
 
 from __future__ import annotations

@@ -66,9 +66,10 @@ def hub_env(monkeypatch, tmp_path):
 
 def test_the_hub_user_is_the_learner_and_joins_the_open_class(hub_env):
     db = hub_env("ana")
+    room = Classroom(db)
+    room.set_code("blue7")  # a class code is for the laptop's sign-in form; the hub has signed the learner in
     who = identity.current()
     assert who.name == "ana" and not who.teacher
-    room = Classroom(db)
     assert [r["name"] for r in room.learners()] == ["ana"]
     assert who.class_id == room.current().id and who.learner_id == room.learners()[0]["learner_id"]
     # the trainer asks no name, and its answers are the class's
@@ -388,6 +389,14 @@ def test_three_learners_and_a_teacher_through_a_real_hub(hub, browser):
     assert "ana" in table and "bo" in table and TEACHER not in table
     assert teacher.locator(".ct-summary").inner_text().count("2") >= 1
 
+    # the dashboard's downloads: the class's results for a gradebook, a worksheet
+    csv = teacher.request.get(f"{hub['url']}/user/{TEACHER}/classroom/export/learners.csv")
+    assert csv.status == 200 and csv.headers["content-type"].startswith("text/csv"), csv.status
+    text = csv.text()
+    assert "ana" in text and "bo" in text
+    pdf = teacher.request.get(f"{hub['url']}/user/{TEACHER}/classroom/worksheet/set/05-take-pile.pdf?answers=1")
+    assert pdf.status == 200 and pdf.body().startswith(b"%PDF"), pdf.status
+
     # a learner is refused the dashboard: by the page on their own server, by the hub on the teacher's
     chris = pages["chris"]
     chris.goto(f"{hub['url']}/user/chris/voila/render/teacher/dashboard.ipynb")
@@ -397,6 +406,8 @@ def test_three_learners_and_a_teacher_through_a_real_hub(hub, browser):
     assert not re.search(r"\b(ana|bo)\b", chris.locator("body").inner_text())
     answer = chris.goto(f"{hub['url']}/user/{TEACHER}/voila/render/teacher/dashboard.ipynb")
     assert answer.status == 403, answer.status
+    refused = chris.request.get(f"{hub['url']}/user/chris/classroom/export/learners.csv")
+    assert refused.status == 403 and not re.search(r"\b(ana|bo)\b", refused.text())
     assert not re.search(r"\b(ana|bo)\b", chris.locator("body").inner_text())
 
     # each page asks now and then whether its kernel is still there (to say so when it was culled): the

@@ -80,7 +80,7 @@ def _from_hub(name: str) -> Identity:
             if mine:
                 who = Identity(name=name, learner_id=mine[0]["learner_id"], class_id=room.current().id)
                 break
-            verdict = room.join(name)
+            verdict = room.join(name, room.current().code)  # the hub signed them in: no class code to type
             if verdict:
                 who = Identity(name=name, learner_id=verdict.learner["learner_id"],
                                class_id=verdict.learner["class_id"])

@@ -90,6 +90,8 @@ c.Spawner.args = [
     "--MappingKernelManager.cull_idle_timeout=1800",
     "--MappingKernelManager.cull_interval=60",
     "--ServerApp.terminals_enabled=False",
+    # the dashboard's exports and worksheet PDFs, for teachers (canasta_tutor/hub_server.py)
+    "--ServerApp.jpserver_extensions=canasta_tutor.hub_server=True",
 ]
 c.Spawner.http_timeout = 60
 c.Spawner.start_timeout = 120
