@@ -100,11 +100,7 @@ def one_round(browser, learners: list[str]) -> dict:
         for page in pages.values():
             page.context.close()
     finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
+        hubtest.stop_hub(proc, tmp)
         log.close()
     return out
 

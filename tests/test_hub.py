@@ -12,6 +12,7 @@ The first tests need no hub: who the learner is when ``JUPYTERHUB_USER`` is set.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -311,12 +312,27 @@ def hub(tmp_path_factory):
         wait_for(base + "/hub/login", 90, proc)
         yield {"url": base, "db": db, "log": tmp / "hub.log", "tmp": tmp}
     finally:
-        proc.terminate()  # the hub stops the servers it spawned, the proxy and the culler
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
+        stop_hub(proc, tmp)
         log.close()
+
+
+def stop_hub(proc, tmp: Path) -> None:
+    """Stop the hub (it stops the servers it spawned, the proxy and the culler), and whatever of those a hub that
+    had to be killed left behind (its children run in sessions of their own)."""
+    import psutil
+
+    proc.terminate()
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+    for other in psutil.process_iter(["cmdline", "cwd"]):
+        cmd = " ".join(other.info["cmdline"] or [])
+        if str(tmp) in cmd or str(tmp) in (other.info["cwd"] or "") or str(CHP) in cmd:
+            with contextlib.suppress(psutil.Error):
+                for child in other.children(recursive=True):
+                    child.kill()
+                other.kill()
 
 
 @pytest.fixture(scope="module")
