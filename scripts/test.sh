@@ -3,10 +3,13 @@
 set -euo pipefail
 CANASTA_SETUP_EXTRAS=test source "$(dirname "$0")/_setup.sh"
 
-# Debian packages the tests need: chromium (browser tests), fonts-dejavu-core (suit symbols in worksheet PDFs).
+# Debian packages the tests need: chromium (browser tests), fonts-dejavu-core (suit symbols in worksheet PDFs),
+# postgresql (the storage tests' second backend).
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+# postgresql: the progress/classroom tests run against a throw-away PostgreSQL server too (tests/pgserver.py).
+{ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null; } || missing+=(postgresql)
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "== installing Debian's ${missing[*]} for the tests"
   sudo=""
