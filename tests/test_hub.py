@@ -2,8 +2,8 @@
 
 The hub runs on loopback (127.0.0.4) with configurable-http-proxy from npm (scripts/test.sh installs it into
 tests/.chp/), the deploy's own configuration loaded as it is, and only what a test machine needs changed on top:
-ports, a local process spawner with home folders in tmp_path, the hub's shared-password authenticator, and the
-progress database. Three learners and a teacher log in through the hub's login page; each learner's server opens
+ports, a local process spawner with home folders in tmp_path, the hub's shared-password authenticator; progress
+goes to a real PostgreSQL server (tests/pgserver.py, a new database ``canasta_hub``). Three learners and a teacher log in through the hub's login page; each learner's server opens
 the landing page; two learners answer a puzzle; the rows carry their hub names; the teacher's dashboard shows
 them, and a learner is refused it (on their own server by the page, on the teacher's by the hub).
 
@@ -295,11 +295,25 @@ def wait_for(url: str, timeout: float, proc) -> None:
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory):
+def hub_db(pg_url):
+    """A new database for the hub's learners on the tests' PostgreSQL server (tests/pgserver.py)."""
+    import sqlalchemy as sa
+
+    url = sa.engine.make_url(pg_url)
+    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(sa.text("DROP DATABASE IF EXISTS canasta_hub"))
+        conn.execute(sa.text("CREATE DATABASE canasta_hub"))
+    engine.dispose()
+    return url.set(database="canasta_hub").render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory, hub_db):
     if not CHP.exists():
         pytest.fail(f"the hub test needs configurable-http-proxy at {CHP}: scripts/test.sh installs it with npm")
     tmp = tmp_path_factory.mktemp("hub")
-    db = str(tmp / "progress.sqlite3")
+    db = hub_db
     config = hub_config(tmp, free_ports(3 + len(LEARNERS) + 1))
     env = dict(os.environ, CANASTA_TUTOR_DB=db, CANASTA_TEACHERS=TEACHER, CANASTA_IDLE_MINUTES="30")
     for key in ("JUPYTERHUB_USER", identity.HUB_ROLE_ENV, identity.ENV):
@@ -359,10 +373,16 @@ def log_in(browser, hub, name: str):
 
 
 def attempts(db: str) -> list[tuple]:
-    import sqlite3
+    """The attempts table as PostgreSQL holds it (read with SQL, not through the package)."""
+    import sqlalchemy as sa
 
-    with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT learner, puzzle_id, correct, class_id FROM attempts ORDER BY id").fetchall()
+    engine = sa.create_engine(db)
+    try:
+        with engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(
+                sa.text("SELECT learner, puzzle_id, correct, class_id FROM attempts ORDER BY id"))]
+    finally:
+        engine.dispose()
 
 
 @pytest.mark.browser
