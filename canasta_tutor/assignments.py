@@ -20,31 +20,18 @@ the assignment's puzzles. Set titles are therefore unique.
 from __future__ import annotations
 
 import re
-import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from pathlib import Path
 
+import sqlalchemy as sa
+
+from . import db
 from .cards import format_cards
 from .errors import CanastaError, PuzzleError
 from .kinds import get_kind
 from .puzzle import GROUP_FIELDS, LIST_FIELDS, Puzzle, load_puzzle_set, parse_puzzle_set, puzzle_files
 from .rules import PRESETS, RuleSet
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS assignments (
-    id          INTEGER PRIMARY KEY AUTOINCREMENT,
-    class_code  TEXT    NOT NULL DEFAULT '',
-    title       TEXT    NOT NULL,
-    set_title   TEXT    NOT NULL UNIQUE,
-    due         TEXT,
-    file        TEXT    NOT NULL,
-    puzzle_ids  TEXT    NOT NULL,
-    created     TEXT    NOT NULL
-);
-CREATE INDEX IF NOT EXISTS assignments_by_class ON assignments (class_code, id);
-"""
-
 
 # --- puzzles back to the file format -------------------------------------------------
 def rules_value(rules: RuleSet):
@@ -163,32 +150,22 @@ def parse_due(value) -> str | None:
 
 
 class AssignmentBook:
-    """Assignments kept beside the progress database (same SQLite file, its own table)."""
+    """Assignments kept in the progress database (their own table); their puzzle files in ``folder``: beside an
+    SQLite file, or for PostgreSQL in ``$CANASTA_TUTOR_FILES`` (default: the user's data directory)."""
 
     def __init__(self, path=None):
         from .progress import ProgressStore
 
-        self.store = ProgressStore(path)       # makes the file and the attempts table
+        self.store = ProgressStore(path)       # opens the database and runs its migrations (every table)
         self.path = self.store.path
-        self.folder = self.path.parent / "assignments"
-        try:
-            conn = self.store._connect()
-            try:
-                conn.executescript(_SCHEMA)
-            finally:
-                conn.close()
-        except sqlite3.Error as e:
-            raise CanastaError(f"cannot open the assignments in {self.path}: {e}") from None
+        self.folder = db.files_folder(self.store.where) / "assignments"
 
-    def _query(self, sql: str, params=()) -> list:
-        conn = self.store._connect()
+    def _query(self, query) -> list:
         try:
-            with conn:
-                return conn.execute(sql, params).fetchall()
-        except sqlite3.Error as e:
-            raise CanastaError(f"could not read the assignments in {self.path}: {e}") from None
-        finally:
-            conn.close()
+            with self.store._begin() as conn:
+                return conn.execute(query).fetchall()
+        except db.DB_ERRORS as e:
+            raise CanastaError(f"could not read the assignments in {self.store.where.shown}: {db.reason(e)}") from None
 
     # --- making one -----------------------------------------------------------------
     def create(self, title: str, *, sources=(), puzzles=(), generate: dict | None = None, class_code: str = "",
@@ -222,7 +199,7 @@ class AssignmentBook:
             except CanastaError as e:
                 raise PuzzleError(str(e), file=p.file or None, puzzle_id=p.id) from None
         set_title = title
-        taken = {r[0] for r in self._query("SELECT set_title FROM assignments")}
+        taken = {r[0] for r in self._query(sa.select(db.assignments.c.set_title))}
         if set_title in taken:
             raise CanastaError(f"there is already an assignment called {title!r}: choose another title")
         text = set_to_yaml(set_title, chosen)
@@ -231,28 +208,29 @@ class AssignmentBook:
             raise checked.errors[0]
         created = datetime.now(timezone.utc).isoformat(timespec="seconds")
         ids = "\n".join(p.id for p in checked.puzzles)
-        conn = self.store._connect()
+        a = db.assignments
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            with conn:
-                conn.execute("BEGIN IMMEDIATE")
-                cur = conn.execute("INSERT INTO assignments (class_code, title, set_title, due, file, puzzle_ids, "
-                                   "created) VALUES (?, ?, ?, ?, '', ?, ?)",
-                                   (class_code or "", title, set_title, due, ids, created))
-                number = cur.lastrowid
+            with self.store._begin(write=True) as conn:
+                number = conn.execute(a.insert().values(class_code=class_code or "", title=title, set_title=set_title,
+                                                        due=due, file="", puzzle_ids=ids, created=created)
+                                      .returning(a.c.id)).scalar_one()
                 file = self.folder / f"{number:04d}-{_slug(title)}.yaml"
                 file.write_text(text, encoding="utf-8")
-                conn.execute("UPDATE assignments SET file = ? WHERE id = ?", (str(file), number))
-        except sqlite3.IntegrityError:
+                conn.execute(a.update().where(a.c.id == number).values(file=str(file)))
+        except sa.exc.IntegrityError:
             raise CanastaError(f"there is already an assignment called {title!r}: choose another title") from None
-        except (OSError, sqlite3.Error) as e:
-            raise CanastaError(f"could not store the assignment in {self.folder}: {e}") from None
-        finally:
-            conn.close()
+        except OSError as e:
+            raise CanastaError(f"could not store the assignment in {self.folder}: {e.strerror or e}") from None
+        except db.DB_ERRORS as e:
+            raise CanastaError(f"could not store the assignment in {self.store.where.shown}: {db.reason(e)}") from None
         return self.get(number)
 
     # --- reading -------------------------------------------------------------------
-    _COLUMNS = "id, class_code, title, set_title, due, file, puzzle_ids, created"
+    _COLUMNS = ("id", "class_code", "title", "set_title", "due", "file", "puzzle_ids", "created")
+
+    def _select(self):
+        return sa.select(*(db.assignments.c[name] for name in self._COLUMNS))
 
     @staticmethod
     def _row(r) -> Assignment:
@@ -260,7 +238,7 @@ class AssignmentBook:
                           puzzle_ids=tuple(r[6].split("\n")) if r[6] else (), created=r[7])
 
     def get(self, number: int) -> Assignment:
-        rows = self._query(f"SELECT {self._COLUMNS} FROM assignments WHERE id = ?", (int(number),))
+        rows = self._query(self._select().where(db.assignments.c.id == int(number)))
         if not rows:
             raise CanastaError(f"there is no assignment number {number}")
         return self._row(rows[0])
@@ -269,18 +247,18 @@ class AssignmentBook:
         """Assignments of a class and those for everyone (class ``""``); all when ``class_code`` is None.
 
         Soonest due first (no due date last), then oldest first."""
-        sql = f"SELECT {self._COLUMNS} FROM assignments"
-        params: tuple = ()
+        a = db.assignments
+        query = self._select()
         if class_code is not None:
-            sql += " WHERE class_code IN (?, '')"
-            params = (class_code,)
-        sql += " ORDER BY due IS NULL, due, id"
-        return [self._row(r) for r in self._query(sql, params)]
+            query = query.where(a.c.class_code.in_([class_code, ""]))
+        query = query.order_by(sa.case((a.c.due.is_(None), 1), else_=0), a.c.due, a.c.id)
+        return [self._row(r) for r in self._query(query)]
 
     def progress(self, learner: str, assignment: Assignment) -> Progress:
         """How far ``learner`` is with ``assignment`` (from the attempts table)."""
-        rows = self._query("SELECT puzzle_id, correct FROM attempts WHERE learner = ? AND puzzle_set = ? "
-                           "ORDER BY id", (learner, assignment.set_title))
+        t = db.attempts
+        rows = self._query(sa.select(t.c.puzzle_id, t.c.correct)
+                           .where(t.c.learner == learner, t.c.puzzle_set == assignment.set_title).order_by(t.c.id))
         wanted = set(assignment.puzzle_ids)
         last: dict[str, bool] = {}
         for pid, correct in rows:
@@ -293,9 +271,8 @@ class AssignmentBook:
         titles = [a.set_title for a in self.list(class_code)]
         if not titles:
             return []
-        marks = ", ".join("?" * len(titles))
-        rows = self._query(f"SELECT DISTINCT learner FROM attempts WHERE puzzle_set IN ({marks}) ORDER BY learner",
-                           tuple(titles))
+        t = db.attempts
+        rows = self._query(sa.select(t.c.learner).distinct().where(t.c.puzzle_set.in_(titles)).order_by(t.c.learner))
         return [r[0] for r in rows]
 
     def completion(self, class_code: str | None = None, learners=None):

@@ -1,4 +1,4 @@
-"""A class: who is in it, and how it is doing (pure Python and SQLite; no Jupyter import).
+"""A class: who is in it, and how it is doing (pure Python and SQLAlchemy; no Jupyter import).
 
 The class tables live in the progress database, beside the attempts:
 
@@ -6,9 +6,11 @@ The class tables live in the progress database, beside the attempts:
   starting a new class archives the old one (its rows stay, for the record);
 * ``learners``: the names signed in to each class, unique per class whatever
   their case or surrounding spaces ("Ana" and " ana" are one name);
-* ``attempts.class_id``: added by a migration, and filled by a trigger when the
-  attempt's learner is signed in to the open class, so the trainer saves its
-  attempts exactly as it always did.
+* ``attempts.class_id``: filled when the attempt is saved, when its learner is
+  signed in to the open class, so the trainer saves its attempts exactly as it
+  always did.
+
+The tables are declared in :mod:`.db` and made by its migrations (SQLite or PostgreSQL).
 
 >>> import tempfile, os
 >>> room = Classroom(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
@@ -24,10 +26,12 @@ import html
 import io
 import os
 import secrets
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+import sqlalchemy as sa
+
+from . import db
 from .errors import CanastaError
 from .progress import ProgressStore
 from .verdict import Reason, verdict_type
@@ -37,33 +41,6 @@ JoinVerdict = verdict_type("JoinVerdict", "learner", (None,),
 
 MAX_NAME = 40
 STUCK_AFTER = 3  # this many misses in a row, the last answers of a learner, mean "stuck"
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS classes (
-    id       INTEGER PRIMARY KEY AUTOINCREMENT,
-    code     TEXT    NOT NULL DEFAULT '',
-    created  TEXT    NOT NULL,
-    archived TEXT
-);
-CREATE TABLE IF NOT EXISTS learners (
-    id       INTEGER PRIMARY KEY AUTOINCREMENT,
-    class_id INTEGER NOT NULL REFERENCES classes (id),
-    name     TEXT    NOT NULL,
-    name_key TEXT    NOT NULL,
-    joined   TEXT    NOT NULL,
-    UNIQUE (class_id, name_key)
-);
-"""
-_TRIGGER = """
-CREATE TRIGGER IF NOT EXISTS attempts_in_class AFTER INSERT ON attempts WHEN NEW.class_id IS NULL
-BEGIN
-    UPDATE attempts SET class_id = (
-        SELECT l.class_id FROM learners l JOIN classes c ON c.id = l.class_id
-        WHERE c.archived IS NULL AND l.name = NEW.learner ORDER BY c.id DESC LIMIT 1)
-    WHERE id = NEW.id;
-END;
-"""
-
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -91,71 +68,53 @@ class Classroom:
     """The class being taught and its learners, in the progress database (``path``: as for ProgressStore)."""
 
     def __init__(self, path: str | os.PathLike | None = None):
-        self.store = ProgressStore(path)
+        self.store = ProgressStore(path)   # opens the database and runs its migrations (every class table)
         self.path = self.store.path
-        try:
-            conn = self._connect()
-            try:
-                conn.executescript(_SCHEMA)
-                columns = {row[1] for row in conn.execute("PRAGMA table_info(attempts)")}
-                if "class_id" not in columns:
-                    conn.execute("ALTER TABLE attempts ADD COLUMN class_id INTEGER")
-                conn.executescript(_TRIGGER)
-                conn.commit()
-            finally:
-                conn.close()
-        except sqlite3.Error as e:
-            raise CanastaError(f"cannot prepare the class tables in {self.path}: {e}") from None
 
-    def _connect(self) -> sqlite3.Connection:
-        return self.store._connect()
-
-    def _query(self, sql: str, params: tuple = ()) -> list:
-        conn = self._connect()
+    def _query(self, query, doing: str = "read the class tables in") -> list:
         try:
-            return conn.execute(sql, params).fetchall()
-        except sqlite3.Error as e:
-            raise CanastaError(f"cannot read the class tables in {self.path}: {e}") from None
-        finally:
-            conn.close()
+            with self.store._begin() as conn:
+                return conn.execute(query).fetchall()
+        except db.DB_ERRORS as e:
+            raise CanastaError(f"cannot {doing} {self.store.where.shown}: {db.reason(e)}") from None
 
     # --- the class -------------------------------------------------------------------
     def current(self) -> ClassInfo:
         """The open class (one is opened, without a code, when there is none)."""
-        rows = self._query("SELECT id, code, created, archived FROM classes WHERE archived IS NULL "
-                           "ORDER BY id DESC LIMIT 1")
+        c = db.classes
+        rows = self._query(sa.select(c.c.id, c.c.code, c.c.created, c.c.archived).where(c.c.archived.is_(None))
+                           .order_by(c.c.id.desc()).limit(1))
         if rows:
             return ClassInfo(*rows[0])
         return self.new_class()
 
     def classes(self) -> list[ClassInfo]:
-        return [ClassInfo(*r) for r in self._query("SELECT id, code, created, archived FROM classes ORDER BY id")]
+        c = db.classes
+        return [ClassInfo(*r) for r in self._query(sa.select(c.c.id, c.c.code, c.c.created, c.c.archived)
+                                                   .order_by(c.c.id))]
 
     def new_class(self, code: str = "") -> ClassInfo:
         """Archive the open class (its learners and results stay) and open a new one with this code."""
         stamp = _now()
-        conn = self._connect()
+        c = db.classes
         try:
-            with conn:
-                conn.execute("BEGIN IMMEDIATE")
-                conn.execute("UPDATE classes SET archived = ? WHERE archived IS NULL", (stamp,))
-                cur = conn.execute("INSERT INTO classes (code, created) VALUES (?, ?)", (str(code or "").strip(), stamp))
-                new_id = cur.lastrowid
-        except sqlite3.Error as e:
-            raise CanastaError(f"cannot start a new class in {self.path}: {e}") from None
-        finally:
-            conn.close()
+            with self.store._begin(write=True) as conn:
+                conn.execute(c.update().where(c.c.archived.is_(None)).values(archived=stamp))
+                new_id = conn.execute(c.insert().values(code=str(code or "").strip(), created=stamp)
+                                      .returning(c.c.id)).scalar_one()
+        except db.DB_ERRORS as e:
+            raise CanastaError(f"cannot start a new class in {self.store.where.shown}: {db.reason(e)}") from None
         return ClassInfo(new_id, str(code or "").strip(), stamp, None)
 
     def set_code(self, code: str) -> ClassInfo:
         """Give the open class this code (learners must type it to join)."""
         info = self.current()
-        conn = self._connect()
+        c = db.classes
         try:
-            with conn:
-                conn.execute("UPDATE classes SET code = ? WHERE id = ?", (str(code or "").strip(), info.id))
-        finally:
-            conn.close()
+            with self.store._begin(write=True) as conn:
+                conn.execute(c.update().where(c.c.id == info.id).values(code=str(code or "").strip()))
+        except db.DB_ERRORS as e:
+            raise CanastaError(f"cannot set the class code in {self.store.where.shown}: {db.reason(e)}") from None
         return self.current()
 
     # --- learners --------------------------------------------------------------------
@@ -173,32 +132,31 @@ class Classroom:
         info = self.current()
         if info.code and str(code or "").strip().casefold() != info.code.casefold():
             return _no("wrong-code", "That is not this class's code: ask your teacher for it.")
-        conn = self._connect()
+        lr = db.learners
         try:
-            with conn:
-                conn.execute("BEGIN IMMEDIATE")
-                cur = conn.execute("INSERT INTO learners (class_id, name, name_key, joined) VALUES (?, ?, ?, ?)",
-                                   (info.id, shown, name_key(shown), _now()))
-                learner_id = cur.lastrowid
-        except sqlite3.IntegrityError:
+            with self.store._begin(write=True) as conn:
+                learner_id = conn.execute(lr.insert().values(class_id=info.id, name=shown, name_key=name_key(shown),
+                                                             joined=_now()).returning(lr.c.id)).scalar_one()
+        except sa.exc.IntegrityError:
             return _no("name-taken", f"Someone in this class is already called {shown}: please choose another "
                                      "name (add an initial, say).")
-        except sqlite3.Error as e:
-            raise CanastaError(f"cannot sign in to the class in {self.path}: {e}") from None
-        finally:
-            conn.close()
+        except db.DB_ERRORS as e:
+            raise CanastaError(f"cannot sign in to the class in {self.store.where.shown}: {db.reason(e)}") from None
         return JoinVerdict(True, (Reason("joined", f"Welcome, {shown}."),),
                            {"learner_id": learner_id, "name": shown, "class_id": info.id})
 
     def learner(self, learner_id: int) -> dict | None:
         """The learner with this id, if they belong to the open class."""
-        rows = self._query("SELECT l.id, l.name, l.class_id FROM learners l JOIN classes c ON c.id = l.class_id "
-                           "WHERE l.id = ? AND c.archived IS NULL", (int(learner_id),))
+        lr, c = db.learners, db.classes
+        rows = self._query(sa.select(lr.c.id, lr.c.name, lr.c.class_id).join(c, c.c.id == lr.c.class_id)
+                           .where(lr.c.id == int(learner_id), c.c.archived.is_(None)))
         return {"learner_id": rows[0][0], "name": rows[0][1], "class_id": rows[0][2]} if rows else None
 
     def learners(self, class_id: int | None = None) -> list[dict]:
         cid = self.current().id if class_id is None else class_id
-        rows = self._query("SELECT id, name, joined FROM learners WHERE class_id = ? ORDER BY name_key", (cid,))
+        lr = db.learners
+        rows = self._query(sa.select(lr.c.id, lr.c.name, lr.c.joined).where(lr.c.class_id == cid)
+                           .order_by(lr.c.name_key))
         return [{"learner_id": r[0], "name": r[1], "joined": r[2]} for r in rows]
 
     # --- results ---------------------------------------------------------------------
@@ -207,19 +165,16 @@ class Classroom:
         import pandas as pd
 
         cid = self.current().id if class_id is None else class_id
-        query = ("SELECT id, learner, puzzle_set, puzzle_id, kind, topic, difficulty, answer, correct, seconds, "
-                 "timestamp FROM attempts WHERE class_id = ?")
-        params: tuple = (cid,)
+        t = db.attempts
+        query = sa.select(t.c.id, t.c.learner, t.c.puzzle_set, t.c.puzzle_id, t.c.kind, t.c.topic, t.c.difficulty,
+                          t.c.answer, t.c.correct, t.c.seconds, t.c.timestamp).where(t.c.class_id == cid)
         if learner is not None:
-            query += " AND learner = ?"
-            params += (learner,)
-        conn = self._connect()
+            query = query.where(t.c.learner == learner)
         try:
-            frame = pd.read_sql_query(query + " ORDER BY id", conn, params=params)
-        except (sqlite3.Error, pd.errors.DatabaseError) as e:
-            raise CanastaError(f"cannot read the class's attempts in {self.path}: {e}") from None
-        finally:
-            conn.close()
+            with self.store._begin() as conn:
+                frame = pd.read_sql_query(query.order_by(t.c.id), conn)
+        except (*db.DB_ERRORS, pd.errors.DatabaseError) as e:
+            raise CanastaError(f"cannot read the class's attempts in {self.store.where.shown}: {db.reason(e)}") from None
         frame["correct"] = frame["correct"].astype(bool)
         return frame
 

@@ -24,34 +24,17 @@ from __future__ import annotations
 
 import html
 import json
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+import sqlalchemy as sa
+
+from . import db
 from .errors import CanastaError
 from .kinds import get_kind
 from .melds import MIXED, NATURAL, NONE, SAMBA
 from .puzzle import Puzzle, puzzle_from_mapping
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS live_puzzles (
-    id          INTEGER PRIMARY KEY AUTOINCREMENT,
-    class_code  TEXT    NOT NULL,
-    puzzle      TEXT    NOT NULL,
-    set_title   TEXT    NOT NULL,
-    sent_at     TEXT    NOT NULL,
-    revealed_at TEXT
-);
-CREATE INDEX IF NOT EXISTS live_puzzles_by_class ON live_puzzles (class_code, id);
-CREATE TABLE IF NOT EXISTS live_answers (
-    live_id     INTEGER NOT NULL REFERENCES live_puzzles (id),
-    learner     TEXT    NOT NULL,
-    answer      TEXT    NOT NULL,
-    correct     INTEGER NOT NULL CHECK (correct IN (0, 1)),
-    answered_at TEXT    NOT NULL,
-    PRIMARY KEY (live_id, learner)
-);
-"""
 MELD_LABELS = (((False, NONE), "Not a meld"), ((True, NONE), "A meld, no canasta"),
                ((True, NATURAL), "Natural canasta"), ((True, MIXED), "Mixed canasta"),
                ((True, SAMBA), "Samba"))
@@ -99,6 +82,10 @@ class LiveAnswer:
         return self.correct
 
 
+_LIVE_COLUMNS = sa.select(db.live_puzzles.c.id, db.live_puzzles.c.class_code, db.live_puzzles.c.puzzle,
+                          db.live_puzzles.c.set_title, db.live_puzzles.c.sent_at, db.live_puzzles.c.revealed_at)
+
+
 class LiveClass:
     """The live puzzle of one class (class code ``""`` is the class of everyone not in a class)."""
 
@@ -108,22 +95,16 @@ class LiveClass:
         self.class_code = class_code or ""
         self._store = ProgressStore(path)
         self.path = self._store.path
-        self._run(lambda conn: conn.executescript(_SCHEMA))
 
     def _run(self, work, *, write: bool = False):
         try:
-            conn = self._store._connect()
-        except sqlite3.Error as e:
-            raise CanastaError(f"cannot open the live class puzzle in {self.path}: {e}") from None
-        try:
-            with conn:
-                if write:
-                    conn.execute("BEGIN IMMEDIATE")
+            with self._store._begin(write=write) as conn:
                 return work(conn)
-        except sqlite3.Error as e:
-            raise CanastaError(f"the live class puzzle in {self.path} could not be read or saved: {e}") from None
-        finally:
-            conn.close()
+        except sa.exc.IntegrityError:
+            raise
+        except db.DB_ERRORS as e:
+            raise CanastaError(f"the live class puzzle in {self._store.where.shown} could not be read or saved: "
+                               f"{db.reason(e)}") from None
 
     # --- the teacher -------------------------------------------------------------------
     def send(self, puzzle: Puzzle) -> LivePuzzle:
@@ -135,9 +116,10 @@ class LiveClass:
         solve(puzzle)  # an unsolvable puzzle is refused here, not on thirty screens
         raw = json.dumps(puzzle_to_mapping(puzzle), ensure_ascii=False)
         now = _now()
+        lp = db.live_puzzles
         number = self._run(lambda conn: conn.execute(
-            "INSERT INTO live_puzzles (class_code, puzzle, set_title, sent_at) VALUES (?, ?, ?, ?)",
-            (self.class_code, raw, set_of(puzzle), now)).lastrowid, write=True)
+            lp.insert().values(class_code=self.class_code, puzzle=raw, set_title=set_of(puzzle), sent_at=now)
+            .returning(lp.c.id)).scalar_one(), write=True)
         return self.current_or_raise(number)
 
     def reveal(self) -> LivePuzzle:
@@ -146,8 +128,9 @@ class LiveClass:
         if live is None:
             raise CanastaError("there is no live puzzle to reveal: send one first")
         if not live.revealed:
-            self._run(lambda conn: conn.execute("UPDATE live_puzzles SET revealed_at = ? WHERE id = ?",
-                                                (_now(), live.id)), write=True)
+            lp = db.live_puzzles
+            self._run(lambda conn: conn.execute(lp.update().where(lp.c.id == live.id).values(revealed_at=_now())),
+                      write=True)
         return self.current_or_raise(live.id)
 
     def counts(self, live_id: int | None = None) -> dict[str, int]:
@@ -170,9 +153,10 @@ class LiveClass:
         live = self.current() if live_id is None else self.current_or_raise(live_id)
         if live is None:
             return []
+        la = db.live_answers
         rows = self._run(lambda conn: conn.execute(
-            "SELECT learner, answer, correct FROM live_answers WHERE live_id = ? ORDER BY answered_at, learner",
-            (live.id,)).fetchall())
+            sa.select(la.c.learner, la.c.answer, la.c.correct).where(la.c.live_id == live.id)
+            .order_by(la.c.answered_at, la.c.learner)).fetchall())
         return [LiveAnswer(learner=r[0], answer=json.loads(r[1]), correct=bool(r[2]),
                            label=answer_label(live.puzzle.kind, json.loads(r[1]))) for r in rows]
 
@@ -180,14 +164,13 @@ class LiveClass:
     def current(self) -> LivePuzzle | None:
         """The class's newest live puzzle, or None if none was sent."""
         rows = self._run(lambda conn: conn.execute(
-            "SELECT id, class_code, puzzle, set_title, sent_at, revealed_at FROM live_puzzles WHERE class_code = ? "
-            "ORDER BY id DESC LIMIT 1", (self.class_code,)).fetchall())
+            _LIVE_COLUMNS.where(db.live_puzzles.c.class_code == self.class_code)
+            .order_by(db.live_puzzles.c.id.desc()).limit(1)).fetchall())
         return self._live(rows[0]) if rows else None
 
     def current_or_raise(self, live_id: int) -> LivePuzzle:
         rows = self._run(lambda conn: conn.execute(
-            "SELECT id, class_code, puzzle, set_title, sent_at, revealed_at FROM live_puzzles WHERE id = ?",
-            (int(live_id),)).fetchall())
+            _LIVE_COLUMNS.where(db.live_puzzles.c.id == int(live_id))).fetchall())
         if not rows:
             raise CanastaError(f"there is no live puzzle number {live_id}")
         return self._live(rows[0])
@@ -225,15 +208,13 @@ class LiveClass:
         label = answer_label(live.puzzle.kind, {**solution.answer, **given})
 
         def insert(conn):
-            conn.execute("INSERT INTO live_answers (live_id, learner, answer, correct, answered_at) "
-                         "VALUES (?, ?, ?, ?, ?)", (live.id, learner, json.dumps(given), int(correct), _now()))
+            conn.execute(db.live_answers.insert().values(live_id=live.id, learner=learner, answer=json.dumps(given),
+                                                         correct=int(correct), answered_at=_now()))
 
         try:
             self._run(insert, write=True)
-        except CanastaError as e:
-            if "UNIQUE" in str(e):
-                raise CanastaError(f"{learner} has answered this puzzle already: one answer each") from None
-            raise
+        except sa.exc.IntegrityError:
+            raise CanastaError(f"{learner} has answered this puzzle already: one answer each") from None
         return LiveAnswer(learner=learner, answer=dict(given), correct=correct, label=label)
 
     def answer_of(self, learner: str, live_id: int | None = None) -> LiveAnswer | None:

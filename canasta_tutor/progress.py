@@ -1,7 +1,8 @@
-"""Learner progress: every attempt stored in SQLite.
+"""Learner progress: every attempt stored in SQLite or PostgreSQL (one code path: :mod:`.db`).
 
-The database is ``$CANASTA_TUTOR_DB`` when set, otherwise ``progress.sqlite3`` in
-the user's data directory. Every attempt is written in its own transaction
+The database is ``$CANASTA_TUTOR_DB`` when set (a file path, or a ``postgresql://`` URL), otherwise
+``progress.sqlite3`` in the user's data directory; its tables are made and upgraded by migrations.
+Every attempt is written in its own transaction
 the moment it is answered, so a kernel killed mid-puzzle loses at most the
 puzzle on screen, and several learners (one kernel each) can write to the same
 file at once: SQLite's write-ahead log lets readers go on while one writer
@@ -37,41 +38,25 @@ import json
 import math
 import os
 import re
-import sqlite3
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+import sqlalchemy as sa
+
+from . import db
 from .errors import ProgressError, clip, clip_repr
 
 ENV_VAR = "CANASTA_TUTOR_DB"
 COLUMNS = ("id", "learner", "puzzle_set", "puzzle_id", "kind", "topic", "difficulty", "answer", "correct",
            "seconds", "timestamp")
 #: How long a write waits for another writer before the attempt is kept for later.
-BUSY_SECONDS = 2.0
+BUSY_SECONDS = db.BUSY_SECONDS
 #: The longest learner name (longer ones are refused with a message).
 MAX_NAME = 60
 #: A puzzle answered after more than this many seconds counts as "away": its time is not kept.
 MAX_SECONDS = 30 * 60
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS attempts (
-    id         INTEGER PRIMARY KEY AUTOINCREMENT,
-    learner    TEXT    NOT NULL,
-    puzzle_set TEXT    NOT NULL,
-    puzzle_id  TEXT    NOT NULL,
-    kind       TEXT    NOT NULL,
-    topic      TEXT    NOT NULL,
-    difficulty INTEGER NOT NULL,
-    answer     TEXT    NOT NULL,
-    correct    INTEGER NOT NULL CHECK (correct IN (0, 1)),
-    seconds    REAL,
-    timestamp  TEXT    NOT NULL
-);
-CREATE INDEX IF NOT EXISTS attempts_by_learner ON attempts (learner, id);
-"""
-_INSERT = ("INSERT INTO attempts (learner, puzzle_set, puzzle_id, kind, topic, difficulty, answer, correct, seconds, "
-           "timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 # Control characters (C0, DEL, C1) and the bidirectional overrides that reorder what a terminal shows.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
@@ -116,11 +101,12 @@ def clean_seconds(seconds) -> float | None:
     return round(value, 3)
 
 
-def default_path() -> Path:
-    """Where progress is kept: ``$CANASTA_TUTOR_DB`` or the user's data directory."""
+def default_path() -> Path | str:
+    """Where progress is kept: ``$CANASTA_TUTOR_DB`` (a file, or a database URL kept as text) or the user's data
+    directory."""
     env = os.environ.get(ENV_VAR)
     if env:
-        return Path(env).expanduser()
+        return env if "://" in env else Path(env).expanduser()
     from platformdirs import user_data_path
 
     return user_data_path("canasta-tutor", appauthor=False) / "progress.sqlite3"
@@ -157,82 +143,106 @@ class SaveResult:
 
 
 class ProgressStore:
-    """The attempts of every learner in one SQLite file.
+    """The attempts of every learner in one database: an SQLite file or a PostgreSQL URL (see :mod:`.db`).
 
     ``create=False`` opens an existing database only (for reading: nothing is created, not even folders).
     """
 
     def __init__(self, path: str | os.PathLike | None = None, *, create: bool = True,
                  busy_seconds: float = BUSY_SECONDS):
-        if path is not None and not isinstance(path, (str, os.PathLike)):
-            raise ProgressError(f"a progress database is named by a path, not {clip_repr(path, 40)}")
-        self.path = Path(path) if path is not None else default_path()
-        self.journal = self.path.with_name(self.path.name + ".pending.jsonl")
+        self.where = db.target(path if path is not None else default_path())
+        self.path = self.where.name
+        if self.where.path is not None:
+            self.journal = self.where.path.with_name(self.where.path.name + ".pending.jsonl")
+        else:
+            url = self.where.url
+            self.journal = db.files_folder(self.where) / (
+                "progress-" + re.sub(r"[^A-Za-z0-9._-]+", "_", f"{url.host}-{url.port or 5432}-{url.database}")
+                + ".pending.jsonl")
         self.busy_seconds = busy_seconds
         self._kept: list[tuple] = []  # attempts that reached neither the database nor the journal
         if not create:
-            if not self.path.is_file():
+            if self.where.path is not None and not self.where.path.is_file():
                 raise ProgressError(f"no progress database at {self.path}", path=self.path)
-            conn = self._connect()
-            try:
-                self._check_table(conn)
-            finally:
-                conn.close()
+            self._open(migrate=False)
             return
+        if self.where.path is not None:
+            try:
+                self.where.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise ProgressError(f"cannot open the progress database {self.path}: {e.strerror or e}",
+                                    path=self.path) from None
+        self._open(migrate=True)
+
+    def _open(self, migrate: bool) -> None:
+        """Check that the database is ours (or empty), then bring its tables up to date (when ``migrate``)."""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise ProgressError(f"cannot open the progress database {self.path}: {e.strerror or e}",
-                                path=self.path) from None
-        conn = self._connect()
-        try:
-            if not self._check_table(conn, missing_ok=True):
-                conn.executescript(_SCHEMA)
-            conn.execute("PRAGMA journal_mode = WAL")
-        except sqlite3.Error as e:
+            with db.engine(self.where, self.busy_seconds).connect() as conn:
+                tables = set(sa.inspect(conn).get_table_names())
+                if "alembic_version" not in tables or not migrate:
+                    self._check_tables(conn, tables, missing_ok=migrate)
+            if migrate:
+                db.migrate(self.where, self.busy_seconds)
+                if self.where.kind == "sqlite":
+                    raw = db.engine(self.where, self.busy_seconds).raw_connection()
+                    try:
+                        raw.driver_connection.execute("PRAGMA journal_mode = WAL")
+                    finally:
+                        raw.close()
+        except db.DB_ERRORS as e:
             raise self._error("cannot open", e) from None
-        finally:
-            conn.close()
 
     # --- connections and checks --------------------------------------------------------
     def _error(self, doing: str, e: Exception) -> ProgressError:
-        text = str(e)
-        if isinstance(e, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
+        if isinstance(e, ProgressError):
+            return e
+        text = db.reason(e)
+        if "not a database" in text or "malformed" in text:
             text += " (the file is damaged or is not a canasta-tutor progress database)"
         elif "locked" in text or "busy" in text:
             text += f" (another program has held it for more than {self.busy_seconds:g} s)"
-        return ProgressError(f"{doing} the progress database {self.path}: {text}", path=self.path)
+        elif self.where.kind == "postgresql" and isinstance(e, sa.exc.OperationalError):
+            text += " (is the PostgreSQL server running, and is the URL right?)"
+        elif "readonly" in text or "read-only" in text:
+            text += " (the file or its folder cannot be written: check its permissions)"
+        return ProgressError(f"{doing} the progress database {self.where.shown}: {text}", path=self.path)
 
-    def _connect(self) -> sqlite3.Connection:
+    def _begin(self, write: bool = False):
+        """A connection in a transaction (SQLite: the write lock is taken at once when ``write``)."""
+        return db.begin(self.where, write=write, busy_seconds=self.busy_seconds)
+
+    def _connect(self):
+        """A connection (SQLAlchemy) to the database, for the other stores; close it when done."""
         try:
-            conn = sqlite3.connect(self.path, timeout=self.busy_seconds)
-            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            return conn
-        except sqlite3.Error as e:
+            return db.engine(self.where, self.busy_seconds).connect()
+        except db.DB_ERRORS as e:
             raise self._error("cannot open", e) from None
 
-    def _check_table(self, conn: sqlite3.Connection, missing_ok: bool = False) -> bool:
-        """True if the ``attempts`` table is there with every column; raise if it is foreign or damaged."""
-        try:
-            columns = {row[1] for row in conn.execute("PRAGMA table_info(attempts)")}
-        except sqlite3.Error as e:
-            raise self._error("cannot read", e) from None
-        if not columns:
-            try:
-                tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-            except sqlite3.Error as e:
-                raise self._error("cannot read", e) from None
-            if missing_ok and not tables:
+    def _check_tables(self, conn, tables: set, missing_ok: bool = False) -> bool:
+        """True if the ``attempts`` table is there with every column; raise if the database is foreign."""
+        if "attempts" not in tables:
+            if missing_ok and not (tables - {"alembic_version"}):
                 return False
-            what = f"it holds the tables {', '.join(map(printable, tables[:5]))}" if tables else "it is empty"
-            raise ProgressError(f"{self.path} is not a canasta-tutor progress database: {what}, but no 'attempts' "
-                                f"table", path=self.path)
+            shown = sorted(tables)
+            what = f"it holds the tables {', '.join(map(printable, shown[:5]))}" if shown else "it is empty"
+            raise ProgressError(f"{self.where.shown} is not a canasta-tutor progress database: {what}, but no "
+                                f"'attempts' table", path=self.path)
+        columns = {c["name"] for c in sa.inspect(conn).get_columns("attempts")}
         missing = [c for c in COLUMNS if c not in columns]
         if missing:
-            raise ProgressError(f"{self.path} is not a canasta-tutor progress database: its 'attempts' table has "
-                                f"no column {', '.join(missing)}", path=self.path)
+            raise ProgressError(f"{self.where.shown} is not a canasta-tutor progress database: its 'attempts' table "
+                                f"has no column {', '.join(missing)}", path=self.path)
         return True
+
+    def _insert(self, rows: list[tuple]) -> None:
+        """Write ``rows`` in one transaction; each attempt goes to the open class its learner signed in to."""
+        t, c, lr = db.attempts, db.classes, db.learners
+        in_class = (sa.select(lr.c.class_id).join(c, c.c.id == lr.c.class_id)
+                    .where(c.c.archived.is_(None), lr.c.name == sa.bindparam("p_learner"))
+                    .order_by(c.c.id.desc()).limit(1).scalar_subquery())
+        stmt = t.insert().values({**{name: sa.bindparam("p_" + name) for name in COLUMNS[1:]}, "class_id": in_class})
+        with self._begin(write=True) as conn:
+            conn.execute(stmt, [{"p_" + name: value for name, value in zip(COLUMNS[1:], row)} for row in rows])
 
     # --- writing -------------------------------------------------------------------------
     def record(self, *, learner: str, puzzle_set: str, puzzle_id: str, kind: str, topic: str, difficulty: int,
@@ -254,16 +264,9 @@ class ProgressStore:
         except ProgressError as e:
             return self._keep(row, e)
         try:
-            conn = self._connect()
-            try:
-                with conn:
-                    self._check_table(conn, missing_ok=False)
-                    conn.execute("BEGIN IMMEDIATE")
-                    conn.executemany(_INSERT, rows)
-            finally:
-                conn.close()
-        except (sqlite3.Error, ProgressError) as e:
-            error = e if isinstance(e, ProgressError) else self._error("could not save the attempt in", e)
+            self._insert(rows)
+        except (*db.DB_ERRORS, ProgressError) as e:
+            error = self._error("could not save the attempt in", e)
             self._put_back(rows[:-1])
             return self._keep(row, error)
         self._kept = []
@@ -283,17 +286,10 @@ class ProgressStore:
         if not rows:
             return SaveResult(saved=True)
         try:
-            conn = self._connect()
-            try:
-                with conn:
-                    self._check_table(conn)
-                    conn.execute("BEGIN IMMEDIATE")
-                    conn.executemany(_INSERT, rows)
-            finally:
-                conn.close()
-        except (sqlite3.Error, ProgressError) as e:
+            self._insert(rows)
+        except (*db.DB_ERRORS, ProgressError) as e:
             self._put_back(rows)
-            error = e if isinstance(e, ProgressError) else self._error("could not save the attempts in", e)
+            error = self._error("could not save the attempts in", e)
             return SaveResult(saved=False, kept=self.pending(), problem=str(error))
         self._kept = []
         self._forget_taken()
@@ -362,20 +358,16 @@ class ProgressStore:
 
     # --- reading -------------------------------------------------------------------------
     def _select(self, learner: str | None, read):
-        """Run ``read(connection, query, params)`` on every attempt (of ``learner``), oldest first."""
-        query = f"SELECT {', '.join(COLUMNS)} FROM attempts"
-        params: tuple = ()
+        """Run ``read(connection, select)`` on every attempt (of ``learner``), oldest first."""
+        t = db.attempts
+        query = sa.select(*(t.c[name] for name in COLUMNS))
         if learner is not None:
-            query += " WHERE learner = ?"
-            params = (clean_name(learner),)
-        conn = self._connect()
+            query = query.where(t.c.learner == clean_name(learner))
         try:
-            self._check_table(conn)
-            return read(conn, query + " ORDER BY id", params)
-        except sqlite3.Error as e:
+            with self._begin() as conn:
+                return read(conn, query.order_by(t.c.id))
+        except db.DB_ERRORS as e:
             raise self._error("cannot read", e) from None
-        finally:
-            conn.close()
 
     def history(self, learner: str | None = None) -> list[Attempt]:
         """The attempts in the order they were made (all learners when ``learner`` is None).
@@ -383,7 +375,7 @@ class ProgressStore:
         A row that cannot be read in full (an answer that is not JSON, a missing time) is still returned,
         with what could be read.
         """
-        rows = self._select(learner, lambda conn, q, p: conn.execute(q, p).fetchall())
+        rows = self._select(learner, lambda conn, q: conn.execute(q).fetchall())
         return [Attempt(learner=r[1], puzzle_set=r[2], puzzle_id=r[3], kind=r[4], topic=r[5],
                         difficulty=_int_or(r[6], 1), answer=_json_or_text(r[7]), correct=r[8] in (1, True, "1"),
                         seconds=clean_seconds(r[9]), timestamp=r[10]) for r in rows]
@@ -392,7 +384,7 @@ class ProgressStore:
         """Every attempt as a pandas DataFrame."""
         import pandas as pd
 
-        frame = self._select(learner, lambda conn, q, p: pd.read_sql_query(q, conn, params=p))
+        frame = self._select(learner, lambda conn, q: pd.read_sql_query(q, conn))
         frame["correct"] = frame["correct"].isin([1, True, "1"])
         return frame
 

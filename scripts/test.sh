@@ -3,10 +3,13 @@
 set -euo pipefail
 CANASTA_SETUP_EXTRAS=test source "$(dirname "$0")/_setup.sh"
 
-# Debian packages the tests need: chromium (browser tests), fonts-dejavu-core (suit symbols in worksheet PDFs).
+# Debian packages the tests need: chromium (browser tests), fonts-dejavu-core (suit symbols in worksheet PDFs),
+# postgresql (the storage tests' second backend).
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+# postgresql: the progress/classroom tests run against a throw-away PostgreSQL server too (tests/pgserver.py).
+{ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null; } || missing+=(postgresql)
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "== installing Debian's ${missing[*]} for the tests"
   sudo=""
@@ -19,5 +22,11 @@ if [ ! -f tests/.axe/node_modules/axe-core/axe.min.js ]; then
   echo "== installing axe-core (npm) for the browser tests' accessibility scan"
   { command -v npm >/dev/null && npm install --prefix tests/.axe --no-audit --no-fund --silent axe-core@4 >/dev/null; } ||
     echo "!! could not install axe-core: the browser tests will fail (needs npm)"
+fi
+# configurable-http-proxy (npm) for the JupyterHub test (tests/test_hub.py), into a git-ignored folder.
+if [ ! -x tests/.chp/node_modules/.bin/configurable-http-proxy ]; then
+  echo "== installing configurable-http-proxy (npm) for the JupyterHub test"
+  { command -v npm >/dev/null && npm install --prefix tests/.chp --no-audit --no-fund --silent configurable-http-proxy@4 >/dev/null; } ||
+    echo "!! could not install configurable-http-proxy: the JupyterHub test will fail (needs npm)"
 fi
 exec .venv/bin/python -m pytest "$@"

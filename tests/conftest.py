@@ -9,6 +9,9 @@ from hypothesis import settings
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 
+# Run inside a JupyterHub (or Binder) the tests still see nobody signed in, as on a laptop.
+for _hub_var in ("JUPYTERHUB_USER", "CANASTA_TUTOR_ROLE", "BINDER_LAUNCH_HOST", "BINDER_REQUEST"):
+    os.environ.pop(_hub_var, None)
 # Tests, lessons run by nbval and servers started by tests keep their progress away from the user's own.
 os.environ.setdefault("CANASTA_TUTOR_DB", os.path.join(tempfile.mkdtemp(prefix="canasta-tests-"), "progress.sqlite3"))
 
@@ -33,3 +36,23 @@ def run_cli(*args, cwd=None):
 def cli():
     """Run ``canasta-tutor ARGS`` in a subprocess; returns the CompletedProcess."""
     return run_cli
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """One real PostgreSQL server for the whole session (tests/pgserver.py); stopped at the end."""
+    import shutil
+
+    from pgserver import postgres_server
+
+    # not tmp_path_factory: its folders are private to root, and the server runs as an unprivileged user when we are root
+    folder = tempfile.mkdtemp(prefix="canasta-pg-")
+    with postgres_server(folder) as server:
+        yield server
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def pg_url(pg_server) -> str:
+    """URL of the session's PostgreSQL server ("postgresql://postgres@127.0.0.1:PORT/postgres")."""
+    return pg_server.url

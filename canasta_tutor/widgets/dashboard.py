@@ -67,7 +67,10 @@ class TeacherDashboard(widgets.VBox):
         self._task = None
         self.add_class("ct-dashboard")
         if not self.allowed:
-            self.children = [widgets.HTML("<p>This page is for the teacher: open it with the teacher key.</p>")]
+            refusal = ("This page is for teachers: the hub's administrator adds teachers to the hub's group "
+                       "<i>teachers</i>." if identity.hub_user() else "This page is for the teacher: open it with "
+                       "the teacher key.")
+            self.children = [widgets.HTML(f"<p class='ct-refused'>{refusal}</p>")]
             return
         try:
             self.room = classroom or Classroom()

@@ -6,8 +6,13 @@ request header ``X-Canasta-Identity`` (overwriting anything the browser sent und
 that header to the page's kernel as the environment variable ``HTTP_X_CANASTA_IDENTITY``; a preheated kernel
 waits for its request first (``voila.utils.wait_for_request``). Nothing the browser's widgets send can change it.
 
-Outside the web app (a notebook in JupyterLab, nbval) nobody is signed in and :func:`current` is None: the
-trainer then asks for a name as before.
+Under JupyterHub (``deploy/jupyterhub/``) the hub has signed the learner in: the single-user server, and so every
+kernel it starts, has the hub user's name in ``JUPYTERHUB_USER`` and, for a teacher (hub group ``teachers`` or an
+admin), ``CANASTA_TUTOR_ROLE=teacher``, both set by the hub when it spawns the server (the learner does not choose
+that environment). No sign-in form then; the learner joins the open class under the hub name on their first page.
+
+Outside the web app and the hub (a notebook in JupyterLab, nbval) nobody is signed in and :func:`current` is
+None: the trainer then asks for a name as before.
 """
 
 from __future__ import annotations
@@ -18,7 +23,10 @@ import os
 from dataclasses import dataclass
 
 ENV = "HTTP_X_CANASTA_IDENTITY"
+HUB_USER_ENV = "JUPYTERHUB_USER"
+HUB_ROLE_ENV = "CANASTA_TUTOR_ROLE"
 _resolved = False
+_hub_cache: dict = {}
 
 
 @dataclass(frozen=True)
@@ -41,8 +49,53 @@ def _wait_for_request() -> None:
         wait_for_request()
 
 
+def on_binder() -> bool:
+    """Whether this runs on Binder (mybinder.org), whose hub names each visit at random and keeps nothing."""
+    return bool(os.environ.get("BINDER_LAUNCH_HOST") or os.environ.get("BINDER_REQUEST"))
+
+
+def hub_user() -> str | None:
+    """The JupyterHub user this server was spawned for, or None outside a hub (and on Binder)."""
+    if on_binder():
+        return None
+    return os.environ.get(HUB_USER_ENV) or None
+
+
+def _from_hub(name: str) -> Identity:
+    """The hub user as an identity: the teacher when the hub said so, else a learner of the open class (joined
+    under the hub name the first time; a database that cannot be reached leaves the learner out of the class,
+    not out of the lessons)."""
+    if os.environ.get(HUB_ROLE_ENV, "").strip().lower() == "teacher":
+        return Identity(name=name, teacher=True)
+    if name in _hub_cache:
+        return _hub_cache[name]
+    from ..classroom import Classroom, name_key
+    from ..errors import CanastaError
+
+    who = Identity(name=name)
+    try:
+        room = Classroom()
+        for _attempt in range(2):  # two pages of one learner may join at once: the second finds the first's row
+            mine = [r for r in room.learners() if name_key(r["name"]) == name_key(name)]
+            if mine:
+                who = Identity(name=name, learner_id=mine[0]["learner_id"], class_id=room.current().id)
+                break
+            verdict = room.join(name, room.current().code)  # the hub signed them in: no class code to type
+            if verdict:
+                who = Identity(name=name, learner_id=verdict.learner["learner_id"],
+                               class_id=verdict.learner["class_id"])
+                break
+    except CanastaError:
+        return who
+    _hub_cache[name] = who
+    return who
+
+
 def current() -> Identity | None:
     """The signed-in learner (or the teacher) of this page, or None when nobody is signed in."""
+    name = hub_user()
+    if name:
+        return _from_hub(name)
     _wait_for_request()
     raw = os.environ.get(ENV, "")
     if not raw:
@@ -65,9 +118,19 @@ def base_url() -> str:
     return os.environ.get("VOILA_BASE_URL", "/") or "/"
 
 
+def signout_url() -> str:
+    """Where "sign out" goes: the hub's logout page under JupyterHub, else the web app's."""
+    if hub_user():
+        return (os.environ.get("JUPYTERHUB_BASE_URL", "/") or "/").rstrip("/") + "/hub/logout"
+    return base_url().rstrip("/") + "/classroom/signout"
+
+
 def panel_html(who: Identity | None, progress=None) -> str:
     """The landing page's box: who is signed in (with a sign-out link) and their progress, or a sign-in link."""
     base = base_url().rstrip("/")
+    if who is None and on_binder():
+        return ("<div class='ct-identity'>On Binder your progress is kept only during this visit: it is gone when "
+                "you close the page or leave it idle.</div>")
     if who is None:
         return (f"<div class='ct-identity'><a href='{base}/classroom/signin'><b>Sign in</b></a> with your name, "
                 f"so that your progress is kept under it on every page.</div>")
@@ -85,7 +148,7 @@ def panel_html(who: Identity | None, progress=None) -> str:
     else:
         rows = "<p>You have not answered a puzzle yet: start with lesson 1.</p>"
     return (f"<div class='ct-identity'>Signed in as <b class='ct-learner-name'>{html.escape(who.name)}</b> · "
-            f"<a href='{base}/classroom/signout'>sign out</a>{rows}</div>")
+            f"<a href='{html.escape(signout_url(), quote=True)}'>sign out</a>{rows}</div>")
 
 
 def signed_in_panel():

@@ -1,0 +1,112 @@
+"""The teacher's downloads on a JupyterHub single-user server (a jupyter-server extension).
+
+``canasta-tutor serve`` serves the dashboard's exports and worksheet PDFs itself (:mod:`canasta_tutor.app`).
+Under JupyterHub each teacher has a single-user server of their own, and this extension adds the same two routes
+to it, for the teacher only (the hub set ``CANASTA_TUTOR_ROLE=teacher`` in the server's environment, see
+``deploy/jupyterhub/``; a learner's server answers 403):
+
+* ``classroom/export/learners.csv`` · ``puzzles.csv`` · ``gradebook.xlsx``
+* ``classroom/worksheet/set/NAME.pdf`` · ``classroom/worksheet/assignment/N.pdf`` (``?answers=1``: with the key)
+
+Enabled with ``--ServerApp.jpserver_extensions=canasta_tutor.hub_server=True`` (the deploy's ``Spawner.args``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import os
+
+import tornado.web
+from jupyter_server.base.handlers import JupyterHandler
+from jupyter_server.utils import url_path_join
+
+from .errors import CanastaError
+
+EXPORTS = {"learners.csv": "text/csv; charset=utf-8", "puzzles.csv": "text/csv; charset=utf-8",
+           "gradebook.xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
+
+
+def is_teacher_server() -> bool:
+    """Whether the hub started this server for a teacher."""
+    return bool(os.environ.get("JUPYTERHUB_USER")) and \
+        os.environ.get("CANASTA_TUTOR_ROLE", "").strip().lower() == "teacher"
+
+
+class _TeacherOnly(JupyterHandler):
+    def refused(self) -> bool:
+        if is_teacher_server():
+            return False
+        self.set_status(403)
+        self.finish("<!DOCTYPE html><html lang='en'><title>Teacher only</title><h1>This is for teachers</h1>"
+                    "<p>Ask the hub's administrator to add you to the hub group <i>teachers</i>.</p></html>")
+        return True
+
+    def problem(self, status: int, title: str, text: str) -> None:
+        self.set_status(status)
+        self.finish(f"<!DOCTYPE html><html lang='en'><title>{html.escape(title)}</title>"
+                    f"<h1>{html.escape(title)}</h1><p>{html.escape(text)}</p></html>")
+
+    def send(self, body: bytes, content_type: str, filename: str) -> None:
+        self.set_header("Content-Type", content_type)
+        self.set_header("Content-Disposition", f"attachment; filename={filename}")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(body)
+
+
+class ExportHandler(_TeacherOnly):
+    """The open class's results for a gradebook."""
+
+    @tornado.web.authenticated
+    def get(self, name):
+        if self.refused():
+            return
+        if name not in EXPORTS:
+            raise tornado.web.HTTPError(404)
+        from .classroom import Classroom
+
+        try:
+            room = Classroom()
+            report, stamp = room.report(), room.current().created[:10]
+            if name.endswith(".xlsx"):
+                body = report.to_excel()
+            else:
+                body = report.to_csv(name.split(".")[0]).encode("utf-8-sig")
+        except CanastaError as e:
+            self.problem(503, "The class's results cannot be read", str(e))
+            return
+        self.send(body, EXPORTS[name], f"canasta-{stamp}-{name}")
+
+
+class WorksheetHandler(_TeacherOnly):
+    """A worksheet PDF of a project puzzle set or an assignment, made on request."""
+
+    @tornado.web.authenticated
+    async def get(self, kind, name):
+        if self.refused():
+            return
+        from .app import worksheet_for
+
+        answers = self.get_query_argument("answers", "") == "1"
+        try:
+            title, body = await asyncio.get_running_loop().run_in_executor(
+                None, lambda: worksheet_for(kind, name, answers=answers))
+        except LookupError as e:
+            self.problem(404, "No such worksheet", str(e))
+            return
+        except CanastaError as e:
+            self.problem(422, "This worksheet cannot be made", str(e))
+            return
+        self.send(body, "application/pdf", f"{title}.pdf")
+
+
+def _jupyter_server_extension_points():
+    return [{"module": "canasta_tutor.hub_server"}]
+
+
+def _load_jupyter_server_extension(serverapp) -> None:
+    base = serverapp.web_app.settings["base_url"]
+    serverapp.web_app.add_handlers(".*$", [
+        (url_path_join(base, r"classroom/export/([a-z]+\.(?:csv|xlsx))"), ExportHandler),
+        (url_path_join(base, r"classroom/worksheet/(set|assignment)/([A-Za-z0-9_.-]+)\.pdf"), WorksheetHandler),
+    ])

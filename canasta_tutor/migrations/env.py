@@ -1,0 +1,9 @@
+"""Alembic's entry point: migrate the connection :func:`canasta_tutor.db.migrate` hands over."""
+from alembic import context
+
+from canasta_tutor.db import metadata
+
+connection = context.config.attributes["connection"]
+context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
+with context.begin_transaction():
+    context.run_migrations()
