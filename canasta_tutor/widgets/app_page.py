@@ -25,6 +25,7 @@ import ast
 import contextlib
 import html
 import io
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -42,9 +43,20 @@ _BAD = "#c62828"
 
 
 def _preload() -> None:
-    """In a preheated kernel (Voilà's pool), read the puzzle sets before the learner arrives."""
-    if os.environ.get("VOILA_PREHEAT") == "True":
-        trainer.load_puzzles()
+    """In a preheated kernel (Voilà's pool), do before the learner arrives what every page needs: the landing
+    page's modules (progress with pandas, the class's widgets), the puzzle sets, nbformat's validator."""
+    if os.environ.get("VOILA_PREHEAT") != "True":
+        return
+    import pandas  # noqa: F401 - the learner's progress table
+
+    from ..progress import ProgressStore  # noqa: F401
+    from . import classpages, identity  # noqa: F401
+
+    trainer.load_puzzles()
+    lessons = lesson_list()
+    if lessons:
+        with contextlib.suppress(LessonFileError):
+            _read(lessons[-1].path)
 
 
 class LessonFileError(CanastaError):
@@ -82,13 +94,16 @@ def _read(path: Path):
 
 
 def _title(path: Path) -> str:
+    """The first "# " heading of a notebook (read as JSON: quick, for the menu), else its file's name."""
     try:
-        cells = _read(path).cells
-    except LessonFileError:
+        cells = json.loads(path.read_text("utf-8")).get("cells", [])
+    except (OSError, ValueError, AttributeError):
         return path.stem
     for cell in cells:
-        if cell.cell_type == "markdown":
-            m = re.search(r"^#\s+(?:\d+\.\s*)?(.+?)\s*$", cell.source, re.M)
+        if isinstance(cell, dict) and cell.get("cell_type") == "markdown":
+            source = cell.get("source", "")
+            m = re.search(r"^#\s+(?:\d+\.\s*)?(.+?)\s*$", "".join(source) if isinstance(source, list) else
+                          str(source), re.M)
             if m:
                 return m.group(1)
     return path.stem
