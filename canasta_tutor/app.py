@@ -134,7 +134,13 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
     if not (lessons / "index.ipynb").is_file():
         raise FileNotFoundError(f"no lessons found: {lessons / 'index.ipynb'} does not exist")
     settings = settings or ClassSettings()
-    for notebook in pools or {}:
+    pools = dict(pools or {})
+    if pools:
+        # A class uses one page (the landing page shows every lesson inside itself): its pool holds the class's
+        # kernels; the other pages start a kernel when asked (old links), except the teacher's, kept ready.
+        pool_size = 0
+        pools.setdefault(TEACHER_PAGE, 1)
+    for notebook in pools:
         if not (lessons / notebook).is_file():
             raise FileNotFoundError(f"--class-lesson: there is no lesson {notebook} in {lessons}")
     paths = [str(TEMPLATE_ROOT)] + [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
@@ -476,6 +482,8 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
                 return kernel_id
 
             km.start_kernel = start_and_register
+            if preheat and pools and hasattr(km, "get_rendered_notebook"):
+                class_pools(km, pools)
             if preheat and hasattr(km, "kernel_pools_config"):
                 # A class arrives at once: more kernels kept ready for the pages it opens together.
                 for notebook, size in (pools or {}).items():
@@ -500,6 +508,36 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
     CanastaVoila.launch_instance(argv=voila_arguments(lessons.resolve(), port=port, open_browser=open_browser,
                                                       preheat=preheat, cull_idle=cull_idle, ip=ip,
                                                       pool_size=pool_size))
+
+
+def class_pools(km, pools: dict) -> None:
+    """A class's pool of N kernels for a page counts the kernels it has handed out: N in all, learners' and ready
+    ones together (Voilà's own pool would start N more as the class arrives, and hold 2N kernels). A learner who
+    leaves frees a place, which the next arrival's refill takes up; one kernel is always kept ready."""
+    given: dict[str, str] = {}  # kernel id -> page it was handed out for
+    fill, get = km.fill_if_needed, km.get_rendered_notebook
+
+    def in_use(notebook: str) -> int:
+        alive = set(km.list_kernel_ids())
+        for k in [k for k in given if k not in alive]:
+            given.pop(k, None)
+        return sum(1 for nb in given.values() if nb == notebook)
+
+    def fill_if_needed(delay=None, notebook_name=None, **kwargs):
+        if notebook_name in pools:
+            size = max(1, int(pools[notebook_name]) - in_use(notebook_name))
+            km.kernel_pools_config[notebook_name] = {**km.kernel_pools_config.get(notebook_name, {}),
+                                                     "pool_size": size}
+        return fill(delay=delay, notebook_name=notebook_name, **kwargs)
+
+    async def get_rendered_notebook(notebook_name, *args, **kwargs):
+        task, cache, kernel_id = await get(notebook_name, *args, **kwargs)
+        given[kernel_id] = notebook_name
+        return task, cache, kernel_id
+
+    km.fill_if_needed = fill_if_needed  # (Voilà's get_rendered_notebook refills through it, before it returns:
+    km.get_rendered_notebook = get_rendered_notebook  # the first arrival starts one kernel more than N)
+    km.class_pools_in_use = in_use
 
 
 def worksheet_for(kind: str, name: str, *, answers: bool = False, path=None, puzzle_dir=None) -> tuple[str, bytes]:

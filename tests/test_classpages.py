@@ -67,6 +67,26 @@ def test_the_teacher_page_has_four_tabs_for_the_open_class(room, sign, root):
     assert "Cy" in page.homework.progress.table.value
 
 
+
+def test_after_a_new_class_the_live_homework_and_worksheet_tabs_follow_it_at_once(room, sign, root):
+    sign("teacher", teacher=True)
+    page = teacher_page(classroom=room, refresh=0, auto=False, join_urls=[])
+    old_live = page.live
+    page.homework.form.title.value = "Old class's homework"
+    page.homework.form.files.value = (str(root / "puzzles" / "05-take-pile.yaml"),)
+    assert page.homework.form.create() is not None
+    page.dashboard.code_box.value = "green3"
+    page.dashboard.new_button.click()  # asks to confirm
+    assert page.live is old_live
+    page.dashboard.new_button.click()
+    assert room.current().code == "green3"
+    assert page.live.class_code == "green3" and "green3" in page.live.children[0].value
+    assert page.homework.class_code == "green3" and page.homework.form.class_code == "green3"
+    assert page.worksheets.class_code == "green3"
+    assert not any(label.startswith("Assignment:") for label, _v in page.worksheets.choice.options)
+    assert list(page.children) == [page.dashboard, page.live, page.homework, page.worksheets]
+    assert [page.get_title(i) for i in range(4)] == ["Class", "Live puzzle", "Homework", "Worksheets"]
+
 def test_a_learners_answers_show_in_the_completion_of_the_roster(room, root):
     book = AssignmentBook(room.path)
     made = book.create("Pile", sources=[root / "puzzles" / "05-take-pile.yaml"], class_code="blue7")

@@ -151,15 +151,31 @@ def teacher_page(*, classroom: Classroom | None = None, refresh: float = 5.0, po
     except CanastaError as e:
         return _problem(str(e))
     path = room.path
-    live = LiveTeacherPanel(class_code=code, path=path, poll=poll, auto=auto)
-    sheets = WorksheetLinks(code, path=path)
-    homework = HomeworkPanel(code, classroom=room, path=path, refresh=refresh if auto else 0,
-                             on_created=lambda _made: sheets.refresh())
-    tabs = widgets.Tab(children=[dashboard, live, homework, sheets])
-    for i, title in enumerate(["Class", "Live puzzle", "Homework", "Worksheets"]):
-        tabs.set_title(i, title)
+    titles = ["Class", "Live puzzle", "Homework", "Worksheets"]
+    tabs = widgets.Tab()
     tabs.add_class("ct-teacher-tabs")
-    tabs.dashboard, tabs.live, tabs.homework, tabs.worksheets = dashboard, live, homework, sheets
+    tabs.dashboard = dashboard
+
+    def for_class(code: str) -> None:
+        """The Live, Homework and Worksheets tabs of the class with this code (made again for a new class)."""
+        sheets = WorksheetLinks(code, path=path)
+        live = LiveTeacherPanel(class_code=code, path=path, poll=poll, auto=auto)
+        homework = HomeworkPanel(code, classroom=room, path=path, refresh=refresh if auto else 0,
+                                 on_created=lambda _made: sheets.refresh())
+        tabs.children = [dashboard, live, homework, sheets]
+        tabs.titles = titles
+        tabs.live, tabs.homework, tabs.worksheets = live, homework, sheets
+
+    def new_class(info) -> None:
+        tabs.live.stop()
+        if tabs.homework._task is not None:
+            tabs.homework._task.cancel()
+        for old in (tabs.live, tabs.homework, tabs.worksheets):
+            old.close()
+        for_class(info.code)
+
+    for_class(code)
+    dashboard.new_class_listeners.append(new_class)
     return tabs
 
 

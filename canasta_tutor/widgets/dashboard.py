@@ -65,6 +65,7 @@ class TeacherDashboard(widgets.VBox):
         self.new_button.on_click(lambda _b: self.new_class(self.code_box.value))
         self._confirming = False
         self._task = None
+        self.new_class_listeners: list = []  # called with the new class's info (the teacher's other tabs follow)
         self.add_class("ct-dashboard")
         if not self.allowed:
             refusal = ("This page is for teachers: the hub's administrator adds teachers to the hub's group "
@@ -158,4 +159,6 @@ class TeacherDashboard(widgets.VBox):
         info = self.room.new_class(code)
         self.message.value = f"<p>Class {info.id} started.</p>"
         self.update()
+        for listener in list(self.new_class_listeners):
+            listener(info)
         return True

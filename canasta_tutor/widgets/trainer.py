@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import html
 import time
+from functools import lru_cache
 from pathlib import Path
 
 import ipywidgets as widgets
@@ -56,6 +57,22 @@ def default_puzzle_dir() -> Path:
     return here if here.is_dir() else Path.cwd() / "puzzles"
 
 
+def _load_set(path) -> PuzzleSet:
+    """A puzzle file, read once per kernel while it stays the same (a lesson page asks for the project's sets
+    again for every lesson it shows: about 0.3 s of validation each time)."""
+    path = Path(path)
+    try:
+        stat = path.stat()
+    except OSError:
+        return load_puzzle_set(path)  # says what is wrong with it
+    return _load_set_cached(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=256)
+def _load_set_cached(path: str, _mtime_ns: int, _size: int) -> PuzzleSet:
+    return load_puzzle_set(path)
+
+
 def load_puzzles(source=None, *, kind: str | None = None, ids=None) -> tuple[list[Puzzle], list[str]]:
     """Puzzles from a file, a folder, a PuzzleSet, a list of puzzles or paths; problems as messages."""
     problems: list[str] = []
@@ -75,7 +92,7 @@ def load_puzzles(source=None, *, kind: str | None = None, ids=None) -> tuple[lis
                 problems.append(f"no puzzle files in {item}")
             for path in files:
                 try:
-                    pset = load_puzzle_set(path)
+                    pset = _load_set(path)
                 except CanastaError as e:
                     problems.append(str(e))
                     continue
