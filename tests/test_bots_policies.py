@@ -157,3 +157,18 @@ def test_the_coach_sentence_names_the_pile_it_could_have_taken():
     assert explain_difference(obs, Action(DRAW), Action(TAKE_PILE, cards=cards("9H 9S"))) == \
         "You could have taken the pile: eleven cards, one of them wild."
     assert explain_difference(obs, Action(DRAW), Action(DRAW)) == ""
+
+
+def test_the_coach_sentences_match_what_differs_between_the_moves():
+    obs = obs_of("KH KS KD 4C 2C JK", "5H 6D 7C 10S KD JH", opponents=["AH AS AD AC AH AS AD"])
+    out = Action(GO_OUT, melds=(cards("KH KS KD"),), discard=cards("4C")[0])
+    discard_4 = Action(DISCARD, cards=cards("4C"))
+    assert explain_difference(obs, discard_4, out) == "You could have gone out: meld K♥ K♠ K♦ and discard 4♣."
+    natural = Action(MELD, melds=(cards("KH KS KD"),))
+    with_wild = Action(MELD, melds=(cards("KH KS 2C"),))
+    assert explain_difference(obs, natural, discard_4).endswith("cards kept in hand can still take the pile.")
+    assert explain_difference(obs, with_wild, discard_4).endswith("wild cards are worth more in a canasta later.")
+    # both froze the pile, with different wild cards: the coach speaks of the cheaper one, not of giving one away
+    joker, two = Action(DISCARD, cards=cards("JK")), Action(DISCARD, cards=cards("2C"))
+    assert explain_difference(obs, joker, two).startswith("I would have frozen the pile with 2♣ instead")
+    assert explain_difference(obs, joker, discard_4).startswith("Your discard of Joker gives away a wild card")

@@ -11,8 +11,8 @@
 
 from __future__ import annotations
 
-from ..cards import rank_plural
-from ._common import DISCARD, DRAW, GO_OUT, LAY_OFF, MELD, TAKE_PILE, opponents_ranks, pile_is_frozen, pile_words
+from ._common import (DISCARD, DRAW, GO_OUT, LAY_OFF, MELD, TAKE_PILE, action_cards, opponents_ranks, pile_is_frozen,
+                      pile_words)
 
 
 def _first_lower(text: str) -> str:
@@ -37,6 +37,9 @@ def explain_difference(observation, learner_action, bot_action) -> str:
                 "and going out now ends the hand while they are ahead.")
     if mine == DISCARD and theirs == DISCARD:
         card, better = learner_action.cards[0], bot_action.cards[0]
+        if card.is_wild and better.is_wild:
+            return (f"I would have frozen the pile with {better} instead: it costs fewer points if the other side "
+                    "takes the pile.")
         if card.is_wild:
             return f"Your discard of {card} gives away a wild card you could keep for a canasta; I would discard {better}."
         if card.rank in opponents_ranks(obs) and not pile_is_frozen(obs):
@@ -50,8 +53,11 @@ def explain_difference(observation, learner_action, bot_action) -> str:
     if theirs in (MELD, LAY_OFF) and mine == DISCARD:
         return f"You could have put more cards down first: {_first_lower(bot_action.describe(obs.melds))}"
     if mine in (MELD, LAY_OFF) and theirs == DISCARD:
+        if any(c.is_wild for c in action_cards(learner_action)):
+            return (f"I would have kept those cards in hand for now and discarded {bot_action.cards[0]}: "
+                    "wild cards are worth more in a canasta later.")
         return (f"I would have kept those cards in hand for now and discarded {bot_action.cards[0]}: "
-                "wild cards are worth more in a canasta later.")
+                "cards kept in hand can still take the pile.")
     return f"I would have chosen: {bot_action.describe(obs.melds)}"
 
 
