@@ -82,22 +82,26 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
         cards = as_cards(cards)
     # Fast path: cards of one kind only (naturals and wild cards, no threes): the answer and the fields
     # without a sentence; anything else (threes, sequences, too many copies) takes the explained path.
-    # The loops over the cards run in C (map, set, count).
-    ranks = list(map(_meld_rank, cards))
-    kinds = set(ranks)
-    if "3" in kinds:
-        return _explain_meld(cards, rules, going_out)
-    n = len(ranks)
-    n_wild = ranks.count("*")
-    n_nat = n - n_wild
+    n_nat = n_wild = points = 0
+    rank = None
+    mixed = False
+    for c in cards:
+        points += c.points
+        if c.is_natural:
+            if rank is None:
+                rank = c.rank
+            elif c.rank != rank:
+                mixed = True
+            n_nat += 1
+        elif c.is_wild:
+            n_wild += 1
+        else:
+            return _explain_meld(cards, rules, going_out)
+    n = n_nat + n_wild
     if n > rules.decks:
         distinct = set(cards)
         if len(distinct) < n and max(map(cards.count, distinct)) > min(rules.decks, rules.jokers):
             return _explain_meld(cards, rules, going_out)  # perhaps more copies than the decks hold
-    points = sum(map(_points, cards))
-    kinds.discard("*")
-    mixed = len(kinds) > 1
-    rank = kinds.pop() if len(kinds) == 1 else None
     if not mixed and n >= 3 and n_nat >= 2 and n_wild <= rules.wild_capacity(n_nat):
         canasta = NONE if n < CANASTA_SIZE else MIXED if n_wild else NATURAL
         return _MeldVerdict_new(MeldVerdict, (True, LazyReasons(_meld_reasons, cards, rules, going_out), GROUP, rank,
@@ -111,7 +115,6 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
 
 _MeldVerdict_new = tuple.__new__
 _meld_rank = attrgetter("meld_rank")
-_points = attrgetter("points")
 
 
 def _meld_reasons(cards, rules, going_out):
@@ -280,20 +283,27 @@ def meld_facts(cards: tuple[Card, ...], rules: RuleSet, going_out: bool = False,
     ``copies_checked``: the caller has already made sure no card appears more often
     than the decks hold (so this check is not done twice).
     """
-    ranks = list(map(_meld_rank, cards))
-    kinds = set(ranks)
-    kinds.discard("*")
-    if len(kinds) <= 1 and "3" not in kinds:  # one rank and wild cards (loops in C)
-        rank = kinds.pop() if kinds else None
-        n = len(ranks)
-        n_wild = ranks.count("*")
-        n_nat = n - n_wild
-        if (n >= 3 and n_nat >= 2 and n_wild <= rules.wild_capacity(n_nat)
-                and (copies_checked or n <= rules.decks or
+    n_nat = n_wild = points = 0
+    rank = None
+    for c in cards:
+        points += c.points
+        if c.is_natural:
+            if rank is None:
+                rank = c.rank
+            elif c.rank != rank:
+                break
+            n_nat += 1
+        elif c.is_wild:
+            n_wild += 1
+        else:
+            break
+    else:
+        if (len(cards) >= 3 and n_nat >= 2 and n_wild <= rules.wild_capacity(n_nat)
+                and (copies_checked or len(cards) <= rules.decks or
                      not any(cards.count(c) > (rules.jokers if c.rank == "JK" else rules.decks)
                              for c in set(cards)))):
-            canasta = NONE if n < CANASTA_SIZE else MIXED if n_wild else NATURAL
-            return GROUP, rank, canasta, sum(map(_points, cards))
+            canasta = NONE if len(cards) < CANASTA_SIZE else MIXED if n_wild else NATURAL
+            return GROUP, rank, canasta, points
         if n_nat >= 2 or not rules.sequences:
             return None
     v = check_meld(cards, rules, going_out=going_out)
