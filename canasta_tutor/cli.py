@@ -150,7 +150,7 @@ def _progress(args) -> int:
 
     path = args.db if args.db is not None else default_path()
     if not str(path).strip():
-        sys.stderr.write("canasta-tutor progress: --db needs a file name\n")
+        sys.stderr.write("canasta-tutor progress: --db needs a file name or a database URL\n")
         return 2
     try:
         store = ProgressStore(path, create=False)  # reading progress never creates a file or a folder
@@ -160,7 +160,7 @@ def _progress(args) -> int:
         return 2
     if frame.empty:
         who = f" for {printable(args.learner)}" if args.learner else ""
-        sys.stdout.write(f"No attempts recorded{who} yet (database: {store.path}).\n")
+        sys.stdout.write(f"No attempts recorded{who} yet (database: {store.where.shown}).\n")
         return 0
     frame = frame.copy()
     frame["learner"] = frame["learner"].map(printable)
@@ -266,7 +266,7 @@ def main(argv=None) -> int:
     p_gen.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     p_prog = sub.add_parser("progress", help="print each learner's results per topic")
     p_prog.add_argument("--learner", help="only this learner")
-    p_prog.add_argument("--db", help="the progress database (default: $CANASTA_TUTOR_DB or the user data folder)")
+    p_prog.add_argument("--db", help="the progress database: a file, or a postgresql:// URL (default: $CANASTA_TUTOR_DB or the user data folder)")
     p_sheet = sub.add_parser("worksheet", help="print puzzles on paper: a PDF worksheet (and answer key)")
     p_sheet.add_argument("files", nargs="+", metavar="FILE")
     p_sheet.add_argument("-o", "--output", metavar="FILE", required=True, help="the PDF to write")
@@ -283,7 +283,7 @@ def main(argv=None) -> int:
     p_assign.add_argument("--rules", default="classic", help="a preset name (default classic)")
     p_assign.add_argument("--class", dest="class_code", default="", metavar="CODE", help="only for this class")
     p_assign.add_argument("-o", "--output", metavar="FILE", help="also write the assignment's YAML here")
-    p_assign.add_argument("--db", help="the progress database (default: $CANASTA_TUTOR_DB or the user data folder)")
+    p_assign.add_argument("--db", help="the progress database: a file, or a postgresql:// URL (default: $CANASTA_TUTOR_DB or the user data folder)")
     p_serve = sub.add_parser("serve", help="start the lessons as a web app (Voilà), landing page first")
     p_serve.add_argument("--port", type=_whole_number(1, 65535, "--port"), default=8866,
                          help="the TCP port, 1 to 65535 (default 8866)")

@@ -172,6 +172,11 @@ class ProgressStore:
             except OSError as e:
                 raise ProgressError(f"cannot open the progress database {self.path}: {e.strerror or e}",
                                     path=self.path) from None
+        else:
+            try:  # the journal's folder; when it cannot be made, kept attempts stay in memory
+                self.journal.parent.mkdir(parents=True, exist_ok=True)
+            except OSError:
+                pass
         self._open(migrate=True)
 
     def _open(self, migrate: bool) -> None:

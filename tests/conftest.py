@@ -56,3 +56,24 @@ def pg_server():
 def pg_url(pg_server) -> str:
     """URL of the session's PostgreSQL server ("postgresql://postgres@127.0.0.1:PORT/postgres")."""
     return pg_server.url
+
+
+_pg_databases = iter(range(1, 10**6))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path, monkeypatch):
+    """The progress database of one test, on each backend: an SQLite file in tmp_path, or a fresh database
+    (CREATE DATABASE) on the session's PostgreSQL server. Files that go with it (assignments) stay in tmp_path."""
+    monkeypatch.setenv("CANASTA_TUTOR_FILES", str(tmp_path / "files"))
+    if request.param == "sqlite":
+        yield str(tmp_path / "p.sqlite3")
+        return
+    server = request.getfixturevalue("pg_server")
+    name = f"t{os.getpid()}_{next(_pg_databases)}"
+    url = server.create_database(name)
+    yield url
+    from canasta_tutor import db
+
+    db.forget(db.target(url))
+    server.psql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

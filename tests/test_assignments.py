@@ -28,8 +28,8 @@ def files(tmp_path):
 
 
 @pytest.fixture
-def book(tmp_path):
-    return AssignmentBook(tmp_path / "db" / "progress.sqlite3")
+def book(db_url):
+    return AssignmentBook(db_url)
 
 
 def _attempt(db, learner, set_title, pid, correct):
@@ -39,7 +39,7 @@ def _attempt(db, learner, set_title, pid, correct):
 
 def test_assignment_from_files_is_a_checked_puzzle_set_beside_the_db(book, files, cli):
     made = book.create("Wild cards", sources=files, class_code="7B", due="2030-01-31")
-    assert made.path.parent == book.path.parent / "assignments" and made.path.is_file()
+    assert made.path.parent == book.folder and made.path.is_file()
     assert (made.title, made.class_code, made.due, made.count) == ("Wild cards", "7B", "2030-01-31", 3)
     assert made.puzzle_ids == ("m-1", "m-1-2", "pts")            # a clashing id gets a suffix
     pset = load_puzzle_set(made.path)

@@ -19,8 +19,8 @@ from canasta_tutor.widgets.classpages import (HomeworkPanel, WorksheetLinks, ass
 
 
 @pytest.fixture
-def room(tmp_path):
-    r = Classroom(tmp_path / "p.sqlite3")
+def room(db_url):
+    r = Classroom(db_url)
     r.set_code("blue7")
     return r
 

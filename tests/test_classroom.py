@@ -15,8 +15,8 @@ from canasta_tutor.errors import CanastaError
 
 
 @pytest.fixture
-def room(tmp_path):
-    return Classroom(tmp_path / "p.sqlite3")
+def room(db_url):
+    return Classroom(db_url)
 
 
 def answer(room, learner, pid, correct, *, topic="taking the pile", answer=None):

@@ -29,9 +29,9 @@ def test_nobody_signed_in_outside_the_web_app(signed_in):
     assert t.learner == "learner" and t.name_box.layout.display != "none"
 
 
-def test_the_trainer_takes_the_signed_in_learner_and_ignores_the_browser(signed_in, tmp_path):
+def test_the_trainer_takes_the_signed_in_learner_and_ignores_the_browser(signed_in, db_url):
     signed_in("Ana <b>")
-    store = ProgressStore(tmp_path / "p.sqlite3")
+    store = ProgressStore(db_url)
     t = Trainer(ids=["t-001"], store=store, resume=False)
     assert t.learner == "Ana <b>" and t.name_box.layout.display == "none"
     t.name_box.value = "Bo"  # what a browser could send through the widget's state
@@ -40,9 +40,9 @@ def test_the_trainer_takes_the_signed_in_learner_and_ignores_the_browser(signed_
     assert [a.learner for a in store.history()] == ["Ana <b>"]
 
 
-def test_the_practice_room_takes_the_signed_in_learner(signed_in, tmp_path):
+def test_the_practice_room_takes_the_signed_in_learner(signed_in, db_url):
     signed_in("Ana")
-    room = PracticeRoom(store=ProgressStore(tmp_path / "p.sqlite3"))
+    room = PracticeRoom(store=ProgressStore(db_url))
     assert room.name.layout.display == "none"
     room.name.value = "Bo"
     room.begin()
@@ -54,9 +54,9 @@ def test_an_explicit_learner_still_wins(signed_in):
     assert Trainer(ids=["t-001"], learner="Cy", resume=False).learner == "Cy"
 
 
-def test_landing_panel_shows_the_name_as_text_and_own_progress(signed_in, tmp_path):
+def test_landing_panel_shows_the_name_as_text_and_own_progress(signed_in, db_url):
     signed_in("<script>x</script>")
-    store = ProgressStore(tmp_path / "p.sqlite3")
+    store = ProgressStore(db_url)
     store.record(learner="<script>x</script>", puzzle_set="S", puzzle_id="t-1", kind="take-pile",
                  topic="taking the pile", difficulty=1, answer={}, correct=True, seconds=1)
     store.record(learner="someone else", puzzle_set="S", puzzle_id="m-1", kind="meld", topic="melds",
@@ -67,16 +67,16 @@ def test_landing_panel_shows_the_name_as_text_and_own_progress(signed_in, tmp_pa
     assert "Sign in" in identity.panel_html(None)
 
 
-def test_the_dashboard_shows_nothing_to_a_learner(signed_in, tmp_path):
-    room = Classroom(tmp_path / "p.sqlite3")
+def test_the_dashboard_shows_nothing_to_a_learner(signed_in, db_url):
+    room = Classroom(db_url)
     room.join("Ana")
     signed_in("Ana")
     d = TeacherDashboard(classroom=room, refresh=0)
     assert not d.allowed and "for the teacher" in d.children[0].value and "Ana" not in d.children[0].value
 
 
-def test_the_dashboard_for_the_teacher(signed_in, tmp_path):
-    room = Classroom(tmp_path / "p.sqlite3")
+def test_the_dashboard_for_the_teacher(signed_in, db_url):
+    room = Classroom(db_url)
     room.set_code("blue")
     room.join("Ana", "blue")
     signed_in("teacher", teacher=True)

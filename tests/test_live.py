@@ -18,8 +18,8 @@ TAKE = {"id": "live-take", "kind": "take-pile", "hand": "7H 7S 4C 9D", "melds": 
 
 
 @pytest.fixture
-def db(tmp_path):
-    return tmp_path / "class.sqlite3"
+def db(db_url):
+    return db_url
 
 
 def _panel(db, code="7B"):

@@ -1,7 +1,9 @@
+import contextlib
 import multiprocessing
 import sqlite3
 
 import pytest
+import sqlalchemy as sa
 
 import json
 import math
@@ -9,6 +11,16 @@ import time
 
 from canasta_tutor.errors import ProgressError
 from canasta_tutor.progress import ENV_VAR, MAX_NAME, MAX_SECONDS, ProgressStore, default_path
+
+
+@contextlib.contextmanager
+def _raw(url):
+    """A connection (SQLAlchemy) to the test's database, either backend, in a transaction: to write rows the
+    current code would not write (old or hand-made ones)."""
+    from canasta_tutor import db
+
+    with db.begin(db.target(url), write=True) as conn:
+        yield conn
 
 
 def _write_many(path, learner, n):
@@ -21,8 +33,8 @@ def _write_many(path, learner, n):
             break
 
 
-def test_record_and_read(tmp_path):
-    store = ProgressStore(tmp_path / "p.sqlite3")
+def test_record_and_read(db_url):
+    store = ProgressStore(db_url)
     store.record(learner="ana", puzzle_set="Melds", puzzle_id="m-1", kind="meld", topic="melds", difficulty=2,
                  answer={"valid": False, "canasta": "none"}, correct=False, seconds=3.25)
     store.record(learner="ana", puzzle_set="Melds", puzzle_id="m-2", kind="meld", topic="melds", difficulty=2,
@@ -87,8 +99,8 @@ def test_unusable_path_gives_a_clear_error(tmp_path):
     assert "progress database" in str(e.value)
 
 
-def test_progress_command(cli, tmp_path, monkeypatch):
-    db = tmp_path / "p.sqlite3"
+def test_progress_command(cli, db_url, monkeypatch):
+    db = db_url
     _write_many(str(db), "ana", 4)
     r = cli("progress", "--db", str(db))
     assert r.returncode == 0 and "ana" in r.stdout and "50 %" in r.stdout
@@ -201,8 +213,8 @@ def test_kept_attempts_stay_in_memory_when_the_journal_cannot_be_written(tmp_pat
     assert [a.puzzle_id for a in store.history()] == ["p-1"]
 
 
-def test_a_journal_line_cut_short_by_a_crash_is_skipped(tmp_path):
-    path = tmp_path / "p.sqlite3"
+def test_a_journal_line_cut_short_by_a_crash_is_skipped(db_url):
+    path = db_url
     store = ProgressStore(path)
     row = ["ana", "set", "p-1", "meld", "melds", 1, json.dumps({"valid": True}), 1, 2.0, "2026-01-01T00:00:00+00:00"]
     store.journal.write_text(json.dumps(row) + "\n" + json.dumps(row)[:20], encoding="utf-8")
@@ -212,8 +224,8 @@ def test_a_journal_line_cut_short_by_a_crash_is_skipped(tmp_path):
 
 # --- learner names and times -------------------------------------------------------------------------------
 
-def test_learner_names_are_capped_and_stripped_of_control_characters(tmp_path):
-    store = ProgressStore(tmp_path / "p.sqlite3")
+def test_learner_names_are_capped_and_stripped_of_control_characters(db_url):
+    store = ProgressStore(db_url)
     with pytest.raises(ProgressError) as e:
         _attempt(store, learner="a" * 200_000)
     assert f"at most {MAX_NAME}" in str(e.value) and len(str(e.value)) < 200
@@ -228,13 +240,13 @@ def test_learner_names_are_capped_and_stripped_of_control_characters(tmp_path):
     assert not any("\x1b" in a.learner for a in store.history())
 
 
-def test_progress_command_shows_escape_codes_as_text(cli, tmp_path):
-    path = tmp_path / "p.sqlite3"
+def test_progress_command_shows_escape_codes_as_text(cli, db_url):
+    path = db_url
     ProgressStore(path)
-    with sqlite3.connect(path) as conn:  # a row written before names were cleaned
-        conn.execute("INSERT INTO attempts (learner, puzzle_set, puzzle_id, kind, topic, difficulty, answer, correct, "
-                     "seconds, timestamp) VALUES (?, 's', 'p', 'meld', 'melds', 1, '{}', 1, 1.0, 'now')",
-                     ("\x1b[41mred\x1b[0m" + "z" * 300,))
+    with _raw(path) as conn:  # a row written before names were cleaned
+        conn.execute(sa.text("INSERT INTO attempts (learner, puzzle_set, puzzle_id, kind, topic, difficulty, answer, "
+                             "correct, seconds, timestamp) VALUES (:name, 's', 'p', 'meld', 'melds', 1, '{}', 1, 1.0, "
+                             "'now')"), {"name": "\x1b[41mred\x1b[0m" + "z" * 300})
     r = cli("progress", "--db", str(path))
     assert r.returncode == 0 and "\x1b" not in r.stdout and "\\x1b[41mred" in r.stdout
     assert max(len(line) for line in r.stdout.splitlines()) < 200
@@ -243,20 +255,21 @@ def test_progress_command_shows_escape_codes_as_text(cli, tmp_path):
 @pytest.mark.parametrize("seconds, stored", [(2.2, 2.2), (0, 0.0), (MAX_SECONDS, MAX_SECONDS), (MAX_SECONDS + 1, None),
                                              (-3, None), (math.nan, None), (math.inf, None), ("abc", None),
                                              (None, None), (10 ** 400, None)])
-def test_absurd_times_are_stored_as_unknown(tmp_path, seconds, stored):
-    store = ProgressStore(tmp_path / "p.sqlite3")
+def test_absurd_times_are_stored_as_unknown(db_url, seconds, stored):
+    store = ProgressStore(db_url)
     assert _attempt(store, seconds=seconds)
     assert store.history()[0].seconds == stored
 
 
-def test_median_seconds_leaves_out_unknown_and_away_times(tmp_path):
-    path = tmp_path / "p.sqlite3"
+def test_median_seconds_leaves_out_unknown_and_away_times(db_url):
+    path = db_url
     store = ProgressStore(path)
     for i, seconds in enumerate((2.0, 4.0, 9.0, None, 737.0)):
         _attempt(store, f"p-{i}", seconds=seconds)
-    with sqlite3.connect(path) as conn:  # an "away" time written before times were checked
-        conn.execute("INSERT INTO attempts (learner, puzzle_set, puzzle_id, kind, topic, difficulty, answer, correct, "
-                     "seconds, timestamp) VALUES ('ana', 's', 'old', 'meld', 'melds', 1, '{}', 1, 90000, 'then')")
+    with _raw(path) as conn:  # an "away" time written before times were checked
+        conn.exec_driver_sql("INSERT INTO attempts (learner, puzzle_set, puzzle_id, kind, topic, difficulty, answer, "
+                             "correct, seconds, timestamp) VALUES ('ana', 's', 'old', 'meld', 'melds', 1, '{}', 1, "
+                             "90000, 'then')")
     row = store.summary("ana").iloc[0]
     assert row.attempts == 6
     assert row.median_seconds == 6.5  # median of 2, 4, 9, 737: None and 90,000 s are left out
