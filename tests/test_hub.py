@@ -315,7 +315,8 @@ def hub(tmp_path_factory, hub_db):
     tmp = tmp_path_factory.mktemp("hub")
     db = hub_db
     config = hub_config(tmp, free_ports(3 + len(LEARNERS) + 1))
-    env = dict(os.environ, CANASTA_TUTOR_DB=db, CANASTA_TEACHERS=TEACHER, CANASTA_IDLE_MINUTES="30")
+    env = dict(os.environ, CANASTA_TUTOR_DB=db, CANASTA_TEACHERS=TEACHER, CANASTA_IDLE_MINUTES="30",
+               CANASTA_TUTOR_FILES=str(tmp / "files"))
     for key in ("JUPYTERHUB_USER", identity.HUB_ROLE_ENV, identity.ENV):
         env.pop(key, None)
     log = open(tmp / "hub.log", "w")

@@ -422,7 +422,7 @@ class Trainer(widgets.VBox):
             except Exception as e:  # noqa: BLE001 - whatever the store's trouble, the answer is kept, never lost
                 problem = str(e) if isinstance(e, CanastaError) else f"{type(e).__name__}: {e}"
                 break
-            if saved is False:  # a store that keeps the attempt itself, to save it later
+            if not saved:  # a store that keeps the attempt itself (a falsy SaveResult, or False), to save it later
                 problem = "the progress store will save it later"
             self._unsaved.pop(0)
         if problem or self._unsaved:

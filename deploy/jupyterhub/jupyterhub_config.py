@@ -4,6 +4,7 @@ landing page in Voilà; idle servers are stopped by jupyterhub-idle-culler; prog
 Run it with ``jupyterhub -f deploy/jupyterhub/jupyterhub_config.py`` after setting (see README.md here):
 
     CANASTA_TUTOR_DB        postgresql://canasta:PASSWORD@DB-HOST/canasta   (required: every learner's progress)
+    CANASTA_TUTOR_FILES     a folder all servers share for homework's puzzle files (teachers write, learners read)
     CANASTA_TEACHERS        names of the teachers, separated by commas (they join the hub group "teachers")
     CANASTA_ADMINS          names of the hub's administrators (they count as teachers too)
     CANASTA_HUB_URL         address the hub listens on, default http://:8000 (put HTTPS in front of it)
@@ -81,6 +82,8 @@ c.Spawner.environment = {
     "CANASTA_TUTOR_DB": DB,
     "JUPYTER_PATH": str(TEMPLATE_ROOT),              # our "canasta" Voilà template (nothing from a CDN)
 }
+if os.environ.get("CANASTA_TUTOR_FILES"):  # homework's puzzle files: a folder every server can read
+    c.Spawner.environment["CANASTA_TUTOR_FILES"] = os.environ["CANASTA_TUTOR_FILES"]
 c.Spawner.args = [
     "--VoilaConfiguration.template=canasta",
     "--VoilaConfiguration.strip_sources=True",
