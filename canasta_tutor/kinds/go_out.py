@@ -57,4 +57,4 @@ def generate(rng, rules, d, want):
 KIND = register(PuzzleKind(
     name="go-out", fields=("hand", "melds", "score"), required=("hand",), answers={"go_out": bool}, solve=solve,
     hints=hints, question="Can you go out this turn?", answer_control="yes-no", describe=yes_no,
-    generate=generate, topic="going out", yes_no="go_out"))
+    generate=generate, topic="going out", layout=("melds", "hand", "score"), yes_no="go_out"))

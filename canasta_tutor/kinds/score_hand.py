@@ -45,4 +45,6 @@ KIND = register(PuzzleKind(
     name="score-hand", fields=("melds", "red_threes", "hands", "went_out", "concealed_canastas"),
     required=("melds",), answers={"score": int}, solve=solve, hints=hints,
     question="What does your team score for this hand?", answer_control="number", describe=first_value,
-    generate=generate, topic="scoring"))
+    generate=generate, topic="scoring",
+    layout=("melds", "red_threes", "hands", "went_out", "concealed_canastas"),
+    labels={"melds": "Your team's melds at the end of the hand"}))

@@ -64,6 +64,6 @@ def generate(rng, rules, d, want):
 KIND = register(PuzzleKind(
     name="take-pile", fields=("hand", "melds", "score", "pile", "stock_empty"), required=("hand", "pile"),
     answers={"take": bool}, solve=solve, hints=hints, question="May you take the discard pile now?",
-    answer_control="yes-no", describe=yes_no,
-    generate=generate, topic="taking the pile",
+    answer_control="yes-no", describe=yes_no, followup="shown-cards",
+    generate=generate, topic="taking the pile", layout=("melds", "pile", "stock_empty", "hand", "score"),
     yes_no="take"))
