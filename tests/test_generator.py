@@ -302,3 +302,104 @@ def test_a_house_rule_round_trips_through_the_command_line(cli, tmp_path):
 def test_bad_house_rules_on_the_command_line(cli, rules, words):
     r = cli("generate", "meld", "--count", "2", "--rules", rules)
     assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+# --- measured difficulty and positions that could occur ------------------------------------------------------------
+
+def _measured(kind, difficulty, rules="classic", count=40, seed=9):
+    from canasta_tutor.difficulty import effort, features
+
+    pset = parse_puzzle_set(to_yaml(generate(kind, count=count, seed=seed, difficulty=difficulty, rules=rules)), "m.yaml")
+    assert not pset.errors
+    out = []
+    for puzzle in pset:
+        f = features(kind, puzzle.situation)
+        out.append({**f, "effort": effort(f)})
+    return out
+
+
+def _median(rows, key):
+    from statistics import median
+
+    return median(r[key] for r in rows)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_level_is_measurably_harder_than_the_one_below(kind):
+    """The levels are cut from measured features, so the median effort rises with every level."""
+    rows = {d: _measured(kind, d) for d in range(1, 6)}
+    efforts = [_median(rows[d], "effort") for d in range(1, 6)]
+    assert efforts == sorted(efforts) and len(set(efforts)) == 5, efforts
+
+
+def test_the_measured_features_themselves_rise_with_the_level():
+    """Not only the weighted sum: the features a player notices differ between the easy and the hard end."""
+    take = {d: _measured("take-pile", d) for d in (1, 3, 5)}
+    assert _median(take[5], "pile") > _median(take[1], "pile")
+    assert _median(take[5], "wild") > _median(take[1], "wild")
+    assert sum(r["unopened"] for r in take[5]) > sum(r["unopened"] for r in take[1])
+    meld = {d: _measured("meld", d) for d in (3, 5)}   # the issue: difficulty 5 melds were easier than 3
+    assert _median(meld[5], "effort") > _median(meld[3], "effort")
+    assert _median(meld[5], "wild") >= _median(meld[3], "wild") and _median(meld[5], "cards") >= _median(meld[3], "cards")
+    go = {d: _measured("go-out", d) for d in (1, 5)}
+    assert _median(go[5], "hand") > _median(go[1], "hand")
+
+
+#: Cards dealt to each player (the sources: 002 "ieder 11 kaarten"; two players 15, three and six 13; samba 15).
+DEAL = {"classic": 11, "classic-2p": 15, "classic-3p": 13, "classic-6p": 13, "danish": 11, "hoyle": 11, "samba": 15}
+SIDE = {"classic": 2, "classic-2p": 1, "classic-3p": 2, "classic-6p": 3, "danish": 2, "hoyle": 2, "samba": 2}
+
+
+@pytest.mark.parametrize("rules", ["classic", "classic-2p", "samba"])
+def test_generated_positions_could_occur_in_a_real_hand(rules):
+    """Counted in the YAML, without the engine: an unopened player holds at least the cards dealt; a score
+    sheet lists one hand per player of the side, an empty one only for a side that went out; a first meld
+    is no bigger than a hand and the draw."""
+    short = unopened = 0
+    for d in (1, 3, 5):
+        for p in generate("take-pile", count=60, seed=d, difficulty=d, rules=rules)["puzzles"] + \
+                generate("go-out", count=30, seed=d, difficulty=d, rules=rules)["puzzles"]:
+            if not p["melds"]:
+                unopened += 1
+                short += len(p["hand"].split()) < DEAL[rules]
+        for p in generate("score-hand", count=40, seed=d, difficulty=d, rules=rules)["puzzles"]:
+            assert len(p["hands"]) <= SIDE[rules], p
+            assert p["went_out"] or all(h.split() for h in p["hands"]), p
+        for p in generate("opening", count=40, seed=d, difficulty=d, rules=rules)["puzzles"]:
+            assert sum(len(m.split()) for m in p["melds"]) <= DEAL[rules] + 2, p
+    assert unopened >= 20 and short == 0
+
+
+def test_position_problems_name_what_could_not_happen():
+    from canasta_tutor.generator import position_problems
+    from canasta_tutor.situation import Situation
+
+    assert position_problems("take-pile", Situation(hand="7H 7S 4C 9D", pile="5D 7C")) == [
+        "the hand holds 4 cards, but a player whose team has not melded holds at least the 11 dealt"]
+    assert not position_problems("take-pile", Situation(hand="7H 7S 4C 9D", pile="5D 7C", melds=["KH KS KD"]))
+    assert position_problems("score-hand", Situation(melds=["KH KS KD"], hands=["5C", ""], went_out=False)) == [
+        "a hand is empty, but the side did not go out"]
+    assert position_problems("score-hand", Situation(melds=["KH KS KD"], hands=["5C", "6D"], rules="classic-2p")) == [
+        "2 hands are listed for a side of 1"]
+
+
+def test_a_progress_bar_on_a_terminal_and_none_in_a_pipe(cli):
+    import io
+
+    from canasta_tutor.progressbar import progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    with progress(300, "puzzles", stream=screen, minimum=200) as bar:
+        for _ in range(300):
+            bar.update(1)
+    assert "/300" in screen.getvalue() and "puzzles/s" in screen.getvalue()
+    quiet = Terminal()
+    with progress(50, "puzzles", stream=quiet, minimum=200) as bar:   # a short run: no bar
+        bar.update(50)
+    assert quiet.getvalue() == ""
+    r = cli("generate", "card-points", "--count", "400", "--seed", "1")   # a pipe: nothing but the YAML
+    assert r.returncode == 0 and r.stderr == "" and len(yaml.safe_load(r.stdout)["puzzles"]) == 400

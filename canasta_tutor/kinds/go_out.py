@@ -50,6 +50,8 @@ def generate(rng, rules, d, want):
         hand += pool.draw(rng.randint(2, 4), allow=lambda c: c.is_black_three)
     if not hand:
         hand = pool.draw(1, allow=_plain)
+    if not melds and len(hand) < rules.hand_size:  # a team that has not melded holds at least the dealt hand
+        hand += pool.draw(rules.hand_size - len(hand), allow=_plain)
     rng.shuffle(hand)
     return {"hand": _codes(hand), "melds": [_codes(m) for m in melds], "score": _score(rng, rules, d)}
 

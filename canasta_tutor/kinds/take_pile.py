@@ -39,6 +39,8 @@ def generate(rng, rules, d, want):
     if not top:
         return None
     hand_size = min(2 + 2 * d + rng.randint(0, 2), rules.hand_size + 4)
+    if not opened:  # a player whose team has not melded holds at least the dealt hand (it grows if a turn draws two)
+        hand_size = rules.hand_size + rng.randint(0, 3 * (rules.draw_count - 1))
     hand = []
     if want or rng.random() < 0.4:
         hand += pool.naturals(top_rank, rng.choice([1, 2, 2, 3]))
