@@ -1,0 +1,24 @@
+"""The ``random`` bot: any legal action, each as likely as the others."""
+
+from __future__ import annotations
+
+from . import register
+
+
+class RandomBot:
+    """Chooses uniformly among the legal actions.
+
+    >>> import random
+    >>> from canasta_tutor.game import Action
+    >>> RandomBot().choose(None, [Action("draw")], random.Random(1))
+    (Action(kind='draw', cards=(), target=None, melds=(), lay_offs=(), swaps=(), wild=None, discard=None), 'I picked one of the 1 legal moves at random.')
+    """
+
+    name = "random"
+
+    def choose(self, observation, legal_actions, rng):
+        action = legal_actions[rng.randrange(len(legal_actions))]
+        return action, f"I picked one of the {len(legal_actions)} legal moves at random."
+
+
+register("random", RandomBot)

@@ -1,0 +1,72 @@
+"""The game: deal, legal moves, apply, and what each player sees (OpenSpiel-shaped).
+
+>>> from canasta_tutor.game import Game, legal_actions, apply, observation
+>>> state = Game("classic").new_initial_state(seed=7)
+>>> state.current_player, state.phase, len(state.hands[0])
+(0, 'draw', 11)
+>>> [a.kind for a in legal_actions(state)][:1]
+['draw']
+>>> _ = apply(state, legal_actions(state)[0]); state.phase
+'meld'
+>>> observation(state, 0).hand == tuple(state.hands[0])
+True
+
+The API
+-------
+- :class:`Game` ``(rules, *, teams=None)``: the fixed rules (a :class:`~canasta_tutor.rules.RuleSet` or a preset
+  name) and seating; ``game.new_initial_state(seed)`` deals hand 1 (any int or str seed; same seed, same deal).
+- :class:`State`: ``hands`` (per player), ``stock``, ``pile`` (bottom first), ``melds`` and ``red_threes`` (per
+  team), ``scores`` (per team, before this hand), ``current_player``, ``phase`` (``draw``, ``meld``,
+  ``hand-over``), ``hand_number``, ``history`` (the actions applied), ``went_out``; ``is_terminal()`` (the hand
+  is over), ``is_game_over()`` (and a team reached the preset's ``target_score``), ``hand_result()`` (per team,
+  the ``score_hand`` sheet), ``hand_scores()``, ``totals()``, ``winner()``, ``next_hand()`` (deal the next hand
+  of the game), ``clone()`` (a cheap copy for undo and look-ahead).
+- :class:`Action`: a frozen, hashable value: ``kind`` (``draw``, ``take_pile``, ``meld``, ``lay_off``, ``swap``,
+  ``discard``, ``go_out``, ``end``) with its ``cards``, ``target`` meld and ``melds``; ``describe()`` is a plain
+  sentence, ``to_text()`` / ``Action.parse()`` a stable text form for logs and JSON.
+- ``legal_actions(state)``: every action open to the player to move; ``apply(state, action)`` **changes the
+  state in place** (and returns it): ``clone()`` first to keep the old one. An action not in
+  ``legal_actions`` raises :class:`IllegalMove` (a ``CanastaError``) whose ``verdict`` holds the engine's
+  reasons (``check_take_pile``, ``check_meld``, ``check_opening``, ``check_go_out``...).
+- ``observation(state, player)``: the :class:`Observation` (a :class:`~canasta_tutor.situation.Situation` with
+  the table's public facts) that player sees: never another player's hand or the stock.
+
+A turn is a sequence of small actions
+-------------------------------------
+``draw`` (``draw_count`` cards; a red three drawn is laid down and replaced at once) or ``take_pile`` (the top
+card melded with the cards shown, the rest of the pile into the hand), then any number of ``meld`` (a new meld:
+a rank's natural cards in hand all together, with 0 to the allowed number of wild cards, twos first; in samba
+a run of one suit), ``lay_off`` (one card onto one of the team's melds) and ``swap`` (samba: a natural card in
+place of a wild card in an unfinished group, keeping the wild card), then ``discard`` (keeping at least one
+card) or ``go_out`` (the engine's way of placing every card, ``find_go_out``, with or without a last discard).
+A team that has not opened opens with one ``meld`` action holding all its opening melds together (each rank's
+natural cards, wild cards jokers first), and only if ``check_opening`` would accept them (the turn's melds
+together reach the minimum); taking the pile before opening carries those melds in the ``take_pile`` action.
+Only melds that leave two cards in hand (one to discard, one to keep) are offered; the rest is ``go_out``.
+
+Rules decided here (where the presets and sources leave the game model a choice)
+-------------------------------------------------------------------------------
+- The first upcard: a wild card or a red three is covered by the next card until a plain card lies on top
+  (002); the pile is then frozen by the engine's rules.
+- Red threes dealt are laid down and replaced when the cards are dealt (002 says "in his first turn"; no choice
+  is involved, so the model does it at once, seat by seat from the dealer's left). A red three in the pile (only
+  the upcard) goes to the team that takes the pile.
+- The stock running out (002): a player whose turn begins with an empty stock may take the pile where the
+  engine allows it; otherwise (``end``) the hand ends, nobody going out. A red three drawn as the last card is
+  laid down and the turn goes on.
+- Going out concealed: the team had no meld when the turn began (so the player melds the whole hand in that
+  turn); in samba also the pile was not taken (rule-decisions).
+- ``classic-3p``: each player plays alone for the whole hand (Pagat's three-hand game); the "first to take the
+  pile plays alone against the other two" partnership of 002 is not modelled. ``classic-6p``: two teams of
+  three by default (``Game(rules, teams=3)`` for three teams of two).
+- A hand larger than the engine judges (three dealt hands) cannot take the pile or go out: the engine refuses
+  such hands as beyond any real game.
+"""
+
+from .actions import DISCARD, DRAW, END, GO_OUT, KINDS, LAY_OFF, MELD, SWAP, TAKE_PILE, Action
+from .state import (DRAW_PHASE, HAND_OVER, MELD_PHASE, Game, IllegalMove, Observation, State, apply, legal_actions,
+                    observation, why_illegal)
+
+__all__ = ["Action", "KINDS", "DRAW", "TAKE_PILE", "MELD", "LAY_OFF", "SWAP", "DISCARD", "GO_OUT", "END",
+           "Game", "State", "IllegalMove", "Observation", "apply", "legal_actions", "observation", "why_illegal",
+           "DRAW_PHASE", "MELD_PHASE", "HAND_OVER"]

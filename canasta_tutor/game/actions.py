@@ -1,0 +1,170 @@
+"""Actions: small frozen values, one per choice a player makes in a turn.
+
+A turn is a sequence of small actions: ``draw`` (or ``take_pile``), then zero or
+more ``meld`` / ``lay_off`` / ``swap`` actions, then ``discard`` or ``go_out``.
+``end`` is offered only when the stock is used up: the player does not take the
+pile, and the hand ends. Every action has a plain sentence (:meth:`Action.describe`)
+and a stable text form (:meth:`Action.to_text`, read back by :meth:`Action.parse`)
+for logs and JSON.
+
+>>> a = Action("lay_off", cards=parse_cards("7H"), target=1)
+>>> a.to_text()
+'lay_off: cards=7H; target=1'
+>>> Action.parse(a.to_text()) == a
+True
+>>> Action("discard", cards=parse_cards("KD")).describe()
+'Discard K♦.'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import Card, format_cards, parse_cards
+from ..errors import CanastaError, clip
+
+DRAW, TAKE_PILE, MELD, LAY_OFF, SWAP, DISCARD, GO_OUT, END = (
+    "draw", "take_pile", "meld", "lay_off", "swap", "discard", "go_out", "end")
+#: Every kind of action, in the order a turn uses them.
+KINDS = (DRAW, TAKE_PILE, MELD, LAY_OFF, SWAP, DISCARD, GO_OUT, END)
+
+Cards = tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Action:
+    """One choice of the player to move.
+
+    ``kind``: one of :data:`KINDS`. ``cards``: the cards from hand the action uses (the card discarded, the
+    cards laid off, the cards shown to take the pile, the natural card swapped in). ``target``: the index of
+    one of the team's melds (``lay_off``, ``swap``, ``take_pile`` onto a meld; ``None`` for a new meld).
+    ``melds``: new melds (``meld``; for ``take_pile`` by a team that has not opened: its opening melds, the
+    pile's top card in the first; for ``go_out``: the new melds). ``lay_offs``: ``(meld index, cards)``
+    pairs of a ``go_out``; ``swaps``: ``(meld index, natural card, wild card)`` of a ``go_out``; ``wild``:
+    the wild card a ``swap`` takes back; ``discard``: the last card of a ``go_out`` (or ``None``).
+    """
+
+    kind: str
+    cards: Cards = ()
+    target: int | None = None
+    melds: tuple[Cards, ...] = ()
+    lay_offs: tuple[tuple[int, Cards], ...] = ()
+    swaps: tuple[tuple[int, Card, Card], ...] = ()
+    wild: Card | None = None
+    discard: Card | None = None
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise CanastaError(f"unknown action kind {clip(self.kind, 40)!r}: the kinds are {', '.join(KINDS)}")
+
+    # --- words -------------------------------------------------------------------------------------------
+    def describe(self, melds=None) -> str:
+        """A plain sentence for a learner; ``melds`` (the team's melds) lets it name the target meld's cards."""
+        def meld_name(i):
+            if melds is not None and i is not None and 0 <= i < len(melds):
+                return format_cards(melds[i])
+            return f"meld {i + 1}" if i is not None else "a new meld"
+
+        k = self.kind
+        if k == DRAW:
+            return "Draw from the stock."
+        if k == END:
+            return "Leave the pile: the stock is used up, so the hand ends."
+        if k == DISCARD:
+            return f"Discard {format_cards(self.cards)}."
+        if k == TAKE_PILE:
+            shown = f" with {format_cards(self.cards)} from your hand" if self.cards else ""
+            where = (f", laying the top card off on {meld_name(self.target)}" if self.target is not None
+                     else "")
+            text = f"Take the pile{shown}{where}."
+            if len(self.melds) > 1:
+                text += " Open with " + " and ".join(format_cards(m) for m in self.melds) + "."
+            return text
+        if k == MELD:
+            return "Meld " + " and ".join(format_cards(m) for m in self.melds) + "."
+        if k == LAY_OFF:
+            return f"Lay off {format_cards(self.cards)} on {meld_name(self.target)}."
+        if k == SWAP:
+            wild = "the joker" if self.wild is not None and self.wild.rank == "JK" else str(self.wild)
+            return f"Put {format_cards(self.cards)} in place of {wild} in {meld_name(self.target)} and keep {wild}."
+        # go out
+        steps = []
+        for i, natural, wild in self.swaps:
+            steps.append(f"swap {natural} for {wild} in {meld_name(i)}")
+        for i, cards in self.lay_offs:
+            steps.append(f"lay off {format_cards(cards)} on {meld_name(i)}")
+        for m in self.melds:
+            steps.append(f"meld {format_cards(m)}")
+        if self.discard is not None:
+            steps.append(f"discard {self.discard}")
+        if not steps:
+            return "Go out: your hand is empty."
+        text = ", ".join(steps[:-1]) + (" and " if len(steps) > 1 else "") + steps[-1]
+        return f"Go out: {text}."
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    # --- text form ---------------------------------------------------------------------------------------
+    def to_text(self) -> str:
+        """A stable, one-line text form: ``kind`` then ``; ``-separated ``name=value`` parts, cards as codes."""
+        def cards(cs):
+            return format_cards(cs, symbols=False)
+
+        parts = []
+        if self.cards:
+            parts.append(f"cards={cards(self.cards)}")
+        if self.target is not None:
+            parts.append(f"target={self.target}")
+        if self.melds:
+            parts.append("melds=" + "|".join(cards(m) for m in self.melds))
+        if self.lay_offs:
+            parts.append("lay_offs=" + "|".join(f"{i}:{cards(cs)}" for i, cs in self.lay_offs))
+        if self.swaps:
+            parts.append("swaps=" + "|".join(f"{i}:{n.code}>{w.code}" for i, n, w in self.swaps))
+        if self.wild is not None:
+            parts.append(f"wild={self.wild.code}")
+        if self.discard is not None:
+            parts.append(f"discard={self.discard.code}")
+        return self.kind + (": " + "; ".join(parts) if parts else "")
+
+    @classmethod
+    def parse(cls, text: str) -> "Action":
+        """Read the form :meth:`to_text` writes; a bad text raises :class:`CanastaError` saying what and where."""
+        if not isinstance(text, str):
+            raise CanastaError(f"an action is written as text, like 'discard: cards=7H', not {clip(repr(text))}")
+        kind, _, rest = text.strip().partition(":")
+        kind = kind.strip()
+        if kind not in KINDS:
+            raise CanastaError(f"action {clip(text)!r}: unknown kind {clip(kind, 40)!r}; the kinds are "
+                               f"{', '.join(KINDS)}")
+        values: dict = {}
+        for part in filter(None, (p.strip() for p in rest.split(";"))):
+            name, eq, value = part.partition("=")
+            name = name.strip()
+            try:
+                if not eq:
+                    raise ValueError("expected name=value")
+                if name == "cards":
+                    values["cards"] = parse_cards(value)
+                elif name == "target":
+                    values["target"] = int(value)
+                elif name == "melds":
+                    values["melds"] = tuple(parse_cards(m) for m in value.split("|"))
+                elif name == "lay_offs":
+                    values["lay_offs"] = tuple((int(i), parse_cards(cs)) for i, cs in
+                                               (p.split(":", 1) for p in value.split("|")))
+                elif name == "swaps":
+                    swaps = []
+                    for p in value.split("|"):
+                        i, pair = p.split(":", 1)
+                        natural, wild = pair.split(">", 1)
+                        swaps.append((int(i), Card(natural.strip()), Card(wild.strip())))
+                    values["swaps"] = tuple(swaps)
+                elif name in ("wild", "discard"):
+                    values[name] = Card(value.strip())
+                else:
+                    raise ValueError(f"unknown part {name!r}")
+            except (ValueError, CanastaError) as e:
+                raise CanastaError(f"action {clip(text)!r}, part {clip(part, 40)!r}: {e}") from None
+        return cls(kind, **values)

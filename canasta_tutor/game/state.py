@@ -1,0 +1,741 @@
+"""The game model: :class:`Game` (fixed rules), :class:`State` (one hand as it is played), legal actions,
+``apply`` and what one player sees (``observation``). See the package docstring for the rules decided here."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..cards import ALL_CARDS, JOKER, SEQUENCE_ORDER, Card, card_points, format_cards
+from ..errors import CanastaError, SituationError, clip
+from ..going_out import check_go_out, find_go_out
+from ..melds import (GROUP, NONE, SAMBA, SEQUENCE, CANASTA_SIZE, check_add_to_meld, check_meld, check_swap,
+                     meld_facts, meld_key)
+from ..opening import check_opening
+from ..pile import check_take_pile
+from ..rules import RuleSet, get_rules
+from ..scoring import score_hand
+from ..situation import Situation, max_hand_cards
+from ..verdict import Reason, Verdict
+from .actions import DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE, Action
+
+#: The phases of a turn, and the end of the hand.
+DRAW_PHASE, MELD_PHASE, HAND_OVER = "draw", "meld", "hand-over"
+
+#: How many opening combinations (sets of melds put down together) the action list offers at most.
+OPENING_LIMIT = 64
+
+_DEFAULT_TEAMS = {2: 2, 3: 3, 4: 2, 6: 2}
+
+
+class IllegalMove(CanastaError):
+    """An action the rules do not allow now; ``verdict`` holds the engine's reasons."""
+
+    def __init__(self, verdict: Verdict, action: Action | None = None):
+        self.verdict = verdict
+        self.action = action
+        what = action.to_text() if action is not None else "this move"
+        super().__init__(f"illegal move ({clip(what)}): {verdict.sentence}")
+
+
+class Game:
+    """The fixed part of a game: the rules (a :class:`RuleSet` or a preset name) and the seating.
+
+    ``teams``: how many teams (default: 2 with 4 or 6 players, else each player alone). Player ``p`` plays
+    in team ``p % teams``, so partners sit apart.
+
+    >>> g = Game("classic")
+    >>> g.num_players, g.teams
+    (4, ((0, 2), (1, 3)))
+    """
+
+    def __init__(self, rules: RuleSet | str = "classic", *, teams: int | None = None):
+        self.rules = get_rules(rules)
+        n = self.rules.players
+        self.num_players = n
+        nt = teams if teams is not None else _DEFAULT_TEAMS.get(n, n)
+        if not isinstance(nt, int) or isinstance(nt, bool) or nt < 2 or n % nt:
+            raise CanastaError(f"teams: {clip(repr(nt), 20)} teams cannot seat {n} players evenly")
+        self.num_teams = nt
+        self.teams = tuple(tuple(p for p in range(n) if p % nt == t) for t in range(nt))
+        deck = []
+        for card in ALL_CARDS:
+            deck += [card] * (self.rules.jokers if card.rank == JOKER else self.rules.decks)
+        self.deck = tuple(deck)
+
+    def team_of(self, player: int) -> int:
+        return player % self.num_teams
+
+    def new_initial_state(self, seed=0) -> "State":
+        """The first hand of a game, dealt from a deck shuffled by ``seed`` (any int or str)."""
+        return State._deal(self, seed, hand_number=1, dealer=self.num_players - 1, scores=(0,) * self.num_teams)
+
+    def __repr__(self) -> str:
+        return f"Game({self.rules.name!r})"
+
+
+class State:
+    """One hand being played. ``apply`` changes it in place; ``clone()`` is a cheap copy (lists of
+    interned cards; melds are tuples), for undo and look-ahead.
+
+    Attributes: ``hands`` (per player, a list of cards), ``stock`` (its top is the last card), ``pile``
+    (bottom first), ``melds`` and ``red_threes`` (per team), ``scores`` (per team, before this hand),
+    ``current_player``, ``phase`` (``draw``, ``meld`` or ``hand-over``), ``hand_number`` (1-based),
+    ``dealer``, ``history`` (the actions applied), ``went_out`` (``None`` or ``(player, concealed)``).
+    """
+
+    __slots__ = ("game", "rules", "seed", "hand_number", "dealer", "scores", "hands", "stock", "pile", "melds",
+                 "red_threes", "current_player", "phase", "history", "went_out", "took_pile", "turn_opened",
+                 "concealed_canastas", "melded", "_legal", "_legal_set", "_results")
+
+    # --- making a state --------------------------------------------------------------------------------
+    @classmethod
+    def _deal(cls, game: Game, seed, *, hand_number: int, dealer: int, scores) -> "State":
+        rules = game.rules
+        self = cls.__new__(cls)
+        self.game, self.rules, self.seed = game, rules, seed
+        self.hand_number, self.dealer, self.scores = hand_number, dealer, tuple(scores)
+        deck = list(game.deck)
+        random.Random(f"{seed}:{hand_number}").shuffle(deck)
+        n = game.num_players
+        need = n * rules.hand_size + 1
+        if len(deck) < need:
+            raise CanastaError(f"rules {rules.name}: {len(deck)} cards cannot deal {rules.hand_size} to each of "
+                               f"{n} players and turn up a card")
+        self.hands = [[] for _ in range(n)]
+        for _ in range(rules.hand_size):
+            for p in range(n):
+                self.hands[(dealer + 1 + p) % n].append(deck.pop())
+        self.stock = deck
+        # The first upcard: a wild card or a red three is covered by the next card, until a plain one lies on top.
+        self.pile = [self.stock.pop()]
+        while (self.pile[-1].is_wild or self.pile[-1].is_red_three) and self.stock:
+            self.pile.append(self.stock.pop())
+        self.melds = [[] for _ in range(game.num_teams)]
+        self.red_threes = [[] for _ in range(game.num_teams)]
+        # Red threes dealt: laid down and replaced from the stock, in turn order from the dealer's left.
+        for i in range(n):
+            p = (dealer + 1 + i) % n
+            hand = self.hands[p]
+            while any(c.is_red_three for c in hand) and self.stock:
+                reds = [c for c in hand if c.is_red_three]
+                for c in reds:
+                    hand.remove(c)
+                    self.red_threes[game.team_of(p)].append(c)
+                for _ in reds:
+                    if self.stock:
+                        hand.append(self.stock.pop())
+        self.current_player = (dealer + 1) % n
+        self.phase = DRAW_PHASE
+        self.history = []
+        self.went_out = None
+        self.took_pile = False
+        self.turn_opened = False
+        self.concealed_canastas = [0] * game.num_teams
+        self.melded = [False] * n
+        self._legal = self._legal_set = self._results = None
+        return self
+
+    def clone(self) -> "State":
+        new = State.__new__(State)
+        new.game, new.rules, new.seed = self.game, self.rules, self.seed
+        new.hand_number, new.dealer, new.scores = self.hand_number, self.dealer, self.scores
+        new.hands = [list(h) for h in self.hands]
+        new.stock = list(self.stock)
+        new.pile = list(self.pile)
+        new.melds = [list(m) for m in self.melds]
+        new.red_threes = [list(r) for r in self.red_threes]
+        new.current_player, new.phase = self.current_player, self.phase
+        new.history = list(self.history)
+        new.went_out, new.took_pile, new.turn_opened = self.went_out, self.took_pile, self.turn_opened
+        new.concealed_canastas = list(self.concealed_canastas)
+        new.melded = list(self.melded)
+        new._legal, new._legal_set, new._results = self._legal, self._legal_set, self._results
+        return new
+
+    def next_hand(self) -> "State":
+        """The next hand of the same game (the deal passes to the left), once this one is over."""
+        if not self.is_terminal():
+            raise CanastaError("the hand is not over yet: play it to its end first")
+        if self.is_game_over():
+            raise CanastaError(f"the game is over: a team reached {self.rules.target_score}")
+        return State._deal(self.game, self.seed, hand_number=self.hand_number + 1,
+                           dealer=(self.dealer + 1) % self.game.num_players, scores=self.totals())
+
+    # --- questions -----------------------------------------------------------------------------------------
+    def team_of(self, player: int) -> int:
+        return player % self.game.num_teams
+
+    def is_terminal(self) -> bool:
+        """Is the hand over (a player went out, or the stock ran out)?"""
+        return self.phase == HAND_OVER
+
+    def is_game_over(self) -> bool:
+        """Is the hand over with a team at or above the preset's target score?"""
+        return self.phase == HAND_OVER and max(self.totals()) >= self.rules.target_score
+
+    def hand_result(self) -> tuple:
+        """Per team, the hand's :class:`~canasta_tutor.scoring.ScoreSheet` (made by ``score_hand``)."""
+        if self.phase != HAND_OVER:
+            raise CanastaError("the hand is not over yet: there is no result to score")
+        if self._results is None:
+            sheets = []
+            for t, players in enumerate(self.game.teams):
+                went = False
+                if self.went_out is not None and self.team_of(self.went_out[0]) == t:
+                    went = "concealed" if self.went_out[1] else True
+                canastas = sum(1 for m in self.melds[t] if len(m) >= CANASTA_SIZE)
+                concealed = None if went == "concealed" else min(self.concealed_canastas[t], canastas)
+                sheets.append(score_hand(Situation(melds=tuple(self.melds[t]), red_threes=tuple(self.red_threes[t]),
+                                                   hands=tuple(tuple(self.hands[p]) for p in players),
+                                                   went_out=went, concealed_canastas=concealed, rules=self.rules)))
+            self._results = tuple(sheets)
+        return self._results
+
+    def hand_scores(self) -> tuple[int, ...]:
+        return tuple(s.total for s in self.hand_result())
+
+    def totals(self) -> tuple[int, ...]:
+        """The teams' scores: before this hand while it runs, after it once it is over."""
+        if self.phase != HAND_OVER:
+            return self.scores
+        return tuple(a + b for a, b in zip(self.scores, self.hand_scores()))
+
+    def winner(self) -> int | None:
+        """The team with the highest total once the game is over (``None`` before, or on a tie)."""
+        if not self.is_game_over():
+            return None
+        totals = self.totals()
+        best = max(totals)
+        return totals.index(best) if totals.count(best) == 1 else None
+
+    def legal_actions(self) -> list[Action]:
+        return legal_actions(self)
+
+    def apply(self, action: Action) -> "State":
+        return apply(self, action)
+
+    def __repr__(self) -> str:
+        return (f"<State {self.rules.name} hand {self.hand_number}, player {self.current_player} to "
+                f"{self.phase}, stock {len(self.stock)}, pile {len(self.pile)}>")
+
+
+# --- legal actions --------------------------------------------------------------------------------------------
+
+def _distinct(cards):
+    seen = set()
+    out = []
+    for c in cards:
+        if c not in seen:
+            seen.add(c)
+            out.append(c)
+    return out
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every action the player to move may take now (an empty list once the hand is over)."""
+    if state._legal is None:
+        if state.phase == DRAW_PHASE:
+            acts = _draw_actions(state)
+        elif state.phase == MELD_PHASE:
+            acts = _meld_phase_actions(state)
+            if not acts:  # no discard keeps a card and no way out: the hand ends (only a hand of one card)
+                acts = [Action(END)]
+        else:
+            acts = []
+        state._legal = acts
+        state._legal_set = frozenset(acts)
+    return list(state._legal)
+
+
+def _situation(state: State, player: int, **extra) -> Situation:
+    t = state.team_of(player)
+    return Situation(hand=tuple(state.hands[player]), melds=tuple(state.melds[t]), score=state.scores[t],
+                     pile=tuple(state.pile), rules=state.rules, stock_empty=not state.stock, **extra)
+
+
+def _draw_actions(state: State) -> list[Action]:
+    acts = [Action(DRAW)] if state.stock else []
+    acts += _take_actions(state)
+    if not state.stock:
+        acts.append(Action(END))
+    return acts
+
+
+def _take_actions(state: State) -> list[Action]:
+    pile = state.pile
+    if not pile:
+        return []
+    top = pile[-1]
+    if not top.is_natural:   # a wild card or a three on top stops the pile
+        return []
+    p = state.current_player
+    t = state.team_of(p)
+    hand = state.hands[p]
+    melds = state.melds[t]
+    rules = state.rules
+    naturals = [c for c in hand if c.rank == top.rank and not c.is_wild]
+    index = next((i for i, m in enumerate(melds) if meld_key(m) == (GROUP, top.rank)), None)
+    if len(naturals) < 2 and index is None and not (naturals and melds and any(c.is_wild for c in hand)):
+        return []
+    if len(hand) > max_hand_cards(rules):
+        return []   # beyond any real game's hand: the engine does not judge it (see the package notes)
+    try:
+        verdict = check_take_pile(_situation(state, p))
+    except SituationError:
+        return []
+    if not verdict.ok:
+        return []
+    if melds:
+        target = index if (verdict.method == "lay-off" or (verdict.method == "pair" and index is not None)) else None
+        return [Action(TAKE_PILE, cards=tuple(verdict.cards), target=target)]
+    # A team that has not opened: the top card and its natural pair (or more) open, with other melds from hand.
+    pile_rest = sum(1 for c in pile[:-1] if not c.is_red_three)
+    minimum = rules.opening_minimum(state.scores[t])
+    acts = []
+    for combo in _opening_combos(hand, rules, minimum, keep=2 - pile_rest, top=top):
+        acts.append(Action(TAKE_PILE, cards=combo[0][1:], melds=combo))
+    return acts
+
+
+def _runs(naturals, rules):
+    """Samba: the longest runs (at most seven) of one suit in ``naturals``: a list of card tuples."""
+    if not rules.sequences:
+        return []
+    by_suit: dict[str, dict[int, Card]] = {}
+    for c in naturals:
+        by_suit.setdefault(c.suit, {})[SEQUENCE_ORDER[c.rank]] = c
+    out = []
+    for suit in sorted(by_suit):
+        ranks = by_suit[suit]
+        run: list[Card] = []
+        for order in range(4, 16):
+            if order in ranks:
+                run.append(ranks[order])
+                continue
+            if len(run) >= 3:
+                out.append(tuple(run[-7:]))
+            run = []
+    return out
+
+
+def _opening_combos(hand, rules: RuleSet, minimum: int, *, keep: int, top: Card | None = None):
+    """Sets of melds an unopened team may put down together from ``hand`` (with the pile's ``top`` card in the
+    first meld, when taking the pile): each rank's natural cards all together, with as many wild cards as
+    the rules allow (jokers first), sambas' runs whole; reaching ``minimum`` card points and leaving ``keep``
+    cards in hand. At most :data:`OPENING_LIMIT` of them."""
+    naturals = [c for c in hand if c.is_natural]
+    wilds = sorted((c for c in hand if c.is_wild), key=lambda c: -c.points)
+    runs = _runs(naturals, rules)
+    out = []
+    n_hand = len(hand)
+    run_choices = [()]
+    for r in runs:
+        run_choices += [prev + (r,) for prev in run_choices]
+    for chosen_runs in run_choices:
+        rest = list(naturals)
+        ok = True
+        for r in chosen_runs:
+            for c in r:
+                if c in rest:
+                    rest.remove(c)
+                else:
+                    ok = False
+        if not ok or (top is not None and chosen_runs and sum(1 for c in rest if c.rank == top.rank) < 2):
+            continue
+        by_rank: dict[str, list[Card]] = {}
+        for c in rest:
+            by_rank.setdefault(c.rank, []).append(c)
+        ranks = sorted(by_rank, key=lambda r: SEQUENCE_ORDER[r])
+        if top is not None:
+            if len(by_rank.get(top.rank, ())) < 2:
+                continue
+            ranks.remove(top.rank)
+            ranks.insert(0, top.rank)
+        base_points = sum(card_points(r) for r in chosen_runs)
+        base_used = sum(len(r) for r in chosen_runs)
+
+        def dfs(i, used_wild, melds, points, used):
+            if len(out) >= OPENING_LIMIT:
+                return
+            if i == len(ranks):
+                if melds and points >= minimum and n_hand - used >= keep:
+                    out.append(tuple(melds))
+                return
+            rank = ranks[i]
+            group = by_rank[rank]
+            forced = top is not None and i == 0
+            lead = [top] if forced else []
+            n = len(group) + len(lead)
+            if not forced:
+                dfs(i + 1, used_wild, melds, points, used)
+            if n < 2:
+                return
+            cap = min(rules.wild_capacity(n), len(wilds) - used_wild)
+            for w in range(max(0, 3 - n), cap + 1):
+                cards = tuple(lead + group) + tuple(wilds[used_wild:used_wild + w])
+                dfs(i + 1, used_wild + w, melds + [cards], points + card_points(cards),
+                    used + len(group) + w)
+
+        dfs(0, 0, list(chosen_runs), base_points, base_used)
+    return out
+
+
+def _meld_phase_actions(state: State) -> list[Action]:
+    p = state.current_player
+    t = state.team_of(p)
+    hand = state.hands[p]
+    melds = state.melds[t]
+    rules = state.rules
+    acts: list[Action] = []
+    size = len(hand)
+    distinct = _distinct(hand)
+    if not melds:
+        minimum = rules.opening_minimum(state.scores[t])
+        for combo in _opening_combos(hand, rules, minimum, keep=2):
+            acts.append(Action(MELD, melds=combo))
+    else:
+        if size >= 3:
+            groups = {}
+            for i, m in enumerate(melds):
+                key = meld_key(m)
+                groups.setdefault(key, []).append(i)
+            naturals = [c for c in hand if c.is_natural]
+            wilds_low = sorted((c for c in hand if c.is_wild), key=lambda c: c.points)
+            by_rank: dict[str, list[Card]] = {}
+            for c in naturals:
+                by_rank.setdefault(c.rank, []).append(c)
+            # new groups: a rank's natural cards all together, with 0 or more wild cards (twos first)
+            for rank in sorted(by_rank, key=lambda r: SEQUENCE_ORDER[r]):
+                group = by_rank[rank]
+                n = len(group)
+                if n < 2 or (GROUP, rank) in groups:
+                    continue
+                for w in range(max(0, 3 - n), min(rules.wild_capacity(n), len(wilds_low)) + 1):
+                    if size - n - w >= 2:
+                        acts.append(Action(MELD, melds=(tuple(group) + tuple(wilds_low[:w]),)))
+            for run in _runs(naturals, rules):
+                if size - len(run) >= 2:
+                    acts.append(Action(MELD, melds=(run,)))
+            # lay off one card on a meld
+            for i, m in enumerate(melds):
+                kind, key = meld_key(m)
+                if kind == GROUP:
+                    candidates = [c for c in distinct if c.rank == key or c.is_wild]
+                else:
+                    orders = [SEQUENCE_ORDER[c.rank] for c in m]
+                    if len(m) >= 7:
+                        continue
+                    lo, hi = min(orders), max(orders)
+                    candidates = [c for c in distinct if c.suit == key and c.is_natural
+                                  and SEQUENCE_ORDER[c.rank] in (lo - 1, hi + 1)]
+                for c in candidates:
+                    if meld_facts(m + (c,), rules, copies_checked=True) is not None:
+                        acts.append(Action(LAY_OFF, cards=(c,), target=i))
+        if rules.wild_swap:
+            for i, m in enumerate(melds):
+                kind, rank = meld_key(m)
+                if kind != GROUP or len(m) >= CANASTA_SIZE:
+                    continue
+                wild_in = [c for c in m if c.is_wild]
+                if not wild_in:
+                    continue
+                wild = max(wild_in, key=lambda c: c.points)
+                for c in distinct:
+                    if c.rank == rank and c.is_natural:
+                        acts.append(Action(SWAP, cards=(c,), target=i, wild=wild))
+    if size >= 2:
+        acts += [Action(DISCARD, cards=(c,)) for c in distinct]
+    go = _go_out_action(state)
+    if go is not None:
+        acts.append(go)
+    return acts
+
+
+def _go_out_action(state: State) -> Action | None:
+    """The engine's way out for the player to move (``find_go_out``), if there is one."""
+    p = state.current_player
+    t = state.team_of(p)
+    hand = state.hands[p]
+    melds = state.melds[t]
+    rules = state.rules
+    if len(hand) > max_hand_cards(rules):
+        return None
+    # A quick necessary condition: at most one card (the discard) without a place to go.
+    groups = {meld_key(m) for m in melds}
+    counts: dict[str, int] = {}
+    for c in hand:
+        counts[c.rank] = counts.get(c.rank, 0) + 1
+    lone = 0
+    for c in hand:
+        if c.is_natural and counts[c.rank] == 1 and (GROUP, c.rank) not in groups:
+            if rules.sequences and ((SEQUENCE, c.suit) in groups or
+                                    any(d.suit == c.suit and d is not c and d.is_natural for d in hand)):
+                continue
+            lone += 1
+    black = counts.get("3", 0)
+    if black and black not in (3, 4) and not (black == 2 and rules.black_threes_with_wild):
+        lone += black
+    if lone > 1:
+        return None
+    minimum = 0
+    if not melds and not rules.concealed_needs_no_minimum:
+        minimum = rules.opening_minimum(state.scores[t])
+    try:
+        plan, _problems = find_go_out(tuple(hand), tuple(melds), rules, need=rules.canastas_to_go_out,
+                                      minimum=minimum)
+    except SituationError:
+        return None
+    if plan is None:
+        return None
+    return Action(GO_OUT, melds=tuple(plan.new_melds), lay_offs=tuple(plan.lay_offs),
+                  swaps=tuple(plan.swaps), discard=plan.discard)
+
+
+# --- applying an action --------------------------------------------------------------------------------------
+
+def apply(state: State, action: Action) -> State:
+    """Apply ``action`` for the player to move. Changes ``state`` in place and returns it (``clone()``
+    first to keep the old one). Raises :class:`IllegalMove`, carrying the engine's reasons, when the action
+    is not legal now; the state is then unchanged."""
+    if not isinstance(action, Action):
+        raise CanastaError(f"apply: an Action is needed, not {clip(repr(action), 60)}")
+    if state._legal is None:
+        legal_actions(state)
+    if action not in state._legal_set:
+        raise IllegalMove(why_illegal(state, action), action)
+    _do(state, action)
+    state.history.append(action)
+    state._legal = state._legal_set = None
+    return state
+
+
+def _take_from_hand(hand: list, cards) -> None:
+    for c in cards:
+        hand.remove(c)
+
+
+def _next_turn(state: State) -> None:
+    n = state.game.num_players
+    state.current_player = (state.current_player + 1) % n
+    state.phase = DRAW_PHASE
+    state.took_pile = False
+    state.turn_opened = bool(state.melds[state.team_of(state.current_player)])
+
+
+def _do(state: State, a: Action) -> None:
+    p = state.current_player
+    t = state.team_of(p)
+    hand = state.hands[p]
+    melds = state.melds[t]
+    k = a.kind
+    if k == DRAW:
+        need = state.rules.draw_count
+        stock = state.stock
+        while need and stock:
+            c = stock.pop()
+            if c.is_red_three:      # laid down at once and replaced
+                state.red_threes[t].append(c)
+            else:
+                hand.append(c)
+                need -= 1
+        state.phase = MELD_PHASE
+        state.turn_opened = bool(melds)
+    elif k == TAKE_PILE:
+        pile = state.pile
+        top = pile[-1]
+        _take_from_hand(hand, a.cards)
+        if a.melds:
+            for m in a.melds[1:]:
+                _take_from_hand(hand, m)
+                if len(m) >= CANASTA_SIZE:
+                    state.concealed_canastas[t] += 1
+            melds.extend(a.melds)
+        elif a.target is None:
+            melds.append((top,) + tuple(a.cards))
+        else:
+            melds[a.target] = melds[a.target] + (top,) + tuple(a.cards)
+        for c in pile[:-1]:
+            (state.red_threes[t] if c.is_red_three else hand).append(c)
+        state.pile = []
+        state.took_pile = True
+        state.melded[p] = True
+        state.phase = MELD_PHASE
+    elif k == MELD:
+        for m in a.melds:
+            _take_from_hand(hand, m)
+            if len(m) >= CANASTA_SIZE:
+                state.concealed_canastas[t] += 1
+        melds.extend(a.melds)
+        state.melded[p] = True
+    elif k == LAY_OFF:
+        _take_from_hand(hand, a.cards)
+        melds[a.target] = melds[a.target] + tuple(a.cards)
+        state.melded[p] = True
+    elif k == SWAP:
+        natural = a.cards[0]
+        hand.remove(natural)
+        m = list(melds[a.target])
+        m[m.index(a.wild)] = natural
+        melds[a.target] = tuple(m)
+        hand.append(a.wild)
+    elif k == DISCARD:
+        hand.remove(a.cards[0])
+        state.pile.append(a.cards[0])
+        _next_turn(state)
+    elif k == GO_OUT:
+        for i, natural, wild in a.swaps:
+            hand.remove(natural)
+            m = list(melds[i])
+            m[m.index(wild)] = natural
+            melds[i] = tuple(m)
+            hand.append(wild)
+        for i, cards in a.lay_offs:
+            _take_from_hand(hand, cards)
+            melds[i] = melds[i] + tuple(cards)
+        for m in a.melds:
+            _take_from_hand(hand, m)
+            melds.append(tuple(m))
+            if len(m) >= CANASTA_SIZE:
+                state.concealed_canastas[t] += 1
+        if a.discard is not None:
+            hand.remove(a.discard)
+            state.pile.append(a.discard)
+        concealed = not state.turn_opened and not (state.took_pile and state.rules.sequences)
+        state.went_out = (p, concealed)
+        state.phase = HAND_OVER
+    elif k == END:
+        state.phase = HAND_OVER
+
+
+# --- why an action is refused ----------------------------------------------------------------------------------
+
+def why_illegal(state: State, action: Action) -> Verdict:
+    """The engine's reasons why ``action`` is not legal now (a falsy :class:`Verdict`)."""
+    reasons: list[Reason] = []
+    if state.phase == HAND_OVER:
+        return Verdict(False, (Reason("hand-over", "The hand is over: no more moves."),))
+    p = state.current_player
+    t = state.team_of(p)
+    hand = list(state.hands[p])
+    melds = state.melds[t]
+    k = action.kind
+    draw_kinds = (DRAW, TAKE_PILE, END)
+    if state.phase == DRAW_PHASE and k not in draw_kinds:
+        return Verdict(False, (Reason("draw-first", "First draw from the stock or take the pile."),))
+    if state.phase == MELD_PHASE and k in draw_kinds:
+        return Verdict(False, (Reason("already-drawn", "You have drawn already this turn: meld, lay off, then "
+                                                       "discard or go out."),))
+    used = list(action.cards) + [c for m in action.melds for c in m if k != TAKE_PILE] + \
+        [c for _i, cs in action.lay_offs for c in cs] + [n for _i, n, _w in action.swaps] + \
+        ([action.discard] if action.discard is not None else [])
+    rest = list(hand)
+    missing = []
+    for c in used:
+        if c in rest:
+            rest.remove(c)
+        else:
+            missing.append(c)
+    if missing and k not in (GO_OUT,):
+        reasons.append(Reason("not-in-hand", f"You do not hold {format_cards(missing)}."))
+    if k == DRAW and not state.stock:
+        reasons.append(Reason("stock-empty", "The stock is used up: take the pile, or the hand ends."))
+    elif k == END and state.stock:
+        reasons.append(Reason("stock-left", f"The stock still holds {len(state.stock)} cards: draw or take the pile."))
+    elif k == TAKE_PILE:
+        try:
+            v = check_take_pile(_situation(state, p))
+        except SituationError as e:
+            v = Verdict(False, (Reason("too-large", str(e)),))
+        if not v.ok:
+            reasons.extend(v.reasons)
+        else:
+            reasons.append(Reason("not-this-way", "You may take the pile, but not this way: "
+                                  + " or ".join(a.describe(melds) for a in _take_actions(state))))
+    elif k == MELD:
+        for m in action.melds:
+            v = check_meld(m, state.rules)
+            if not v.ok:
+                reasons.extend(v.reasons)
+        if not melds and not reasons:
+            v = check_opening(Situation(melds=action.melds, score=state.scores[t], rules=state.rules))
+            if not v.ok:
+                reasons.extend(v.reasons)
+        if not reasons and len(rest) < 2:
+            reasons.append(Reason("keep-a-card", "After melding you must keep a card to discard and one to hold, "
+                                                 "unless you go out."))
+    elif k == LAY_OFF:
+        if action.target is None or not 0 <= action.target < len(melds):
+            reasons.append(Reason("no-such-meld", f"Your team has no meld {action.target}."))
+        else:
+            v = check_add_to_meld(melds[action.target], action.cards, state.rules)
+            if not v.ok:
+                reasons.extend(v.reasons)
+            elif len(rest) < 2:
+                reasons.append(Reason("keep-a-card", "After laying off you must keep a card to discard and one to "
+                                                     "hold, unless you go out."))
+    elif k == SWAP:
+        v = check_swap(tuple(hand), tuple(melds), state.rules, card=action.cards[:1] or None)
+        if not v.ok:
+            reasons.extend(v.reasons)
+    elif k == DISCARD:
+        if len(hand) < 2 and not missing:
+            reasons.append(Reason("last-card", "Discarding your last card would be going out, which needs "
+                                               f"{state.rules.canastas_to_go_out} canasta(s) on your team's side."))
+    elif k == GO_OUT:
+        try:
+            v = check_go_out(_situation(state, p))
+        except SituationError as e:
+            v = Verdict(False, (Reason("too-large", str(e)),))
+        if not v.ok:
+            reasons.extend(v.reasons)
+        else:
+            reasons.append(Reason("not-this-way", "You may go out, but not this way: "
+                                  + " ".join(r.text for r in v.reasons[:1])))
+    if not reasons:
+        reasons.append(Reason("not-legal", "That is not one of the moves open now."))
+    return Verdict(False, tuple(reasons))
+
+
+# --- what a player sees ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class Observation(Situation):
+    """What one player sees: a :class:`Situation` (own ``hand``, own team's ``melds`` and ``red_threes``,
+    ``score`` before the hand, the whole ``pile``, every face-up card having been seen, ``stock_empty``,
+    ``opponents_melds``) plus the table: ``player``, ``team``, ``current_player``, ``phase``,
+    ``hand_number``, ``hand_sizes`` (per player), ``stock_left``, ``scores`` (per team, before the hand),
+    ``table`` (per team, its melds), ``table_red_threes`` (per team), ``turn_opened`` (the team had melds
+    when this turn began). Never a hidden card: no other hand, no stock card."""
+
+    player: int = 0
+    team: int = 0
+    current_player: int = 0
+    phase: str = DRAW_PHASE
+    hand_number: int = 1
+    hand_sizes: tuple[int, ...] = ()
+    stock_left: int = 0
+    scores: tuple[int, ...] = ()
+    table: tuple = ()
+    table_red_threes: tuple = ()
+    turn_opened: bool = False
+
+
+def observation(state: State, player: int | None = None) -> Observation:
+    """What ``player`` (default: the player to move) sees; see :class:`Observation`."""
+    if player is None:
+        player = state.current_player
+    if not isinstance(player, int) or not 0 <= player < state.game.num_players:
+        raise CanastaError(f"player: {clip(repr(player), 20)} is not a seat of this game "
+                           f"(0 to {state.game.num_players - 1})")
+    t = state.team_of(player)
+    table = tuple(tuple(m) for m in state.melds)
+    others = tuple(m for u, ms in enumerate(table) if u != t for m in ms)
+    return Observation(hand=tuple(state.hands[player]), melds=table[t], score=state.scores[t],
+                       pile=tuple(state.pile), rules=state.rules, stock_empty=not state.stock,
+                       red_threes=tuple(state.red_threes[t]), opponents_melds=others,
+                       player=player, team=t, current_player=state.current_player, phase=state.phase,
+                       hand_number=state.hand_number, hand_sizes=tuple(len(h) for h in state.hands),
+                       stock_left=len(state.stock), scores=tuple(state.scores), table=table,
+                       table_red_threes=tuple(tuple(r) for r in state.red_threes),
+                       turn_opened=state.turn_opened if player == state.current_player else bool(table[t]))

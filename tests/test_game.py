@@ -1,0 +1,303 @@
+"""The game model: deal, turns, legal actions, illegal moves with reasons, observations, the game to its target."""
+
+import random
+from collections import Counter
+
+import pytest
+
+from canasta_tutor.cards import Card, parse_cards
+from canasta_tutor.errors import CanastaError
+from canasta_tutor.game import (DISCARD, DRAW, END, GO_OUT, MELD, TAKE_PILE, Action, Game, IllegalMove,
+                                apply, legal_actions, observation)
+from canasta_tutor.game.state import DRAW_PHASE, HAND_OVER, MELD_PHASE, State
+from canasta_tutor.rules import PRESETS, get_rules
+from canasta_tutor.situation import Situation
+
+
+def all_cards(state):
+    cards = list(state.stock) + list(state.pile)
+    for h in state.hands:
+        cards += h
+    for team in state.melds:
+        for m in team:
+            cards += m
+    for r in state.red_threes:
+        cards += r
+    return Counter(cards)
+
+
+def deck_of(rules):
+    counts = Counter()
+    for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"):
+        for suit in "SHDC":
+            counts[Card(rank + suit)] = rules.decks
+    counts[Card("JK")] = rules.jokers
+    return counts
+
+
+def cards(text):
+    return list(parse_cards(text))
+
+
+def set_up(state, *, hand=None, player=None, melds=None, pile=None, team=None):
+    """Put chosen cards in place for a scenario; the rest of the deck stays in the stock (cards conserved)."""
+    p = state.current_player if player is None else player
+    t = state.team_of(p) if team is None else team
+    pool = Counter(all_cards(state))
+    for h in state.hands:
+        h.clear()
+    state.pile, state.stock = [], []
+    state.red_threes = [[] for _ in state.red_threes]
+    state.melds = [[] for _ in state.melds]
+    if melds is not None:
+        state.melds[t] = [tuple(parse_cards(m)) for m in melds]
+    if hand is not None:
+        state.hands[p] = cards(hand)
+    if pile is not None:
+        state.pile = cards(pile)
+    used = Counter(c for h in state.hands for c in h) + Counter(state.pile) + \
+        Counter(c for ms in state.melds for m in ms for c in m)
+    rest = pool - used
+    assert not (used - pool), "scenario uses more cards than the decks hold"
+    others = [c for c in sorted(rest.elements(), key=lambda c: c.code) if not c.is_red_three]
+    for q in range(state.game.num_players):
+        if q != p:
+            state.hands[q] = others[:5]
+            others = others[5:]
+    state.stock = others
+    state.red_threes[t] = [c for c in rest.elements() if c.is_red_three]
+    state._legal = state._legal_set = state._results = None
+    state.turn_opened = bool(state.melds[t])
+    return state
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_the_deal_gives_each_player_a_hand_and_conserves_the_deck(name):
+    rules = get_rules(name)
+    state = Game(name).new_initial_state(seed=3)
+    assert all_cards(state) == deck_of(rules)
+    for p, hand in enumerate(state.hands):
+        assert len(hand) == rules.hand_size
+        assert not any(c.is_red_three for c in hand)
+    top = state.pile[-1]
+    assert not top.is_wild and not top.is_red_three
+    assert all(c.is_wild or c.is_red_three for c in state.pile[:-1])
+    assert state.phase == DRAW_PHASE and state.current_player == 0 and state.hand_number == 1
+
+
+def test_same_seed_same_deal_and_another_seed_another():
+    g = Game("classic")
+    a, b, c = g.new_initial_state(5), g.new_initial_state(5), g.new_initial_state(6)
+    assert a.hands == b.hands and a.stock == b.stock
+    assert a.hands != c.hands
+
+
+def test_red_threes_dealt_are_laid_down_and_replaced():
+    found = 0
+    for seed in range(40):
+        state = Game("classic").new_initial_state(seed)
+        if any(state.red_threes):
+            found += 1
+            assert all(len(h) == 11 for h in state.hands)
+    assert found > 5
+
+
+def test_a_red_three_drawn_is_laid_down_and_replaced():
+    state = Game("classic").new_initial_state(1)
+    set_up(state, hand="7H 8S KD")
+    state.stock += cards("5C 3H")    # 3H on top: drawn first
+    team_reds = len(state.red_threes[0])
+    apply(state, Action(DRAW))
+    assert Card("3H") not in state.hands[0] and Card("5C") in state.hands[0]
+    assert len(state.red_threes[0]) == team_reds + 1
+    assert len(state.hands[0]) == 4
+
+
+def test_samba_and_two_player_draw_two():
+    for name in ("samba", "classic-2p", "classic-3p"):
+        state = Game(name).new_initial_state(2)
+        before = len(state.hands[0]) + len(state.red_threes[0])
+        apply(state, Action(DRAW))
+        assert len(state.hands[0]) + len(state.red_threes[0]) == before + 2
+
+
+def test_a_turn_draw_then_discard_passes_to_the_left():
+    state = Game("classic").new_initial_state(4)
+    assert {a.kind for a in legal_actions(state)} <= {DRAW, TAKE_PILE}
+    apply(state, Action(DRAW))
+    assert state.phase == MELD_PHASE
+    assert DRAW not in {a.kind for a in legal_actions(state)}
+    card = state.hands[0][0]
+    apply(state, Action(DISCARD, cards=(card,)))
+    assert state.pile[-1] is card and state.current_player == 1 and state.phase == DRAW_PHASE
+
+
+def test_an_illegal_move_is_refused_with_the_engines_reasons_and_changes_nothing():
+    state = Game("classic").new_initial_state(4)
+    before = state.clone()
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(DISCARD, cards=(state.hands[0][0],)))
+    assert e.value.verdict.codes == ("draw-first",)
+    assert isinstance(e.value, CanastaError)
+    assert state.hands == before.hands and state.history == []
+    # a take the engine refuses: its verdict's reasons come with the error
+    set_up(state, hand="7H KD 4C 9S", pile="5D 2C 7C")
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(TAKE_PILE, cards=parse_cards("7H")))
+    assert "frozen" in str(e.value) and e.value.verdict.has("wild-in-pile")
+
+
+def test_an_opening_below_the_minimum_is_refused_by_check_opening():
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="5H 5S 5D 9C 9D KH QS JD 8C")
+    apply(state, Action(DRAW))
+    low = Action(MELD, melds=(tuple(parse_cards("5H 5S 5D")),))
+    assert low not in legal_actions(state)
+    with pytest.raises(IllegalMove) as e:
+        apply(state, low)
+    assert e.value.verdict.has("too-few-points")
+
+
+def test_opening_melds_offered_reach_the_minimum_and_are_put_down_together():
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="KH KS KD 9C 9D 9H 5C 6D 7S")
+    apply(state, Action(DRAW))
+    openings = [a for a in legal_actions(state) if a.kind == MELD]
+    assert openings
+    assert all(sum(c.points for m in a.melds for c in m) >= 50 for a in openings)
+    both = Action(MELD, melds=(tuple(parse_cards("9C 9D 9H")), tuple(parse_cards("KH KS KD"))))
+    assert both in openings
+    apply(state, both)
+    assert len(state.melds[0]) == 2
+
+
+def test_taking_the_pile_moves_the_pile_into_the_hand_and_melds_the_top_card():
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="7H 7S KD 4C", melds=["KH KS KC"], pile="5D 9S 7C")
+    takes = [a for a in legal_actions(state) if a.kind == TAKE_PILE]
+    assert takes
+    apply(state, takes[0])
+    assert state.pile == [] and Card("5D") in state.hands[0] and Card("9S") in state.hands[0]
+    assert any(Card("7C") in m for m in state.melds[0])
+
+
+def test_unopened_take_carries_the_opening_and_counts_only_the_top_card():
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="AH AS KD KS KC 4C 9H", pile="AD 5C 6D")
+    takes = [a for a in legal_actions(state) if a.kind == TAKE_PILE]
+    assert not takes  # 6D on top, no pair of sixes
+    set_up(state, hand="AH AS KD KS KC 4C 9H", pile="5C 6D AD")
+    takes = [a for a in legal_actions(state) if a.kind == TAKE_PILE]
+    assert takes and all(a.melds[0][0] == Card("AD") for a in takes)
+    # aces alone are 60 with the top card: enough; every offered opening reaches 50
+    assert all(sum(c.points for m in a.melds for c in m) >= 50 for a in takes)
+
+
+def test_going_out_ends_the_hand_and_is_scored_with_the_bonus():
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="KH KS KD 9C", melds=["7H 7S 7D 7C 7H 7S 7D"])
+    state.stock.append(Card("KC"))
+    apply(state, Action(DRAW))
+    outs = [a for a in legal_actions(state) if a.kind == GO_OUT]
+    assert len(outs) == 1
+    apply(state, outs[0])
+    assert state.is_terminal() and state.went_out == (0, False)
+    sheet = state.hand_result()[0]
+    assert any(i.label == "Going out" for i in sheet.items)
+    assert state.hands[0] == []
+
+
+def test_going_out_concealed():
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="7H 7S 7D 7C 7H 7S 2D KC KD KH")
+    state.stock.append(Card("5S"))
+    apply(state, Action(DRAW))
+    out = next(a for a in legal_actions(state) if a.kind == GO_OUT)
+    apply(state, out)
+    assert state.went_out == (0, True)
+    assert any(i.label == "Going out concealed" for i in state.hand_result()[0].items)
+
+
+def test_the_stock_running_out_ends_the_hand_unless_the_pile_is_taken():
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="9C 9D 5H 6S", melds=["KH KS KC"], pile="4D")
+    state.stock = []
+    state._legal = None
+    assert [a.kind for a in legal_actions(state)] == [END]
+    apply(state, Action(END))
+    assert state.is_terminal() and state.went_out is None
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="9C 9D 5H 6S", melds=["KH KS KC"], pile="4D 9S")
+    state.stock = []
+    state._legal = None
+    assert {a.kind for a in legal_actions(state)} == {TAKE_PILE, END}
+
+
+def test_observation_shows_only_what_the_player_sees():
+    state = Game("classic").new_initial_state(9)
+    for _ in range(30):
+        apply(state, random.Random(len(state.history)).choice(legal_actions(state)))
+    obs = observation(state, 1)
+    assert isinstance(obs, Situation)
+    assert obs.hand == tuple(state.hands[1])
+    assert obs.melds == tuple(state.melds[1])
+    assert obs.hand_sizes == tuple(len(h) for h in state.hands)
+    assert obs.stock_left == len(state.stock)
+    hidden = set(state.hands[0]) | set(state.hands[2]) | set(state.hands[3]) | set(state.stock)
+    seen = set(obs.hand) | set(obs.pile) | {c for m in obs.table for mm in m for c in mm}
+    # every card the player sees is his own, on the table or in the pile
+    for c in seen:
+        assert c in obs.hand or c in obs.pile or any(c in m for ms in obs.table for m in ms)
+    for name in ("hands", "stock"):
+        assert not hasattr(obs, name) or name == "hands" and obs.hands == ()
+    assert hidden  # the others' hands exist and are not part of the observation's fields
+    with pytest.raises(CanastaError, match="not a seat"):
+        observation(state, 7)
+
+
+def test_clone_is_independent():
+    state = Game("samba").new_initial_state(1)
+    copy = state.clone()
+    apply(copy, Action(DRAW))
+    assert state.phase == DRAW_PHASE and copy.phase == MELD_PHASE
+    assert len(state.hands[0]) != len(copy.hands[0]) and state.history == []
+
+
+def test_a_game_is_played_to_the_target_across_hands():
+    game = Game("classic-2p")
+    state = game.new_initial_state("g")
+    rng = random.Random(0)
+    hands = 0
+    while True:
+        while not state.is_terminal():
+            apply(state, rng.choice(legal_actions(state)))
+        hands += 1
+        if state.is_game_over():
+            break
+        nxt = state.next_hand()
+        assert nxt.scores == state.totals() and nxt.hand_number == state.hand_number + 1
+        assert nxt.dealer == (state.dealer + 1) % 2
+        state = nxt
+        assert hands < 60
+    assert max(state.totals()) >= 5000
+    with pytest.raises(CanastaError, match="game is over"):
+        state.next_hand()
+
+
+def test_action_text_form_round_trips_and_bad_text_is_explained():
+    state = Game("samba").new_initial_state(3)
+    rng = random.Random(3)
+    seen = set()
+    while not state.is_terminal():
+        for a in legal_actions(state):
+            assert Action.parse(a.to_text()) == a
+            assert a.describe().endswith(".")
+            seen.add(a.kind)
+        apply(state, rng.choice(legal_actions(state)))
+    assert {DRAW, DISCARD} <= seen
+    with pytest.raises(CanastaError, match="unknown kind"):
+        Action.parse("fly: cards=7H")
+    with pytest.raises(CanastaError, match="part 'cards=XX'"):
+        Action.parse("discard: cards=XX")
+    with pytest.raises(CanastaError, match="unknown action kind"):
+        Action("fly")
