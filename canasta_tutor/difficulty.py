@@ -34,7 +34,7 @@ FEATURES = {
 #: How much one unit of each measure adds to a position's effort (tuned so that no one measure dominates).
 WEIGHTS = {
     "cards": 0.5, "values": 0.6, "wild": 1.0, "near_limit": 2.0, "black_threes": 2.5, "sequence": 2.0,
-    "going_out": 1.0, "melds": 0.8, "near_minimum": 3.0, "score_edge": 1.5, "pile": 0.3, "buried": 0.6,
+    "going_out": 1.0, "melds": 0.8, "near_minimum": 3.0, "score_edge": 1.5, "pile": 0.3, "buried": 0.3,
     "black_three_top": 2.0, "unopened": 1.5, "hand": 0.15, "frozen": 1.0, "finish": 2.5, "canastas_short": 1.0,
     "red_threes": 0.5, "hands": 0.3, "concealed": 1.5, "canastas": 0.7,
 }

@@ -33,6 +33,8 @@ from .rules import CLASSIC, PRESETS, RuleSet, get_rules
 NATURAL_RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 WILD = (Card("2S"), Card("2H"), Card("2D"), Card("2C"), Card("JK"))
 _ATTEMPTS = 400
+#: Positions looked at per puzzle when cutting from play (each bot hand gives several).
+_PLAY_ATTEMPTS = 250
 #: The most puzzles one call makes (10,000 take about a minute; a set for learners has tens).
 MAX_COUNT = 10_000
 MAX_SEED = 200
@@ -212,7 +214,7 @@ def position_problems(kind: str, situation: Situation) -> list[str]:
 
 
 #: Positions sampled to cut the five measured levels, per kind, rules and source.
-REFERENCE = 250
+REFERENCE = 150
 _LEVELS_CACHE: dict = {}
 
 
@@ -237,27 +239,43 @@ def _measure(kind: str, situation: Situation) -> float:
 
 
 def levels_for(kind: str, rules: RuleSet | str = "classic", *, from_play: bool = False):
-    """The five measured levels of ``kind`` under ``rules``: cut at the quintiles of the effort of
-    :data:`REFERENCE` positions from the same source (the same every time)."""
+    """The five measured levels of ``kind`` under ``rules``: cut at the quintiles of the effort of a reference
+    sample of positions from the same source (the same every time). A yes/no kind gets five levels per answer
+    (when the sample holds enough of each), so that every level has yes and no puzzles: ``{answer: Levels}``;
+    the key ``None`` holds the levels of the whole sample."""
     from .difficulty import Levels
     from .kinds import get_kind
 
     rules = _rules(rules)
-    key = (kind, rules, from_play)
-    if key not in _LEVELS_CACHE:
+    cache_key = (kind, rules, from_play)
+    if cache_key not in _LEVELS_CACHE:
         record = get_kind(kind)
         make = _source(record, rules, from_play)
         rng = random.Random(f"levels|{kind}|{rules.name}|{from_play}")
-        sample = []
+        samples: dict = {None: []}
         for i in range(REFERENCE * 4):
-            if len(sample) >= REFERENCE:
+            counts = [len(v) for k, v in samples.items() if k is not None]
+            if len(samples[None]) >= REFERENCE and (record.yes_no is None or (len(counts) == 2 and min(counts) >= REFERENCE // 5)):
                 break
             situation = make(rng, 1 + i % 5, i % 2 == 0)
             solved = situation and _solve_situation(kind, situation, rules)
             if solved and not position_problems(kind, solved[1]):
-                sample.append(_measure(kind, solved[1]))
-        _LEVELS_CACHE[key] = Levels(sample)
-    return _LEVELS_CACHE[key]
+                effort = _measure(kind, solved[1])
+                samples[None].append(effort)
+                if record.yes_no is not None:
+                    samples.setdefault(solved[0][record.yes_no], []).append(effort)
+        _LEVELS_CACHE[cache_key] = {k: Levels(v) for k, v in samples.items() if k is None or len(v) >= 20}
+    return _LEVELS_CACHE[cache_key]
+
+
+def measured_level(kind: str, situation: Situation, answer: dict, levels: dict) -> tuple[int, float]:
+    """``(level, effort)`` of a solved position under ``levels`` (from :func:`levels_for`)."""
+    from .kinds import get_kind
+
+    key = get_kind(kind).yes_no
+    bands = levels.get(answer[key] if key else None) or levels[None]
+    effort = _measure(kind, situation)
+    return bands.level(effort), effort
 
 
 def can_play(kind: str, rules: RuleSet | str = "classic") -> bool:
@@ -298,25 +316,38 @@ def generate_puzzles(kind: str, *, count: int, seed: int | str = 0, difficulty: 
     rng = random.Random(f"{kind}|{seed}|{difficulty}|{rules.name}" + ("|play" if from_play else ""))
     make = _source(record, rules, from_play)
     key = record.yes_no
+    budget = _PLAY_ATTEMPTS if from_play else _ATTEMPTS
+    stash: dict[bool, list] = {True: [], False: []}  # on-level positions with the other answer, kept for later
+    seen: set = set()
     made = 0
     while made < count:
         want = (made % 2 == 0) if key else True
-        best = None  # (answer is off, distance from the level, situation, answer)
-        for _attempt in range(_ATTEMPTS):
+        best = stash[want].pop(0) if stash[want] else None  # (answer is off, distance from the level, situation, answer)
+        for _attempt in range(budget if best is None else 0):
             situation = make(rng, difficulty, want)
             if situation is None:
+                continue
+            text = repr(situation)
+            if text in seen:  # the same position twice (play repeats itself at the start of a hand)
                 continue
             solved = _solve_situation(kind, situation, rules)
             if solved is None or position_problems(kind, solved[1]):
                 continue
             answer, made_situation = solved
-            rank = (key is not None and answer[key] != want, levels.distance(_measure(kind, made_situation), difficulty))
-            if best is None or rank < best[:2]:
-                best = (*rank, situation, answer)
-            if rank == (False, 0.0):
+            bands = levels.get(answer[key] if key else None) or levels[None]
+            distance = bands.distance(_measure(kind, made_situation), difficulty)
+            off = key is not None and answer[key] != want
+            if off and distance == 0.0:
+                seen.add(text)
+                stash[not want].append((False, 0.0, situation, answer))
+                continue
+            if best is None or (off, distance) < best[:2]:
+                best = (off, distance, situation, answer)
+            if (off, distance) == (False, 0.0):
                 break
         if best is None:
             raise CanastaError(f"could not generate a legal {kind} puzzle")
+        seen.add(repr(best[2]))
         situation, answer = best[2], best[3]
         made += 1
         puzzle = {"id": f"gen-{kind}-{made:04d}", "kind": kind, "difficulty": int(difficulty),

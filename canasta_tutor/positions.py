@@ -21,6 +21,7 @@ import random
 from collections import defaultdict
 
 from .cards import format_cards
+from .errors import CanastaError
 from .rules import RuleSet
 
 #: The kinds cut from play.
@@ -28,6 +29,10 @@ KINDS = ("take-pile", "go-out", "freeze", "opening", "score-hand")
 BOT_ORDER = ("club", "beginner", "random")
 #: Most actions one hand may take before it is given up (a safety net; real hands take a few hundred).
 MAX_ACTIONS = 5_000
+#: The most hands of one game played for positions.
+HANDS = 4
+#: Hands the game model could not finish (a move it offered and then refused), as sentences; see play_hand.
+PROBLEMS: list[str] = []
 
 
 def _codes(cards) -> str:
@@ -107,3 +112,95 @@ def cut(kind: str, seen, moment: str, rng: random.Random) -> dict | None:
         melds = opening_from_hand(seen.hand, seen.rules, rng)
         return None if melds is None else {"score": seen.score, "melds": _melds(melds)}
     return None
+
+
+def score_sheet_position(state, team: int, rng: random.Random) -> dict:
+    """One side's end of the hand as a score-hand situation: its melds, red threes, the cards left in its
+    players' hands (the learner's first), and whether it went out."""
+    players = list(state.game.teams[team])
+    rng.shuffle(players)
+    went = False
+    if state.went_out is not None and state.team_of(state.went_out[0]) == team:
+        went = "concealed" if state.went_out[1] else True
+    out = {"melds": _melds(state.melds[team]), "red_threes": _codes(state.red_threes[team]),
+           "hands": [_codes(state.hands[p]) for p in players], "went_out": went}
+    if went != "concealed" and state.concealed_canastas[team]:
+        canastas = sum(1 for m in state.melds[team] if len(m) >= 7)
+        if min(state.concealed_canastas[team], canastas):
+            out["concealed_canastas"] = min(state.concealed_canastas[team], canastas)
+    return out
+
+
+def play_hand(rules: RuleSet, seed, kind: str, rng: random.Random, bots=None) -> list[dict]:
+    """Play a seeded game of one to :data:`HANDS` hands with bots and return every position of ``kind`` met on
+    the way (in order)."""
+    from .game import Game
+
+    game = Game(rules)
+    state = game.new_initial_state(seed)
+    bots = bots or [_bot() for _ in range(game.num_players)]
+    policy = random.Random(f"bots|{seed}")
+    found = []
+    # later hands of the game too (up to four), so that the scores, and so the opening minimum, vary
+    for _hand in range(rng.randint(1, HANDS)):
+        if _hand:
+            if not state.is_terminal() or state.is_game_over():
+                break
+            state = state.next_hand()
+        found.extend(_play_one(state, kind, rng, bots, policy))
+    return found
+
+
+def _play_one(state, kind: str, rng: random.Random, bots, policy) -> list[dict]:
+    from .game import DRAW, DRAW_PHASE, MELD_PHASE, apply, legal_actions, observation
+
+    found = []
+    try:
+        _turns(state, kind, rng, bots, policy, found, DRAW, DRAW_PHASE, MELD_PHASE, apply, legal_actions, observation)
+    except (CanastaError, ValueError, KeyError, IndexError) as e:
+        # the game model refused its own move: keep the positions met so far, note it, and end this hand
+        PROBLEMS.append(f"{state.rules.name} seed {state.seed!r} hand {state.hand_number}: {type(e).__name__}: {e}")
+        state.phase = "broken"
+        return found
+    if kind == "score-hand" and state.is_terminal():
+        found.extend(score_sheet_position(state, t, rng) for t in range(state.game.num_teams))
+    return found
+
+
+def _turns(state, kind, rng, bots, policy, found, DRAW, DRAW_PHASE, MELD_PHASE, apply, legal_actions, observation):
+    for _ in range(MAX_ACTIONS):
+        if state.is_terminal():
+            break
+        player = state.current_player
+        seen = observation(state, player)
+        moment = ("turn" if state.phase == DRAW_PHASE else
+                  "drawn" if state.phase == MELD_PHASE and state.history and state.history[-1].kind == DRAW else None)
+        if moment is not None:
+            position = cut(kind, seen, moment, rng)
+            if position is not None:
+                found.append(position)
+        action, _why = bots[player].choose(seen, legal_actions(state), policy)
+        apply(state, action)
+
+
+def source(kind: str, rules: RuleSet):
+    """``make(rng, level, want) -> situation or None`` for the generator: positions of ``kind`` from seeded
+    bot hands, one at a time (a hand's positions are shuffled and handed out before the next hand is played).
+    The level and wanted answer are the generator's to filter: play decides what comes."""
+    buffer: list[dict] = []
+    bots = []
+
+    def make(rng: random.Random, _level: int, _want: bool):
+        if not bots:
+            from .game import Game
+
+            bots.extend(_bot() for _ in range(Game(rules).num_players))
+        for _ in range(20):  # a hand with no position of this kind: play another
+            if buffer:
+                return buffer.pop()
+            found = play_hand(rules, rng.getrandbits(48), kind, rng, bots)
+            rng.shuffle(found)
+            # some positions per hand, so that one hand does not fill a whole set
+            buffer.extend(found[:16])
+        return None
+    return make
