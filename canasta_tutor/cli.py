@@ -1,7 +1,8 @@
 """The ``canasta-tutor`` command.
 
 ``solve FILE...`` prints one JSON object per puzzle, one per line;
-``check FILE...`` reports every puzzle whose ``expect:`` disagrees with the engine.
+``check FILE...`` reports every puzzle whose ``expect:`` disagrees with the engine;
+``play`` plays bot-only hands (``--json``: one JSON line per hand).
 Exit status: 0 all well; 1 a puzzle could not be solved (or, for ``check``,
 disagrees); 2 a file is not valid YAML or not a puzzle set, or an argument is
 wrong. A folder stands for every ``*.yaml``/``*.yml`` file in it. Bad input
@@ -218,6 +219,41 @@ def _assign(args) -> int:
     return 0
 
 
+def _play(args) -> int:
+    from .game.play import make_bots, play_hands, summary_line
+    from .rules import get_rules
+
+    try:
+        rules = get_rules(args.rules)
+        make_bots(args.bots, rules.players)   # a bad bot list is refused before anything is printed
+    except CanastaError as e:
+        sys.stderr.write(f"canasta-tutor play: {printable_message(e)}\n")
+        return 2
+    bar = None
+    if sys.stderr.isatty() and args.hands > 1:   # a progress bar on a terminal, none in pipes
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.hands, unit="hand", file=sys.stderr, leave=False)
+    totals: dict[int, int] = {}
+    try:
+        for record in play_hands(rules, args.seed, args.hands, args.bots,
+                                 progress=bar.update if bar is not None else None):
+            if args.json:
+                _emit(record)
+            else:
+                sys.stdout.write(summary_line(record) + "\n")
+                for i, team in enumerate(record["teams"]):
+                    totals[i] = totals.get(i, 0) + team["score"]
+    finally:
+        if bar is not None:
+            bar.close()
+    if not args.json:
+        shown = ", ".join(f"team {i + 1} {v:+d}" for i, v in totals.items())
+        sys.stdout.write(f"{args.hands} hand{'s' if args.hands != 1 else ''} of {rules.name}; all hands together: "
+                         f"{shown}\n")
+    return 0
+
+
 def printable_message(error: Exception) -> str:
     """An error message safe for a terminal: no control characters, bounded length."""
     from .progress import _CONTROL
@@ -291,6 +327,15 @@ def main(argv=None) -> int:
     p_assign.add_argument("--class", dest="class_code", default="", metavar="CODE", help="only for this class")
     p_assign.add_argument("-o", "--output", metavar="FILE", help="also write the assignment's YAML here")
     p_assign.add_argument("--db", help="the progress database (default: $CANASTA_TUTOR_DB or the user data folder)")
+    p_play = sub.add_parser("play", help="play bot-only hands and print each hand (JSON lines with --json)")
+    p_play.add_argument("--rules", default="classic", help="a preset name (default classic)")
+    p_play.add_argument("--seed", type=_whole_number(0, None, "--seed"), default=0, help="the same seed gives "
+                                                                                        "the same hands (default 0)")
+    p_play.add_argument("--hands", type=_whole_number(1, 100_000, "--hands"), default=1, help="how many hands, "
+                                                                                             "1 to 100,000")
+    p_play.add_argument("--bots", default="random", help="one bot for every seat, or one per seat, "
+                                                         "comma-separated (default random)")
+    p_play.add_argument("--json", action="store_true", help="one JSON line per hand")
     p_serve = sub.add_parser("serve", help="start the lessons as a web app (Voilà), landing page first")
     p_serve.add_argument("--port", type=_whole_number(1, 65535, "--port"), default=8866,
                          help="the TCP port, 1 to 65535 (default 8866)")
@@ -323,6 +368,8 @@ def main(argv=None) -> int:
             return _worksheet(args)
         if args.command == "assign":
             return _assign(args)
+        if args.command == "play":
+            return _play(args)
         if args.command == "serve":
             from .app import serve, serve_options
 

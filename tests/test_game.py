@@ -7,7 +7,7 @@ import pytest
 
 from canasta_tutor.cards import Card, parse_cards
 from canasta_tutor.errors import CanastaError
-from canasta_tutor.game import (DISCARD, DRAW, END, GO_OUT, MELD, TAKE_PILE, Action, Game, IllegalMove,
+from canasta_tutor.game import (DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, TAKE_PILE, Action, Game, IllegalMove,
                                 apply, legal_actions, observation)
 from canasta_tutor.game.state import DRAW_PHASE, HAND_OVER, MELD_PHASE, State
 from canasta_tutor.rules import PRESETS, get_rules
@@ -301,3 +301,79 @@ def test_action_text_form_round_trips_and_bad_text_is_explained():
         Action.parse("discard: cards=XX")
     with pytest.raises(CanastaError, match="unknown action kind"):
         Action("fly")
+
+
+def test_a_hand_can_be_dealt_again_by_its_number():
+    game = Game("classic")
+    state = game.new_initial_state("r")
+    rng = random.Random(1)
+    while not state.is_terminal():
+        apply(state, rng.choice(legal_actions(state)))
+    second = state.next_hand()
+    again = game.deal("r", 2, scores=state.totals())
+    assert again.hands == second.hands and again.stock == second.stock and again.pile == second.pile
+    assert (again.dealer, again.current_player, again.scores) == (second.dealer, second.current_player,
+                                                                   second.scores)
+    assert game.deal("r", 1).hands == game.new_initial_state("r").hands
+    with pytest.raises(CanastaError, match="numbered from 1"):
+        game.deal("r", 0)
+
+
+def test_apply_accepts_a_meld_the_engine_allows_beyond_the_listed_ones():
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="KH KS KD KC 9C 9D 5H 6S", melds=["7H 7S 7D"])
+    state.stock.append(Card("4D"))
+    apply(state, Action(DRAW))
+    three_kings = Action(MELD, melds=(tuple(parse_cards("KH KS KD")),))
+    assert three_kings not in legal_actions(state)          # the list offers the four kings together
+    apply(state, three_kings)
+    assert Card("KC") in state.hands[0] and tuple(parse_cards("KH KS KD")) in state.melds[0]
+    # a second meld of kings is refused: one meld per rank
+    with pytest.raises(IllegalMove):
+        apply(state, Action(MELD, melds=(tuple(parse_cards("KC 9C 9D")),)))
+    # a king does not go on the sevens: refused with the engine's reason
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(LAY_OFF, cards=tuple(parse_cards("KC")), target=0))
+    assert e.value.verdict.reasons
+    apply(state, Action(LAY_OFF, cards=tuple(parse_cards("KC")), target=1))
+    assert len(state.melds[0][1]) == 4
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(MELD, melds=(tuple(parse_cards("9C 9D 5H")),)))
+    assert e.value.verdict.has("mixed-ranks")
+
+
+def test_apply_beyond_the_list_still_needs_the_opening_minimum():
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="KH KS KD KC 9C 9D 9H 5H 6S")
+    state.stock.append(Card("4D"))
+    apply(state, Action(DRAW))
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(MELD, melds=(tuple(parse_cards("KH KS KD")),)))
+    assert e.value.verdict.has("too-few-points")
+    apply(state, Action(MELD, melds=(tuple(parse_cards("KH KS KD")), tuple(parse_cards("9C 9D 9H")))))
+    assert len(state.melds[0]) == 2 and Card("KC") in state.hands[0]
+
+
+def test_going_out_too_early_is_refused_with_check_go_outs_reasons():
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="KH KS KD 9C", melds=["7H 7S 7D"])
+    state.stock.append(Card("KC"))
+    apply(state, Action(DRAW))
+    assert not any(a.kind == GO_OUT for a in legal_actions(state))
+    attempt = Action(GO_OUT, melds=(tuple(parse_cards("KH KS KD KC")),), discard=Card("9C"))
+    with pytest.raises(IllegalMove) as e:
+        apply(state, attempt)
+    assert "canasta" in e.value.verdict.sentence
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(DRAW))
+    assert e.value.verdict.codes == ("already-drawn",)
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(DISCARD, cards=(Card("AS"),)))
+    assert e.value.verdict.has("not-in-hand")
+
+
+def test_the_end_is_refused_while_the_stock_holds_cards():
+    state = Game("classic").new_initial_state(4)
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(END))
+    assert e.value.verdict.has("stock-left")

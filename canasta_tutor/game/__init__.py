@@ -20,7 +20,8 @@ The API
   ``hand-over``), ``hand_number``, ``history`` (the actions applied), ``went_out``; ``is_terminal()`` (the hand
   is over), ``is_game_over()`` (and a team reached the preset's ``target_score``), ``hand_result()`` (per team,
   the ``score_hand`` sheet), ``hand_scores()``, ``totals()``, ``winner()``, ``next_hand()`` (deal the next hand
-  of the game), ``clone()`` (a cheap copy for undo and look-ahead).
+  of the game), ``clone()`` (a cheap copy for undo and look-ahead); ``game.deal(seed, hand_number, scores)``
+  deals a hand again by its number (replay).
 - :class:`Action`: a frozen, hashable value: ``kind`` (``draw``, ``take_pile``, ``meld``, ``lay_off``, ``swap``,
   ``discard``, ``go_out``, ``end``) with its ``cards``, ``target`` meld and ``melds``; ``describe()`` is a plain
   sentence, ``to_text()`` / ``Action.parse()`` a stable text form for logs and JSON.
@@ -43,6 +44,9 @@ A team that has not opened opens with one ``meld`` action holding all its openin
 natural cards, wild cards jokers first), and only if ``check_opening`` would accept them (the turn's melds
 together reach the minimum); taking the pile before opening carries those melds in the ``take_pile`` action.
 Only melds that leave two cards in hand (one to discard, one to keep) are offered; the rest is ``go_out``.
+``legal_actions`` offers that practical list (for bots and random play); ``apply`` also accepts any other
+``meld`` or ``lay_off`` the engine's checks allow (three of four kings, another choice of wild cards:
+``check_meld``, ``check_add_to_meld``, ``check_team_melds``, ``check_opening``) that keeps two cards in hand.
 
 Rules decided here (where the presets and sources leave the game model a choice)
 -------------------------------------------------------------------------------
@@ -59,6 +63,9 @@ Rules decided here (where the presets and sources leave the game model a choice)
 - ``classic-3p``: each player plays alone for the whole hand (Pagat's three-hand game); the "first to take the
   pile plays alone against the other two" partnership of 002 is not modelled. ``classic-6p``: two teams of
   three by default (``Game(rules, teams=3)`` for three teams of two).
+- A take of the pile that the engine allows only by going out in the same turn is not offered (the offered
+  takes leave a card to discard); going out is then one turn later. When the stock is used up, taking the pile
+  is a choice, never forced (000 makes it compulsory when the top card fits a meld of the team).
 - A hand larger than the engine judges (three dealt hands) cannot take the pile or go out: the engine refuses
   such hands as beyond any real game.
 """

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..cards import ALL_CARDS, JOKER, SEQUENCE_ORDER, Card, card_points, format_cards
 from ..errors import CanastaError, SituationError, clip
 from ..going_out import check_go_out, find_go_out
-from ..melds import (GROUP, NONE, SAMBA, SEQUENCE, CANASTA_SIZE, check_add_to_meld, check_meld, check_swap,
+from ..melds import (GROUP, SEQUENCE, CANASTA_SIZE, check_add_to_meld, check_meld, check_swap, check_team_melds,
                      meld_facts, meld_key)
 from ..opening import check_opening
 from ..pile import check_take_pile
@@ -69,6 +69,22 @@ class Game:
     def new_initial_state(self, seed=0) -> "State":
         """The first hand of a game, dealt from a deck shuffled by ``seed`` (any int or str)."""
         return State._deal(self, seed, hand_number=1, dealer=self.num_players - 1, scores=(0,) * self.num_teams)
+
+    def deal(self, seed=0, hand_number: int = 1, scores=None) -> "State":
+        """Hand ``hand_number`` of the game with this ``seed``, as ``next_hand()`` would deal it (the same cards,
+        the same dealer), with the teams' ``scores`` before it (default 0 each): to replay a hand by its number.
+
+        >>> state = Game("classic").deal(4, 3, scores=(120, 860))
+        >>> state.hand_number, state.dealer, state.current_player, state.scores
+        (3, 1, 2, (120, 860))
+        """
+        if not isinstance(hand_number, int) or isinstance(hand_number, bool) or hand_number < 1:
+            raise CanastaError(f"hand_number: a hand is numbered from 1, not {clip(repr(hand_number), 20)}")
+        scores = (0,) * self.num_teams if scores is None else tuple(scores)
+        if len(scores) != self.num_teams:
+            raise CanastaError(f"scores: {len(scores)} scores for {self.num_teams} teams")
+        return State._deal(self, seed, hand_number=hand_number,
+                           dealer=(self.num_players - 1 + hand_number - 1) % self.num_players, scores=scores)
 
     def __repr__(self) -> str:
         return f"Game({self.rules.name!r})"
@@ -359,8 +375,8 @@ def _opening_combos(hand, rules: RuleSet, minimum: int, *, keep: int, top: Card 
             if len(out) >= OPENING_LIMIT:
                 return
             if i == len(ranks):
-                if melds and points >= minimum and n_hand - used >= keep:
-                    out.append(tuple(melds))
+                if (melds or chosen_runs) and points >= minimum and n_hand - used >= keep:
+                    out.append(tuple(melds) + chosen_runs)   # the top card's meld first
                 return
             rank = ranks[i]
             group = by_rank[rank]
@@ -377,7 +393,7 @@ def _opening_combos(hand, rules: RuleSet, minimum: int, *, keep: int, top: Card 
                 dfs(i + 1, used_wild + w, melds + [cards], points + card_points(cards),
                     used + len(group) + w)
 
-        dfs(0, 0, list(chosen_runs), base_points, base_used)
+        dfs(0, 0, [], base_points, base_used)
     return out
 
 
@@ -461,21 +477,63 @@ def _go_out_action(state: State) -> Action | None:
     rules = state.rules
     if len(hand) > max_hand_cards(rules):
         return None
-    # A quick necessary condition: at most one card (the discard) without a place to go.
-    groups = {meld_key(m) for m in melds}
+    # Quick necessary conditions (the search is the engine's, and slow): enough cards of a kind for the
+    # canastas needed, and at most one card (the discard) without a place to go.
     counts: dict[str, int] = {}
+    suit_orders = set()
+    wilds = 0
     for c in hand:
         counts[c.rank] = counts.get(c.rank, 0) + 1
+        if c.is_natural:
+            suit_orders.add((c.suit, SEQUENCE_ORDER[c.rank]))
+        elif c.is_wild:
+            wilds += 1
+    groups = {}
+    on_table = set()
+    canastas = 0
+    potential = 0
+    for m in melds:
+        kind, key = meld_key(m)
+        if len(m) >= CANASTA_SIZE:
+            canastas += 1
+        if kind == GROUP:
+            groups[key] = m
+        elif kind == SEQUENCE:
+            on_table.update((key, SEQUENCE_ORDER[c.rank]) for c in m)
+    short = rules.canastas_to_go_out - canastas
+    if short > 0:
+        swappable = sum(1 for m in groups.values() if len(m) < CANASTA_SIZE for c in m if c.is_wild) \
+            if rules.wild_swap else 0
+        spare_wild = min(wilds + swappable, rules.max_wild)
+        for rank in set(counts) | set(groups):
+            if rank in SEQUENCE_ORDER:
+                group = groups.get(rank, ())
+                if len(group) < CANASTA_SIZE and counts.get(rank, 0) + len(group) + spare_wild >= CANASTA_SIZE:
+                    potential += 1
+        if rules.sequences:
+            by_suit: dict[str, int] = {}
+            for suit, _o in suit_orders:
+                by_suit[suit] = by_suit.get(suit, 0) + 1
+            for m in melds:
+                kind, key = meld_key(m)
+                if kind == SEQUENCE and len(m) < CANASTA_SIZE:
+                    by_suit[key] = by_suit.get(key, 0) + len(m)
+            potential += sum(1 for v in by_suit.values() if v >= CANASTA_SIZE)
+        if potential < short:
+            return None
+    placed = suit_orders | on_table
     lone = 0
     for c in hand:
-        if c.is_natural and counts[c.rank] == 1 and (GROUP, c.rank) not in groups:
-            if rules.sequences and ((SEQUENCE, c.suit) in groups or
-                                    any(d.suit == c.suit and d is not c and d.is_natural for d in hand)):
-                continue
+        if c.is_natural and counts[c.rank] == 1 and c.rank not in groups:
+            if rules.sequences:
+                o, su = SEQUENCE_ORDER[c.rank], c.suit
+                if any((su, o + a) in placed and (su, o + b) in placed for a, b in ((-2, -1), (-1, 1), (1, 2))):
+                    continue   # it may be part of a run of three, from hand or with a sequence on the table
             lone += 1
     black = counts.get("3", 0)
-    if black and black not in (3, 4) and not (black == 2 and rules.black_threes_with_wild):
-        lone += black
+    if black:   # black threes: one meld of three or four (two and a wild card where allowed), the rest lone
+        sizes = (2, 3, 4) if rules.black_threes_with_wild else (3, 4)
+        lone += min([black - v for v in sizes if v <= black] + [black])
     if lone > 1:
         return None
     minimum = 0
@@ -502,12 +560,44 @@ def apply(state: State, action: Action) -> State:
         raise CanastaError(f"apply: an Action is needed, not {clip(repr(action), 60)}")
     if state._legal is None:
         legal_actions(state)
-    if action not in state._legal_set:
+    if action not in state._legal_set and not _allowed_beyond_list(state, action):
         raise IllegalMove(why_illegal(state, action), action)
     _do(state, action)
     state.history.append(action)
     state._legal = state._legal_set = None
     return state
+
+
+def _allowed_beyond_list(state: State, a: Action) -> bool:
+    """A ``meld`` or ``lay_off`` that ``legal_actions`` does not list (it offers each rank's cards together)
+    but the engine's checks allow: three of four kings, a meld with another choice of wild cards. The player
+    must keep two cards; a team that has not opened must reach its minimum (``check_opening``)."""
+    if state.phase != MELD_PHASE or a.kind not in (MELD, LAY_OFF) or a.swaps or a.lay_offs or a.discard:
+        return False
+    p = state.current_player
+    t = state.team_of(p)
+    melds = state.melds[t]
+    rest = list(state.hands[p])
+    used = [c for m in a.melds for c in m] if a.kind == MELD else list(a.cards)
+    if not used or a.wild is not None:
+        return False
+    for c in used:
+        if c not in rest:
+            return False
+        rest.remove(c)
+    if len(rest) < 2:
+        return False
+    rules = state.rules
+    if a.kind == LAY_OFF:
+        if a.melds or a.target is None or not 0 <= a.target < len(melds):
+            return False
+        return bool(check_add_to_meld(melds[a.target], a.cards, rules))
+    if a.cards or a.target is not None or not all(len(m) for m in a.melds):
+        return False
+    if not melds:
+        return bool(check_opening(Situation(melds=a.melds, score=state.scores[t], rules=rules)))
+    table = check_team_melds(tuple(melds) + tuple(a.melds), rules)
+    return bool(table)
 
 
 def _take_from_hand(hand: list, cards) -> None:
