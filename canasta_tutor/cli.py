@@ -128,9 +128,12 @@ def _generate(args) -> int:
                          "standard output)\n")
         return 2
     try:
+        from .progressbar import progress
+
         rules = parse_rules(args.rules)
-        text = to_yaml(generate(args.kind, count=args.count, seed=args.seed, difficulty=args.difficulty,
-                                rules=rules))
+        with progress(args.count, "puzzles", desc=f"generate {args.kind}", minimum=200) as bar:
+            text = to_yaml(generate(args.kind, count=args.count, seed=args.seed, difficulty=args.difficulty,
+                                    rules=rules, from_play=args.from_play, progress=bar.update))
     except CanastaError as e:
         sys.stderr.write(f"canasta-tutor generate: {clip(str(e), MESSAGE_LIMIT)}\n")
         return 2
@@ -300,6 +303,10 @@ def main(argv=None) -> int:
                             "classic) or a house rule as in a puzzle file, e.g. "
                             "--rules '{preset: classic, pile_always_frozen: true}'")
     p_gen.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    p_gen.add_argument("--from-play", action=argparse.BooleanOptionalAction, default=None,
+                       help="cut the positions from seeded bot games (the default for take-pile, go-out, freeze, "
+                            "opening and score-hand where the game model serves the rules); --no-from-play: "
+                            "deal them with the kind's own generator")
     p_prog = sub.add_parser("progress", help="print each learner's results per topic")
     p_prog.add_argument("--learner", help="only this learner")
     p_prog.add_argument("--db", help="the progress database: a file, or a postgresql:// URL (default: $CANASTA_TUTOR_DB or the user data folder)")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 
 from .cards import Card, parse_cards
-from .melds import as_cards, check_meld
+from .melds import MIXED, NATURAL, SAMBA, as_cards, check_meld
 
 RED = "#c62828"
 BLACK = "#1b1b1b"
@@ -115,62 +115,104 @@ def melds_html(melds, rules, *, title: str = "Your team's melds") -> str:
         meld = as_cards(meld)
         v = check_meld(meld, rules, going_out=True)
         mark = ""
-        if v.canasta == "natural":
-            mark = badge("natural canasta", RED)
-        elif v.canasta == "mixed":
-            mark = badge("mixed canasta", BLACK)
-        elif v.canasta == "samba":
-            mark = badge("samba", "#a84300")
+        if v.canasta == NATURAL:
+            mark = badge(f"{NATURAL} canasta", RED)
+        elif v.canasta == MIXED:
+            mark = badge(f"{MIXED} canasta", BLACK)
+        elif v.canasta == SAMBA:
+            mark = badge(SAMBA, "#a84300")
         rows.append(f"<div class='ct-meld'>{cards_html(meld, size='small')}{mark}</div>")
     if not rows:
         rows.append("<div style='color:#595959;font-style:italic'>none yet: your team has not melded</div>")
     return f"<div class='ct-melds'><b>{html.escape(title)}</b>{''.join(rows)}</div>"
 
 
-def situation_html(puzzle, *, show_frozen: bool = True, show_minimum: bool = True) -> str:
-    """A puzzle's situation as a card player sees it (never its answer)."""
+def _section_cards(s, rules, field, label, show):
+    size = "large" if field == "cards" else "small" if field == "red_threes" else "normal"
+    title = label or {"cards": "Cards", "hand": "Your hand", "red_threes": "Red threes"}.get(field, field)
+    empty = "none" if field == "red_threes" else "no cards"
+    return f"<div><b>{html.escape(title)}</b><br>{cards_html(s.get(field, ()), size=size, empty=empty)}</div>"
+
+
+def _section_melds(s, rules, field, label, show):
+    title = label or ("The other team's melds" if field == "opponents_melds" else "Your team's melds")
+    return melds_html(s.get(field, []), rules, title=title)
+
+
+def _section_pile(s, rules, field, label, show):
     from .pile import check_frozen
 
+    frozen = check_frozen(s.get("pile", ()), s.get("melds", []), rules).ok if "frozen" in show else None
+    return pile_html(s.get("pile", ()), frozen=frozen)
+
+
+def _section_hands(s, rules, field, label, show):
+    out = []
+    for i, hand in enumerate(s.get("hands", []), 1):
+        title = "Cards left in your hand" if i == 1 else "Cards left in your partner's hand"
+        out.append(f"<div><b>{title}</b><br>{cards_html(hand, size='small', empty='none')}</div>")
+    return "".join(out)
+
+
+def _section_went_out(s, rules, field, label, show):
+    from .scoring import parse_went_out
+
+    went = parse_went_out(s.get("went_out", False))
+    return ("Your team went out concealed." if went == "concealed" else
+            "Your team went out." if went else "Your team did not go out.")
+
+
+def _section_score(s, rules, field, label, show):
+    score = s.get("score", 0)
+    title = html.escape(label) if label else "Your team's score"
+    line = f"<b>{title}</b>: {score}"
+    # the opening minimum matters only to a team that has not melded yet
+    if "minimum" in show and not any(as_cards(m) for m in s.get("melds", [])):
+        line += f" &nbsp; <b>opening minimum</b>: {rules.opening_minimum(score)}"
+    return line
+
+
+def _section_flag(text):
+    def draw(s, rules, field, label, show):
+        return html.escape(label or text) if s.get(field) else ""
+    return draw
+
+
+def _section_count(text):
+    def draw(s, rules, field, label, show):
+        value = s.get(field)
+        return "" if value is None else f"<b>{html.escape(label or text)}</b>: {html.escape(str(value))}"
+    return draw
+
+
+#: How each situation field is drawn: ``draw(situation, rules, field, label, show) -> html`` ("" draws nothing).
+SECTIONS = {
+    "cards": _section_cards, "hand": _section_cards, "red_threes": _section_cards,
+    "melds": _section_melds, "opponents_melds": _section_melds,
+    "pile": _section_pile, "hands": _section_hands, "went_out": _section_went_out, "score": _section_score,
+    "going_out": _section_flag("You are going out this turn."),
+    "stock_empty": _section_flag("The stock is empty."),
+    "concealed_canastas": _section_count("Canastas melded concealed"),
+}
+
+
+def situation_html(puzzle, *, show_frozen: bool = True, show_minimum: bool = True, answering: bool = False) -> str:
+    """A puzzle's situation as a card player sees it, laid out as its kind's record says (``layout``,
+    ``labels``); never its answer. ``answering``: the learner is about to answer, so what the kind ``hides``
+    (the frozen marker, the opening minimum) is left out; ``show_frozen``/``show_minimum`` leave them out too."""
+    from .kinds import get_kind
+
+    kind = get_kind(puzzle.kind)
     s = puzzle.situation
     rules = puzzle.rules
+    show = {name for name, on in (("frozen", show_frozen), ("minimum", show_minimum)) if on}
+    if answering:
+        show -= set(kind.hides)
     parts = [f"<div style='color:#555;font-size:12px'>Rules: {html.escape(rules.title)}</div>"]
-    kind = puzzle.kind
-    if kind in ("card-points", "meld"):
-        parts.append(f"<div><b>Cards</b><br>{cards_html(s.get('cards', ()), size='large')}</div>")
-        if kind == "meld" and s.get("going_out"):
-            parts.append("<div>You are going out this turn.</div>")
-    if kind in ("opening",):
-        parts.append(melds_html(s.get("melds", []), rules, title="The melds you put down"))
-    if kind in ("freeze", "take-pile", "go-out"):
-        parts.append(melds_html(s.get("melds", []), rules))
-    if kind in ("freeze", "take-pile"):
-        frozen = None
-        if show_frozen:
-            frozen = check_frozen(s.get("pile", ()), s.get("melds", []), rules).ok
-        parts.append(pile_html(s.get("pile", ()), frozen=frozen))
-        if s.get("stock_empty"):
-            parts.append("<div>The stock is empty.</div>")
-    if kind in ("take-pile", "go-out"):
-        parts.append(f"<div><b>Your hand</b><br>{cards_html(s.get('hand', ()))}</div>")
-    if kind == "score-hand":
-        parts.append(melds_html(s.get("melds", []), rules, title="Your team's melds at the end of the hand"))
-        parts.append(f"<div><b>Red threes</b><br>{cards_html(s.get('red_threes', ()), size='small', empty='none')}</div>")
-        hands = s.get("hands", [])
-        for i, hand in enumerate(hands, 1):
-            label = "Cards left in your hand" if i == 1 else "Cards left in your partner's hand"
-            parts.append(f"<div><b>{label}</b><br>{cards_html(hand, size='small', empty='none')}</div>")
-        went = s.get("went_out", False)
-        from .scoring import parse_went_out
-
-        went = parse_went_out(went)
-        parts.append("<div>" + ("Your team went out concealed." if went == "concealed" else
-                                "Your team went out." if went else "Your team did not go out.") + "</div>")
-    if kind in ("opening", "take-pile", "go-out"):
-        score = s.get("score", 0)
-        line = f"<b>Your team's score</b>: {score}"
-        # the opening minimum matters only to a team that has not melded yet
-        if show_minimum and not any(as_cards(m) for m in s.get("melds", [])):
-            line += f" &nbsp; <b>opening minimum</b>: {rules.opening_minimum(score)}"
-        parts.append(f"<div>{line}</div>")
+    for field in kind.layout:
+        draw = SECTIONS.get(field, _section_count(field))
+        part = draw(s, rules, field, kind.labels.get(field, ""), show)
+        if part:
+            parts.append(f"<div>{part}</div>" if not part.startswith("<div") else part)
     return "<div class='ct-situation' style='line-height:1.5'>" + "".join(
         f"<div style='margin:6px 0'>{p}</div>" for p in parts) + "</div>"

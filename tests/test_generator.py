@@ -82,8 +82,13 @@ def classic_score(melds, red_threes, hands, went_out):
 
 
 def _generated(kind, difficulties=(1, 2, 3, 4, 5), count=120, seed=21):
+    """Puzzles of ``kind`` at every level: dealt ones, and (fewer, playing costs more) ones cut from bot games."""
+    from canasta_tutor.generator import can_play
+
     for d in difficulties:
-        yield from generate(kind, count=count, seed=seed, difficulty=d)["puzzles"]
+        yield from generate(kind, count=count, seed=seed, difficulty=d, from_play=False)["puzzles"]
+        if can_play(kind):
+            yield from generate(kind, count=max(2, count // 20), seed=seed, difficulty=d, from_play=True)["puzzles"]
 
 
 def test_card_points_agree_with_the_sources_table():
@@ -195,7 +200,7 @@ def test_the_independent_facts_are_not_the_engines():
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_thousand_generated_puzzles_pass_schema_and_check(kind):
     for difficulty, count in ((1, 300), (3, 400), (5, 300)):
-        text = to_yaml(generate(kind, count=count, seed=11, difficulty=difficulty))
+        text = to_yaml(generate(kind, count=count, seed=11, difficulty=difficulty, from_play=False))
         pset = parse_puzzle_set(text, f"{kind}.yaml")
         assert not pset.errors, pset.errors[:3]
         assert len(pset) == count
@@ -212,15 +217,16 @@ def test_a_thousand_generated_puzzles_pass_schema_and_check(kind):
 @pytest.mark.parametrize("rules", ["samba", "danish", "classic-2p", "hoyle"])
 @pytest.mark.parametrize("kind", ["meld", "take-pile", "go-out", "score-hand"])
 def test_generation_under_other_presets(kind, rules):
-    pset = parse_puzzle_set(to_yaml(generate(kind, count=60, seed=3, difficulty=4, rules=rules)), "g.yaml")
+    pset = parse_puzzle_set(to_yaml(generate(kind, count=60, seed=3, difficulty=4, rules=rules, from_play=False)),
+                            "g.yaml")
     assert not pset.errors and pset.rules.name == rules
     for puzzle in pset:
         assert not disagreements(puzzle, solve(puzzle))
 
 
 def test_difficulty_means_something():
-    easy = generate("take-pile", count=200, seed=5, difficulty=1)["puzzles"]
-    hard = generate("take-pile", count=200, seed=5, difficulty=5)["puzzles"]
+    easy = generate("take-pile", count=200, seed=5, difficulty=1, from_play=False)["puzzles"]
+    hard = generate("take-pile", count=200, seed=5, difficulty=5, from_play=False)["puzzles"]
     size = lambda ps: sum(len(p["hand"].split()) for p in ps) / len(ps)  # noqa: E731
     wild = lambda ps: sum(any(c in ("2S", "2H", "2D", "2C", "JK") for c in p["pile"].split()) for p in ps)  # noqa
     unopened = lambda ps: sum(1 for p in ps if not p["melds"])  # noqa: E731
@@ -273,7 +279,8 @@ def test_rules_value_names_a_preset_or_spells_out_a_house_rule():
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_every_preset_round_trips_through_a_file(preset):
     for kind in KINDS:
-        pset = parse_puzzle_set(to_yaml(generate(kind, count=6, seed=2, difficulty=3, rules=preset)), "g.yaml")
+        made = generate(kind, count=6, seed=2, difficulty=3, rules=preset, from_play=False)
+        pset = parse_puzzle_set(to_yaml(made), "g.yaml")
         assert not pset.errors, pset.errors[:2]
         assert pset.rules == get_rules(preset) and len(pset) == 6
 
@@ -302,3 +309,157 @@ def test_a_house_rule_round_trips_through_the_command_line(cli, tmp_path):
 def test_bad_house_rules_on_the_command_line(cli, rules, words):
     r = cli("generate", "meld", "--count", "2", "--rules", rules)
     assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+# --- measured difficulty and positions that could occur ------------------------------------------------------------
+
+def _measured(kind, difficulty, rules="classic", count=40, seed=9, from_play=False):
+    from canasta_tutor.difficulty import effort, features
+
+    made = generate(kind, count=count, seed=seed, difficulty=difficulty, rules=rules, from_play=from_play)
+    pset = parse_puzzle_set(to_yaml(made), "m.yaml")
+    assert not pset.errors
+    out = []
+    for puzzle in pset:
+        f = features(kind, puzzle.situation)
+        out.append({**f, "effort": effort(f)})
+    return out
+
+
+def _median(rows, key):
+    from statistics import median
+
+    return median(r[key] for r in rows)
+
+
+PLAY_KINDS = ["take-pile", "go-out", "freeze", "opening", "score-hand"]
+
+
+@pytest.mark.parametrize("kind, from_play", [(k, False) for k in KINDS] + [(k, True) for k in PLAY_KINDS])
+def test_each_level_is_measurably_harder_than_the_one_below(kind, from_play):
+    """The levels are cut from measured features, so the median effort rises with every level, whether the
+    positions are dealt or cut from bot games."""
+    rows = {d: _measured(kind, d, count=10 if from_play else 40, from_play=from_play) for d in range(1, 6)}
+    efforts = [_median(rows[d], "effort") for d in range(1, 6)]
+    assert efforts == sorted(efforts) and len(set(efforts)) == 5, efforts
+
+
+def test_the_measured_features_themselves_rise_with_the_level():
+    """Not only the weighted sum: the features a player notices differ between the easy and the hard end."""
+    take = {d: _measured("take-pile", d, from_play=True, count=30) for d in (1, 3, 5)}
+    assert _median(take[5], "pile") > _median(take[1], "pile")
+    assert _median(take[5], "wild") > _median(take[1], "wild")
+    assert sum(r["unopened"] for r in take[5]) > sum(r["unopened"] for r in take[1])
+    meld = {d: _measured("meld", d) for d in (3, 5)}   # the issue: difficulty 5 melds were easier than 3
+    assert _median(meld[5], "effort") > _median(meld[3], "effort")
+    assert _median(meld[5], "wild") >= _median(meld[3], "wild") and _median(meld[5], "cards") >= _median(meld[3], "cards")
+    go = {d: _measured("go-out", d, from_play=True, count=16) for d in (1, 5)}
+    assert _median(go[5], "hand") > _median(go[1], "hand")
+
+
+#: Cards dealt to each player (the sources: 002 "ieder 11 kaarten"; two players 15, three and six 13; samba 15).
+DEAL = {"classic": 11, "classic-2p": 15, "classic-3p": 13, "classic-6p": 13, "danish": 11, "hoyle": 11, "samba": 15}
+SIDE = {"classic": 2, "classic-2p": 1, "classic-3p": 2, "classic-6p": 3, "danish": 2, "hoyle": 2, "samba": 2}
+
+
+@pytest.mark.parametrize("rules", ["classic", "classic-2p"])
+def test_generated_positions_could_occur_in_a_real_hand(rules):
+    """Counted in the YAML, without the engine: an unopened player holds at least the cards dealt; a score
+    sheet lists one hand per player of the side, an empty one only for a side that went out; a first meld
+    is no bigger than a hand and the draw."""
+    short = unopened = 0
+    for d, play in ((1, False), (5, False), (1, True), (5, True)):
+        made = dict(seed=d, difficulty=d, rules=rules, from_play=play)
+        for p in generate("take-pile", count=30, **made)["puzzles"] + generate("go-out", count=8, **made)["puzzles"]:
+            if not p["melds"]:
+                unopened += 1
+                short += len(p["hand"].split()) < DEAL[rules]
+        for p in generate("score-hand", count=8 if play else 30, **made)["puzzles"]:
+            assert len(p["hands"]) <= SIDE[rules], p
+            assert p["went_out"] or all(h.split() for h in p["hands"]), p
+        for p in generate("opening", count=8 if play else 30, **made)["puzzles"]:
+            assert sum(len(m.split()) for m in p["melds"]) <= DEAL[rules] + 2, p
+    assert unopened >= 8 and short == 0
+
+
+def test_position_problems_name_what_could_not_happen():
+    from canasta_tutor.generator import position_problems
+    from canasta_tutor.situation import Situation
+
+    assert position_problems("take-pile", Situation(hand="7H 7S 4C 9D", pile="5D 7C")) == [
+        "the hand holds 4 cards, but a player whose team has not melded holds at least the 11 dealt"]
+    assert not position_problems("take-pile", Situation(hand="7H 7S 4C 9D", pile="5D 7C", melds=["KH KS KD"]))
+    assert position_problems("score-hand", Situation(melds=["KH KS KD"], hands=["5C", ""], went_out=False)) == [
+        "a hand is empty, but the side did not go out"]
+    assert position_problems("score-hand", Situation(melds=["KH KS KD"], hands=["5C", "6D"], rules="classic-2p")) == [
+        "2 hands are listed for a side of 1"]
+
+
+def test_a_progress_bar_on_a_terminal_and_none_in_a_pipe(cli):
+    import io
+
+    from canasta_tutor.progressbar import progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    with progress(300, "puzzles", stream=screen, minimum=200) as bar:
+        for _ in range(300):
+            bar.update(1)
+    assert "/300" in screen.getvalue() and "puzzles/s" in screen.getvalue()
+    quiet = Terminal()
+    with progress(50, "puzzles", stream=quiet, minimum=200) as bar:   # a short run: no bar
+        bar.update(50)
+    assert quiet.getvalue() == ""
+    r = cli("generate", "card-points", "--count", "400", "--seed", "1")   # a pipe: nothing but the YAML
+    assert r.returncode == 0 and r.stderr == "" and len(yaml.safe_load(r.stdout)["puzzles"]) == 400
+
+
+# --- puzzles from real play ---------------------------------------------------------------------------------------
+
+def test_generate_cuts_its_positions_from_bot_games_where_it_can():
+    from canasta_tutor.generator import can_play
+
+    assert {k for k in KINDS if can_play(k)} == set(PLAY_KINDS)
+    played = generate("take-pile", count=6, seed=4, difficulty=2)["puzzles"]       # the default: from play
+    dealt = generate("take-pile", count=6, seed=4, difficulty=2, from_play=False)["puzzles"]
+    assert played == generate("take-pile", count=6, seed=4, difficulty=2, from_play=True)["puzzles"]
+    assert played != dealt
+    assert generate("meld", count=3, seed=1)["puzzles"] == generate("meld", count=3, seed=1, from_play=False)["puzzles"]
+    with pytest.raises(CanastaError, match="cannot be cut from bot games"):
+        generate("meld", count=3, seed=1, from_play=True)
+
+
+def test_a_position_from_play_could_be_replayed_from_its_seed():
+    """Positions are what a player saw in a seeded hand: the same cut comes back from the same game."""
+    import random
+
+    from canasta_tutor.positions import play_hand
+
+    first = play_hand(get_rules("classic"), 12, "take-pile", random.Random(3))
+    again = play_hand(get_rules("classic"), 12, "take-pile", random.Random(3))
+    assert first == again and len(first) > 10
+    # at the start of the first turn an unopened player holds the dealt hand, the pile is the upcard(s)
+    assert len(first[0]["hand"].split()) == 11 and first[0]["melds"] == [] and first[0]["score"] == 0
+
+
+@pytest.mark.parametrize("rules", ["classic", "classic-2p"])
+def test_score_sheets_from_play_list_the_sides_real_hands(rules):
+    for d in (1, 4):
+        for p in generate("score-hand", count=6, seed=d, difficulty=d, rules=rules)["puzzles"]:
+            assert len(p["hands"]) == SIDE[rules]
+            assert p["went_out"] or all(h.split() for h in p["hands"]), p
+
+
+def test_generate_from_play_on_the_command_line(cli, tmp_path):
+    out = tmp_path / "g.yaml"
+    r = cli("generate", "go-out", "--count", "4", "--seed", "2", "--difficulty", "2", "-o", str(out))
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    r = cli("check", str(out))
+    assert r.returncode == 0 and "0 disagree, 0 errors" in r.stderr
+    r = cli("generate", "card-points", "--from-play", "--count", "2")
+    assert r.returncode == 2 and "cannot be cut from bot games" in r.stderr and "Traceback" not in r.stderr
+    r = cli("generate", "take-pile", "--no-from-play", "--count", "2")
+    assert r.returncode == 0 and len(yaml.safe_load(r.stdout)["puzzles"]) == 2

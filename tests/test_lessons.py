@@ -18,7 +18,8 @@ from canasta_tutor.rules import OPTION_NAMES, PRESETS, citation
 from canasta_tutor.variants import (EXAMPLES, PARTNERSHIP_PRESETS, QUOTES, ROWS, SOURCES, _body, highlight_differences,
                                     judge_everywhere, presets_html, preset_rows, sources_html)
 from canasta_tutor.widgets.lesson import PresetsTable, example, lesson_puzzles
-from canasta_tutor.widgets.trainer import QUESTIONS, load_puzzles
+from canasta_tutor.kinds import KINDS
+from canasta_tutor.widgets.trainer import load_puzzles
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "lessons").glob("0*.ipynb"))
@@ -281,7 +282,7 @@ def test_a_bad_example_says_what_and_where():
     with pytest.raises(PuzzleError, match=r"unknown kind 'melds'"):
         example("melds", cards="5H 5S 5D", question="A meld?")
     with pytest.raises(PuzzleError, match=r"its own question"):
-        example("meld", cards="5H 5S 5D", question=QUESTIONS["meld"])
+        example("meld", cards="5H 5S 5D", question=KINDS["meld"].question)
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.stem)
@@ -289,7 +290,7 @@ def test_no_worked_example_asks_the_puzzles_question(path):
     """A worked example (answered) must not read like the trainer's puzzle below it (waiting for an answer)."""
     for args, kwargs in calls(path, "example"):
         question = kwargs.get("question", "")
-        assert question and not any(q in question for q in QUESTIONS.values()), (path.name, args, kwargs)
+        assert question and not any(q in question for q in (k.question for k in KINDS.values())), (path.name, args, kwargs)
 
 
 @pytest.mark.browser

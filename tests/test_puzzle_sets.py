@@ -65,3 +65,29 @@ def test_check_command_passes_on_the_shipped_puzzles(cli, root):
     r = cli("check", str(root / "puzzles"))
     assert r.returncode == 0, r.stdout + r.stderr
     assert "0 disagree, 0 errors" in r.stderr
+
+
+#: Cards dealt to each player, typed from the sources (002: "Geef iedere speler 11 kaarten"; two players 15,
+#: three 13, six 13; samba 15), not read from the engine's rule sets.
+DEAL = {"classic": 11, "classic-2p": 15, "classic-3p": 13, "classic-6p": 13, "danish": 11, "hoyle": 11,
+        "samba": 15}
+
+
+def test_an_unopened_player_holds_a_realistic_hand(root):
+    """Until a team melds, every turn draws and discards, so a player of a team that has not melded holds at
+    least the cards dealt (red threes are replaced): a take-the-pile or go-out puzzle with no team melds must
+    show that many cards. Counted in the files' own text, without the engine."""
+    import yaml
+
+    short = []
+    for path in sorted((root / "puzzles").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text("utf-8"))
+        preset = data.get("rules", "classic")
+        for p in data["puzzles"]:
+            if p["kind"] not in ("take-pile", "go-out") or p.get("melds"):
+                continue
+            rules = p.get("rules", preset)
+            rules = rules if isinstance(rules, str) else rules["preset"]
+            if len(p["hand"].split()) < DEAL[rules]:
+                short.append(f"{path.name}:{p['id']} holds {len(p['hand'].split())} cards, dealt {DEAL[rules]}")
+    assert not short, short

@@ -39,4 +39,4 @@ def generate(rng, rules, d, want):
 KIND = register(PuzzleKind(
     name="freeze", fields=("pile", "melds"), required=("pile",), answers={"frozen": bool}, solve=solve,
     hints=hints, question="Is the discard pile frozen for your team?", answer_control="yes-no", describe=yes_no,
-    generate=generate, topic="freezing", yes_no="frozen"))
+    generate=generate, topic="freezing", layout=("melds", "pile"), hides=("frozen",), yes_no="frozen"))

@@ -50,6 +50,8 @@ def generate(rng, rules, d, want):
         hand += pool.draw(rng.randint(2, 4), allow=lambda c: c.is_black_three)
     if not hand:
         hand = pool.draw(1, allow=_plain)
+    if not melds and len(hand) < rules.hand_size:  # a team that has not melded holds at least the dealt hand
+        hand += pool.draw(rules.hand_size - len(hand), allow=_plain)
     rng.shuffle(hand)
     return {"hand": _codes(hand), "melds": [_codes(m) for m in melds], "score": _score(rng, rules, d)}
 
@@ -57,4 +59,4 @@ def generate(rng, rules, d, want):
 KIND = register(PuzzleKind(
     name="go-out", fields=("hand", "melds", "score"), required=("hand",), answers={"go_out": bool}, solve=solve,
     hints=hints, question="Can you go out this turn?", answer_control="yes-no", describe=yes_no,
-    generate=generate, topic="going out", yes_no="go_out"))
+    generate=generate, topic="going out", layout=("melds", "hand", "score"), yes_no="go_out"))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..generator import NATURAL_RANKS, Pool, _codes, _plain
 from ..cards import Card
-from ..melds import CANASTA_KINDS, NONE, SAMBA, check_meld
-from . import PuzzleKind, Solution, register
+from ..melds import CANASTA_KINDS, MIXED, NATURAL, NONE, SAMBA, check_meld
+from . import Choice, PuzzleKind, Solution, register
 
 
 def solve(s) -> Solution:
@@ -35,6 +35,17 @@ def describe(answer: dict) -> str:
     if answer["canasta"] == NONE:
         return "a meld"
     return "a samba" if answer["canasta"] == SAMBA else f"a {answer['canasta']} canasta"
+
+
+def choices(rules) -> list[Choice]:
+    """The trainer's buttons: not a meld, a meld, each canasta the rules know (a samba only with sequences)."""
+    out = [Choice("Not a meld", {"valid": False, "canasta": NONE}, "not a meld"),
+           Choice("A meld, no canasta", {"valid": True, "canasta": NONE}, "a meld, no canasta"),
+           Choice("Natural canasta", {"valid": True, "canasta": NATURAL}, f"a {NATURAL} canasta"),
+           Choice("Mixed canasta", {"valid": True, "canasta": MIXED}, f"a {MIXED} canasta")]
+    if rules.sequences:
+        out.append(Choice("Samba", {"valid": True, "canasta": SAMBA}, "a samba"))
+    return out
 
 
 def generate(rng, rules, d, want):
@@ -74,5 +85,5 @@ def generate(rng, rules, d, want):
 KIND = register(PuzzleKind(
     name="meld", fields=("cards", "going_out"), required=("cards",), answers={"valid": bool, "canasta": CANASTA_KINDS},
     solve=solve, hints=hints, question="Is this a legal meld, and is it a canasta?", answer_control="meld-choice",
-    describe=describe, generate=generate, topic="melds",
+    describe=describe, generate=generate, topic="melds", choices=choices,
     yes_no="valid"))

@@ -46,5 +46,6 @@ KIND = register(PuzzleKind(
     name="opening", fields=("score", "melds"), required=("melds",),
     answers={"minimum": int, "points": int, "enough": bool}, solve=solve, hints=hints,
     question="Is this a legal first meld for your team (an opening)?", answer_control="yes-no", describe=describe,
-    generate=generate, topic="opening minimum",
+    generate=generate, topic="opening minimum", layout=("melds", "score"),
+    labels={"melds": "The melds you put down"}, hides=("minimum",),
     yes_no="enough"))

@@ -32,11 +32,13 @@ def generate(rng, rules, d, want):
         went_out = rng.choice([False, True, True] + (["concealed"] if d >= 3 else []))
     red = pool.draw(rng.choice([0, 0, 1, 1, 2] + ([rules.red_threes_in_game] if d >= 3 else [])),
                     allow=lambda c: c.is_red_three)
-    hands = []
-    for _ in range(rng.randint(0 if went_out else 1, 2)):
-        hands.append(pool.draw(rng.randint(0, 1 + d), allow=_not_red_three))
+    from ..generator import team_size
+
+    hands = []  # your hand first, then your partners' (when the side has partners)
+    for _ in range(rng.randint(0 if went_out else 1, team_size(rules))):
+        hands.append(pool.draw(rng.randint(1, 1 + d), allow=_not_red_three))
     if went_out and hands:
-        hands[0] = []
+        hands[rng.randrange(len(hands))] = []  # the player who went out
     return {"melds": [_codes(m) for m in melds], "red_threes": _codes(red), "hands": [_codes(h) for h in hands],
             "went_out": went_out}
 
@@ -45,4 +47,6 @@ KIND = register(PuzzleKind(
     name="score-hand", fields=("melds", "red_threes", "hands", "went_out", "concealed_canastas"),
     required=("melds",), answers={"score": int}, solve=solve, hints=hints,
     question="What does your team score for this hand?", answer_control="number", describe=first_value,
-    generate=generate, topic="scoring"))
+    generate=generate, topic="scoring",
+    layout=("melds", "red_threes", "hands", "went_out", "concealed_canastas"),
+    labels={"melds": "Your team's melds at the end of the hand"}))

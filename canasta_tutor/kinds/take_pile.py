@@ -39,6 +39,8 @@ def generate(rng, rules, d, want):
     if not top:
         return None
     hand_size = min(2 + 2 * d + rng.randint(0, 2), rules.hand_size + 4)
+    if not opened:  # a player whose team has not melded holds at least the dealt hand (it grows if a turn draws two)
+        hand_size = rules.hand_size + rng.randint(0, 3 * (rules.draw_count - 1))
     hand = []
     if want or rng.random() < 0.4:
         hand += pool.naturals(top_rank, rng.choice([1, 2, 2, 3]))
@@ -64,6 +66,6 @@ def generate(rng, rules, d, want):
 KIND = register(PuzzleKind(
     name="take-pile", fields=("hand", "melds", "score", "pile", "stock_empty"), required=("hand", "pile"),
     answers={"take": bool}, solve=solve, hints=hints, question="May you take the discard pile now?",
-    answer_control="yes-no", describe=yes_no,
-    generate=generate, topic="taking the pile",
+    answer_control="yes-no", describe=yes_no, followup="shown-cards",
+    generate=generate, topic="taking the pile", layout=("melds", "pile", "stock_empty", "hand", "score"),
     yes_no="take"))

@@ -13,7 +13,7 @@ import ipywidgets as widgets
 from ..cards import Card, parse_cards
 from ..errors import CanastaError
 from ..going_out import check_go_out
-from ..melds import check_meld
+from ..melds import NONE, SAMBA, check_meld
 from ..opening import check_opening
 from ..pile import check_frozen, check_stopped, check_take_pile
 from ..render import BAD, GOOD, card_html, cards_html, melds_html, pile_html, tone_colour, verdict_html
@@ -158,8 +158,8 @@ class MeldBuilder(widgets.VBox):
             self.verdict.value = "<i>Pick some cards.</i>"
             return
         v = check_meld(tuple(self.meld.cards), self.rules, going_out=self.going_out.value)
-        label = ("not a meld" if not v.ok else "valid meld" if v.canasta == "none" else
-                 "samba" if v.canasta == "samba" else f"valid: {v.canasta} canasta")
+        label = ("not a meld" if not v.ok else "valid meld" if v.canasta == NONE else
+                 SAMBA if v.canasta == SAMBA else f"valid: {v.canasta} canasta")
         self.verdict.value = verdict_html(v, yes=label.capitalize(), no=label.capitalize(), kind="meld") + \
             f"<div>Card points: {v.points}</div>"
 

@@ -23,6 +23,7 @@ from pathlib import Path
 import ipywidgets as widgets
 
 from ..errors import CanastaError
+from ..kinds import get_kind
 from ..practice import Practice, set_of, topic_of
 from ..progress import Attempt, ProgressStore
 from ..puzzle import Puzzle, PuzzleSet, load_puzzle_set, puzzle_files
@@ -32,19 +33,6 @@ from . import kernel_guard
 from .cardbuttons import card_button
 from .identity import signed_in
 
-QUESTIONS = {
-    "card-points": "How many points are these cards worth?",
-    "meld": "Is this a legal meld, and is it a canasta?",
-    "opening": "Is this a legal first meld for your team (an opening)?",
-    "freeze": "Is the discard pile frozen for your team?",
-    "take-pile": "May you take the discard pile now?",
-    "go-out": "Can you go out this turn?",
-    "score-hand": "What does your team score for this hand?",
-}
-YES_NO_KEY = {"opening": "enough", "freeze": "frozen", "take-pile": "take", "go-out": "go_out"}
-NUMBER_KEY = {"card-points": "points", "score-hand": "score"}
-MELD_CHOICES = [("Not a meld", (False, "none")), ("A meld, no canasta", (True, "none")),
-                ("Natural canasta", (True, "natural")), ("Mixed canasta", (True, "mixed"))]
 SUBMIT_WAIT = 0.4  # seconds Enter waits for the box's last keystrokes (see Trainer._number_message)
 _OK = tone_colour(GOOD)
 _BAD = tone_colour(BAD)
@@ -205,7 +193,7 @@ class Trainer(widgets.VBox):
         model's changes one message at a time, while Enter overtakes them), so in a running kernel the answer
         is taken when the box's value next changes, or after SUBMIT_WAIT seconds if it does not."""
         if not (isinstance(content, dict) and content.get("event") == "submit" and self.puzzle is not None
-                and self.puzzle.kind in NUMBER_KEY and not self.answered):
+                and get_kind(self.puzzle.kind).number_key and not self.answered):
             return
         self._submit_pending = True
         try:
@@ -289,9 +277,8 @@ class Trainer(widgets.VBox):
         self._say("")
         self._submit_pending = False
         self.prompt.value = f"<p><i>{html.escape(puzzle.prompt)}</i></p>" if puzzle.prompt else ""
-        self.situation.value = situation_html(puzzle, show_frozen=puzzle.kind != "freeze",
-                                              show_minimum=puzzle.kind != "opening")
-        self.question.value = f"<p><b>{html.escape(QUESTIONS[puzzle.kind])}</b></p>"
+        self.situation.value = situation_html(puzzle, answering=True)
+        self.question.value = f"<p><b>{html.escape(get_kind(puzzle.kind).question)}</b></p>"
         self.controls.children = self._make_controls(puzzle)
         self.hint_button.disabled = False
         self.next_button.disabled = False
@@ -301,25 +288,21 @@ class Trainer(widgets.VBox):
         self._update_header()
 
     def _make_controls(self, puzzle: Puzzle) -> list:
-        if puzzle.kind in NUMBER_KEY:
+        """The kind's answer control: a number box, or one button per choice (Yes and No for a yes-no kind)."""
+        record = get_kind(puzzle.kind)
+        if record.number_key:
             self.number.value = ""
             self.number.disabled = False
             self.check_button.disabled = False
             return [self.number, self.check_button]
-        if puzzle.kind == "meld":
-            choices = list(MELD_CHOICES) + ([("Samba", (True, "samba"))] if puzzle.rules.sequences else [])
-            buttons = []
-            for label, value in choices:
-                b = widgets.Button(description=label, layout=widgets.Layout(width="auto"))
-                b.on_click(lambda _b, v=value: self.answer(v))
-                buttons.append(b)
-            return buttons
+        buttons = []
         # neutral buttons: a green Yes and a red No would look like a hint
-        yes = widgets.Button(description="Yes")
-        no = widgets.Button(description="No")
-        yes.on_click(lambda _b: self.answer(True))
-        no.on_click(lambda _b: self.answer(False))
-        return [yes, no]
+        for choice in record.options(puzzle.rules):
+            wide = {} if record.answer_control == "yes-no" else {"layout": widgets.Layout(width="auto")}
+            b = widgets.Button(description=choice.label, **wide)
+            b.on_click(lambda _b, v=choice.answer: self.answer(v))
+            buttons.append(b)
+        return buttons
 
     # --- answering -------------------------------------------------------------------
     def hint(self) -> None:
@@ -337,27 +320,10 @@ class Trainer(widgets.VBox):
 
     def _parse(self, value):
         """The learner's answer in the engine's terms, or a message saying what is wrong."""
-        kind = self.puzzle.kind
-        if kind in NUMBER_KEY:
-            text = str(value).strip().replace("−", "-").replace(" ", "")
-            if not text:
-                return None, "Type your answer in the box first."
-            try:
-                return {NUMBER_KEY[kind]: int(text.lstrip("+"))}, ""
-            except ValueError:
-                return None, f"Please type a whole number, like 65 or -120: '{str(value).strip()}' is not one."
-        if kind == "meld":
-            if isinstance(value, str):
-                value = {"not a meld": (False, "none"), "meld": (True, "none"), "natural": (True, "natural"),
-                         "mixed": (True, "mixed"), "samba": (True, "samba")}.get(value.strip().lower(), value)
-            if not (isinstance(value, tuple) and len(value) == 2):
-                return None, "Choose one of the buttons."
-            return {"valid": value[0], "canasta": value[1]}, ""
-        if isinstance(value, str):
-            value = {"yes": True, "no": False}.get(value.strip().lower(), value)
-        if not isinstance(value, bool):
-            return None, "Answer with Yes or No."
-        return {YES_NO_KEY[kind]: value}, ""
+        record = get_kind(self.puzzle.kind)
+        if record.answer_control == "meld-choice" and isinstance(value, tuple) and len(value) == len(record.answers):
+            value = dict(zip(record.answers, value))  # the older call form: answer((True, "natural"))
+        return record.read(value, self.puzzle.rules)
 
     def answer(self, value) -> bool | None:
         """Take the learner's answer; returns whether it was right (None if it was not taken)."""
@@ -435,17 +401,9 @@ class Trainer(widgets.VBox):
 
     def _words(self, answer: dict) -> str:
         """An answer (the learner's or the engine's) in the words of the buttons."""
-        kind = self.puzzle.kind
-        if kind in NUMBER_KEY:
-            return str(answer[NUMBER_KEY[kind]])
-        if kind == "meld":
-            valid, canasta = answer["valid"], answer["canasta"]
-            return ("not a meld" if not valid else "a meld, no canasta" if canasta == "none"
-                    else "a samba" if canasta == "samba" else f"a {canasta} canasta")
-        return "Yes" if answer[YES_NO_KEY[kind]] else "No"
+        return get_kind(self.puzzle.kind).words(answer, self.puzzle.rules)
 
     def _show_feedback(self, correct: bool, given: dict, expected: dict) -> None:
-        kind = self.puzzle.kind
         right_answer = self._words(expected)
         chosen = (f"<div class='ct-chosen-answer'>You answered: <b>{html.escape(self._words(given))}</b>. "
                   f"The answer: <b>{html.escape(right_answer)}</b>.</div>")
@@ -456,11 +414,12 @@ class Trainer(widgets.VBox):
         reasons = "".join(f"<li>{html.escape(line)}</li>" for line in self.solution.explanation)
         body = f"<div class='ct-why'><b>Why</b><ul>{reasons}</ul></div>"
         table = ""
-        if kind == "score-hand":
+        if hasattr(self.solution.verdict, "to_html"):  # a verdict with a table of its own (a score sheet)
             table = self.solution.verdict.to_html()
         self.feedback.value = (f"<div class='ct-feedback' tabindex='-1' role='status'>{head}{body}"
                                f"{table and f'<div class=ct-scroll>{table}</div>'}</div>")
-        if kind == "take-pile" and correct and expected.get("take"):
+        record = get_kind(self.puzzle.kind)
+        if record.followup == "shown-cards" and correct and expected.get(record.yes_no):
             self._ask_which_cards()
 
     # --- "which cards?" after a right Yes on a take-the-pile puzzle -------------------
