@@ -34,12 +34,19 @@ SaveResult(saved=True, kept=0, problem='')
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import re
+import threading
 import time
 from dataclasses import dataclass
+
+try:
+    import fcntl
+except ImportError:  # Windows: one kernel per machine there, no lock needed
+    fcntl = None
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -305,11 +312,27 @@ class ProgressStore:
             self._kept.append(row)
         return SaveResult(saved=False, kept=self.pending(), problem=str(error))
 
+    @contextlib.contextmanager
+    def _journal_lock(self):
+        """Hold the journal's lock file: an answer appended while another kernel (or thread) takes the journal
+        lands either in what it takes, before it reads, or in the next journal, never in a file already read."""
+        try:
+            handle = open(self.journal.with_name(self.journal.name + ".lock"), "a")
+        except OSError:
+            yield  # no lock file possible (the folder cannot be written): the journal cannot be written either
+            return
+        try:
+            if fcntl is not None:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            yield
+        finally:
+            handle.close()  # closing releases the lock
+
     def _append_journal(self, rows: list[tuple]) -> bool:
         if not rows:
             return True
         try:
-            with open(self.journal, "a", encoding="utf-8") as f:
+            with self._journal_lock(), open(self.journal, "a", encoding="utf-8") as f:
                 f.write("".join(json.dumps(list(r), ensure_ascii=False) + "\n" for r in rows))
             return True
         except OSError:
@@ -336,13 +359,15 @@ class ProgressStore:
         self._taken = None
         if not self.journal.exists():
             return []
-        taken = self.journal.with_name(f"{self.journal.name}.{os.getpid()}-{time.monotonic_ns()}")
-        try:
-            os.replace(self.journal, taken)
-        except FileNotFoundError:
-            return []
-        except OSError as e:
-            raise ProgressError(f"cannot read the kept attempts in {self.journal}: {e.strerror or e}") from None
+        taken = self.journal.with_name(f"{self.journal.name}.{os.getpid()}-{threading.get_ident()}-"
+                                       f"{time.monotonic_ns()}")
+        with self._journal_lock():
+            try:
+                os.replace(self.journal, taken)
+            except FileNotFoundError:
+                return []
+            except OSError as e:
+                raise ProgressError(f"cannot read the kept attempts in {self.journal}: {e.strerror or e}") from None
         self._taken = taken
         return self._read_journal(taken)
 

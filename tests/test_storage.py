@@ -27,15 +27,17 @@ def _count(url) -> int:
 
 def test_thirty_concurrent_writers_lose_no_row(db_url):
     ProgressStore(db_url)
-    errors = []
+    errors, kept = [], []
 
     def write(n):
         try:
-            store = ProgressStore(db_url, busy_seconds=10)
+            # SQLite: a short wait for the write lock, so that some attempts are kept and saved later under load
+            store = ProgressStore(db_url, busy_seconds=0.2)
             for i in range(100):
-                store.record(learner=f"learner-{n}", puzzle_set="load", puzzle_id=f"p-{i}", kind="meld",
-                             topic="melds", difficulty=1, answer={"valid": True}, correct=i % 3 == 0, seconds=1.0)
-            for _ in range(100):  # an attempt kept while the others held the database is saved now
+                kept.append(not store.record(learner=f"learner-{n}", puzzle_set="load", puzzle_id=f"p-{i}",
+                                             kind="meld", topic="melds", difficulty=1, answer={"valid": True},
+                                             correct=i % 3 == 0, seconds=1.0))
+            for _ in range(1000):  # an attempt kept while the others held the database is saved now
                 if store.flush() and store.pending() == 0:
                     break
         except Exception as e:  # noqa: BLE001 - reported below
@@ -47,6 +49,7 @@ def test_thirty_concurrent_writers_lose_no_row(db_url):
     for t in threads:
         t.join(300)
     assert not errors
+    print(f"{sum(kept)} of 3000 attempts were kept for a while")
     frame = ProgressStore(db_url).attempts()
     assert len(frame) == 3000 == _count(db_url)
     assert frame.groupby("learner").size().tolist() == [100] * 30
