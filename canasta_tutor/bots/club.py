@@ -1,7 +1,7 @@
 """The ``club`` bot: plays as a club player would.
 
 On top of the beginner's habits it
-- takes big piles and leaves small ones when taking them shows a pair it would rather keep hidden;
+- takes the pile whenever it may (its big piles are what wins games);
 - freezes the pile (discards a wild card) when the opponents are close to going out and the pile is worth having;
 - keeps wild cards for canastas: it lays a wild card off only when that completes a canasta;
 - goes out when its side is ahead in the hand, or when waiting is dangerous (the opponents are close to going
