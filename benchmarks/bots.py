@@ -8,6 +8,11 @@ seat of team 1, the other every seat of team 2; which side deals and starts alte
 kind gets the first turn more often. A tie (equal totals) counts as half a win. The goals (issue 9): beginner beats
 random in at least 90 % of games, club beats beginner in at least 60 %. The 95 % interval is Wilson's.
 A game that runs past --max-hands hands is stopped and scored on the totals (reported).
+
+Measured on 2026-11-30 (400 games, classic): beginner beats random 400/400 (95% 99.0-100 %); club beats beginner
+270/400 = 67.5 % (62.8-71.9 %), 267/400 = 66.8 % after club learned to hold melds back. Not yet met elsewhere
+(100 games each): club beats beginner 41 % in classic-2p and 40 % in samba (both need two canastas to go out);
+beginner beats random 100/100 in both.
 """
 
 from __future__ import annotations

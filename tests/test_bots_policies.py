@@ -172,3 +172,18 @@ def test_the_coach_sentences_match_what_differs_between_the_moves():
     joker, two = Action(DISCARD, cards=cards("JK")), Action(DISCARD, cards=cards("2C"))
     assert explain_difference(obs, joker, two).startswith("I would have frozen the pile with 2♣ instead")
     assert explain_difference(obs, joker, discard_4).startswith("Your discard of Joker gives away a wild card")
+
+
+def test_club_holds_a_meld_back_while_its_side_cannot_go_out_yet():
+    obs = obs_of("KH KS KD 9C 5D 7H", "6D 7C 10S", melds=["4H 4S 4D 2C"], opponents=["QH QS QD"],
+                 hand_sizes=(6, 8, 8, 8), stock_left=40)
+    kings = Action(MELD, melds=(cards("KH KS KD"),))
+    acts = [kings] + [Action(DISCARD, cards=cards(c)) for c in ("KH", "KS", "KD", "9C", "5D", "7H")]
+    action, why = get_bot("club").choose(obs, acts, random.Random(0))
+    assert action.kind == DISCARD and action.cards[0] not in cards("KH KS KD")
+    assert why.startswith("I keep K♥ K♠ K♦ in hand and discard")
+    assert get_bot("beginner").choose(obs, acts, random.Random(0))[0] == kings
+    # with a canasta the side may go out: the club player melds
+    opened = obs_of("KH KS KD 9C 5D 7H", "6D 7C 10S", melds=["4H 4S 4D 4C 4H 4S 2C"], opponents=["QH QS QD"],
+                    hand_sizes=(6, 8, 8, 8), stock_left=40)
+    assert get_bot("club").choose(opened, acts, random.Random(0))[0] == kings

@@ -1,20 +1,24 @@
 """The ``club`` bot: plays as a club player would.
 
 On top of the beginner's habits it
-- takes big piles and leaves small ones when taking them shows a pair it would rather keep hidden;
+- takes the pile whenever it may (its big piles are what wins games);
 - freezes the pile (discards a wild card) when the opponents are close to going out and the pile is worth having;
 - keeps wild cards for canastas: it lays a wild card off only when that completes a canasta;
 - goes out when its side is ahead in the hand, or when waiting is dangerous (the opponents are close to going
   out, or the stock is running low); otherwise it keeps building canastas;
+- holds a new meld back while its side cannot go out yet and melding would leave it fewer than five cards;
 - blocks with black threes, and never discards a rank the opponents could lay off to take the pile.
 """
 
 from __future__ import annotations
 
 from . import register
-from ._common import (CANASTA_SIZE, DISCARD, best_discard, opponents_ranks, pile_is_frozen, pile_words,
-                      team_canastas)
+from ._common import (CANASTA_SIZE, DISCARD, GO_OUT, LAY_OFF, MELD, action_cards, best_discard, format_cards,
+                      opponents_ranks, pile_is_frozen, pile_words, team_canastas)
 from .beginner import BeginnerBot
+
+#: The club player holds a new meld back when melding would leave fewer cards than this in its hand.
+HOLD_BACK_BELOW = 5
 
 
 def _table_points(melds) -> int:
@@ -85,7 +89,33 @@ class ClubBot(BeginnerBot):
                 choice = min(wilds, key=lambda a: a.cards[0].points)
                 return choice, (f"I freeze the pile with {choice.cards[0]}: the other side is close to going "
                                 f"out and the pile holds {pile_words(obs.pile)}.")
+        held = self.hold_back(obs, acts)
+        if held is not None:
+            return held
         return super().meld_phase(obs, acts, rng)
+
+    def hold_back(self, obs, acts):
+        """Keep a new natural meld in hand while the side cannot go out yet and melding would leave too few cards:
+        a short hand must soon discard what the other side can take, and a pair in hand can still take the pile.
+        Returns (discard, reason) or None."""
+        melds, discards = acts.get(MELD, []), acts.get(DISCARD, [])
+        if not obs.melds or not melds or not discards or acts.get(GO_OUT) or acts.get(LAY_OFF):
+            return None
+        need = obs.rules.canastas_to_go_out if isinstance(obs.rules.canastas_to_go_out, int) else 1
+        if team_canastas(obs.melds) >= need or self.opponents_close(obs) or obs.stock_left < 20:
+            return None
+        meld = self.pick_meld(obs, melds)
+        if meld is None or len(obs.hand) - len(action_cards(meld)) >= HOLD_BACK_BELOW:
+            return None
+        held = [a for a in discards if a.cards[0] not in action_cards(meld)]
+        if not held:
+            return None
+        d = best_discard(held, obs, careful=True)
+        if d.cards[0].is_wild:
+            return None
+        kept = format_cards(action_cards(meld))
+        return d, (f"I keep {kept} in hand and discard {d.cards[0]}: melding now would leave me too few cards "
+                   "to take the pile or to discard safely, and we cannot go out yet.")
 
     def should_freeze(self, obs) -> bool:
         return (not pile_is_frozen(obs) and len(obs.pile) >= 5 and self.opponents_close(obs)
