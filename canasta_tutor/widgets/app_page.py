@@ -44,12 +44,10 @@ _BAD = "#c62828"
 
 def _preload() -> None:
     """In a preheated kernel (Voilà's pool), do before the learner arrives what every page needs: the landing
-    page's modules (progress with pandas, the class's widgets), the puzzle sets, nbformat's validator."""
+    page's modules (progress, the class's widgets), the puzzle sets, nbformat's validator."""
     if os.environ.get("VOILA_PREHEAT") != "True":
         return
-    import pandas  # noqa: F401 - the learner's progress table
-
-    from ..progress import ProgressStore  # noqa: F401
+    from ..progress import ProgressStore  # noqa: F401 - (no pandas: see identity.my_progress)
     from . import classpages, identity  # noqa: F401
 
     trainer.load_puzzles()
