@@ -164,3 +164,25 @@ def test_a_learners_kernel_needs_no_pandas(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "[]"
+
+
+def test_the_class_lesson_is_prepared_after_arrival_and_then_only_swapped_in(monkeypatch):
+    import asyncio
+
+    monkeypatch.setenv("CANASTA_CLASS_LESSON", "04-taking-the-pile")
+
+    async def arrive():
+        app = LessonApp(LESSONS_DIR)
+        assert "04-taking-the-pile" not in app.built  # nothing before the page has been drawn
+        await asyncio.sleep(0.8)
+        ready = app.built.get("04-taking-the-pile")
+        app.route.value = "04-taking-the-pile"
+        return ready, app.body.children[0]
+
+    loop = asyncio.new_event_loop()
+    monkeypatch.setattr(asyncio, "get_event_loop", lambda: loop)
+    try:
+        ready, shown = loop.run_until_complete(arrive())
+    finally:
+        loop.close()
+    assert ready is not None and shown is ready
