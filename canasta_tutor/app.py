@@ -8,6 +8,9 @@
   (``allowed_message_types``): a page cannot run code of its own;
 * kernels are preheated: one kernel per notebook runs the notebook ahead of the
   first visitor, so a lesson appears as soon as it is asked for;
+* the landing page is the whole app (:mod:`canasta_tutor.widgets.app_page`): it shows any lesson inside itself,
+  so a learner needs one kernel; for a class (``--class-size N``) its pool holds N kernels in all (see
+  :func:`class_pools`) and the other pages start theirs on demand;
 * idle kernels are culled (a class leaves tabs open); progress is saved on every
   answer, so culling loses nothing.
 
