@@ -84,7 +84,7 @@ def test_lessons_inside_the_landing_page_by_link_menu_and_address(page, server):
 
     # the menu: another lesson, still the same page and the same kernel
     page.locator(".ct-lesson-menu summary").click()
-    page.locator(".ct-lesson-menu").get_by_role("link", name="5. Freezing the pile").click()
+    page.locator(".ct-lesson-menu").get_by_role("link", name="5. Freezing the pile", exact=True).click()
     page.wait_for_url("**/index.ipynb#05-freezing-the-pile")
     lesson_heading(page, "5. Freezing the pile").wait_for()
     assert not lesson_heading(page, "4. Taking the pile").is_visible()
@@ -100,7 +100,7 @@ def test_lessons_inside_the_landing_page_by_link_menu_and_address(page, server):
     lesson_heading(page, "3. Red and black threes").wait_for()
     # the menu's "All lessons": the landing page, where the answer is counted
     page.locator(".ct-lesson-menu summary").click()
-    page.locator(".ct-lesson-menu").get_by_role("link", name="All lessons").click()
+    page.locator(".ct-lesson-menu").get_by_role("link", name="All lessons", exact=True).click()
     page.get_by_text("Signed in as").wait_for()
     assert page.locator(".ct-lesson").count() == 0 or not page.locator(".ct-lesson").first.is_visible()
     page.reload()
