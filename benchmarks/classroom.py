@@ -8,7 +8,8 @@ inside itself. Each learner is a kernel client doing what the page's browser doe
 1. N learners sign in (HTTP, one cookie jar each) and open the landing page, arriving evenly within
    ``--spread`` seconds: the page's HTML, then its kernel's websocket and the widgets' states (the widget
    manager's ``request_states``): median and worst time until every widget's state has arrived;
-2. the teacher says "open lesson 4": all N send the lesson's name to their page's route box at once (what the
+2. the teacher says "open lesson 4" (named ahead with ``--class-lesson``, so each kernel builds it while its
+   learner is on the landing page; ``--no-class-lesson``: built when asked for): all N send the lesson's name to their page's route box at once (what the
    page's script does when the address becomes ``#04-taking-the-pile``): median and worst time until the
    kernel has sent the lesson's widgets and put them in the page;
 3. memory (resident, the server and every kernel) with N learners on lesson 4;
@@ -235,6 +236,8 @@ def main() -> int:
     parser.add_argument("--learners", type=int, default=30)
     parser.add_argument("--spread", type=float, default=10.0)
     parser.add_argument("--port", type=int, default=9145)
+    parser.add_argument("--no-class-lesson", action="store_true",
+                        help="do not tell the server which lesson the class will open (it is built when asked for)")
     parser.add_argument("--settle", type=float, default=20.0, help="seconds to wait after the pool is filled")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="canasta-class-bench-"))
@@ -242,7 +245,8 @@ def main() -> int:
     log = open(tmp / "serve.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "canasta_tutor.cli", "serve", "--classroom", "--ip", HOST,
                              "--port", str(args.port), "--no-browser", "--class-code", CODE,
-                             "--class-size", str(args.learners)],
+                             "--class-size", str(args.learners),
+                             *([] if args.no_class_lesson else ["--class-lesson", LESSON + ".ipynb"])],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://{HOST}:{args.port}"
     try:

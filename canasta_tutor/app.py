@@ -8,6 +8,9 @@
   (``allowed_message_types``): a page cannot run code of its own;
 * kernels are preheated: one kernel per notebook runs the notebook ahead of the
   first visitor, so a lesson appears as soon as it is asked for;
+* the landing page is the whole app (:mod:`canasta_tutor.widgets.app_page`): it shows any lesson inside itself,
+  so a learner needs one kernel; for a class (``--class-size N``) its pool holds N kernels in all (see
+  :func:`class_pools`) and the other pages start theirs on demand;
 * idle kernels are culled (a class leaves tabs open); progress is saved on every
   answer, so culling loses nothing.
 
@@ -42,6 +45,7 @@ IDENTITY_HEADER = "X-Canasta-Identity"
 TEACHER_DIR = "teacher"  # lessons/teacher/: the teacher's pages
 TEACHER_PAGE = TEACHER_DIR + "/dashboard.ipynb"
 KERNELS_PER_VISITOR = 4
+CLASS_LESSON_ENV = "CANASTA_CLASS_LESSON"  # the lesson a class will open together (--class-lesson)
 # What a page's widgets need to say to their kernel; anything else (execute_request above all) is dropped.
 WIDGET_MESSAGES = ("comm_open", "comm_msg", "comm_close", "comm_info_request", "kernel_info_request")
 
@@ -128,7 +132,8 @@ _VISITOR: contextvars.ContextVar[str | None] = contextvars.ContextVar("canasta_v
 
 def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT, open_browser: bool = True,
           preheat: bool = True, cull_idle: int = 1800, ip: str = "127.0.0.1",
-          settings: ClassSettings | None = None, pool_size: int = 1, pools: dict | None = None) -> None:
+          settings: ClassSettings | None = None, pool_size: int = 1, pools: dict | None = None,
+          class_lesson: str | None = None) -> None:
     """Start Voilà on the lessons (blocks until stopped)."""
     lessons = Path(lessons) if lessons else default_lessons_dir()
     if not (lessons / "index.ipynb").is_file():
@@ -140,9 +145,11 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
         # kernels; the other pages start a kernel when asked (old links), except the teacher's, kept ready.
         pool_size = 0
         pools.setdefault(TEACHER_PAGE, 1)
-    for notebook in pools:
+    for notebook in [*pools, *([class_lesson] if class_lesson else [])]:
         if not (lessons / notebook).is_file():
             raise FileNotFoundError(f"--class-lesson: there is no lesson {notebook} in {lessons}")
+    if class_lesson:
+        os.environ[CLASS_LESSON_ENV] = Path(class_lesson).stem  # the landing page's kernels prepare it
     paths = [str(TEMPLATE_ROOT)] + [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
     os.environ["JUPYTER_PATH"] = os.pathsep.join(paths)
     # A preheated kernel asks the server for its visitor's request at this address (Voilà's default is
@@ -610,8 +617,8 @@ def serve_options(args, out=None) -> dict:
     pools = {}
     if args.class_size:
         pools = {"index.ipynb": args.class_size}
-        if args.class_lesson:
-            pools[args.class_lesson] = args.class_size
-    return {"ip": ip, "pools": pools,
+    # The one-page app: the class's kernels are the landing page's; the lesson the class will open together is
+    # prepared in each learner's kernel as they arrive (see widgets.app_page), not given kernels of its own.
+    return {"ip": ip, "pools": pools, "class_lesson": args.class_lesson or None,
             "settings": ClassSettings(classroom=classroom, teacher_key=key, class_code=args.class_code,
                                       join_urls=urls)}

@@ -146,3 +146,43 @@ def test_the_landing_page_imports_the_app_before_it_waits_for_its_learner():
              if c["cell_type"] == "code"]
     assert cells[0] == "from canasta_tutor.widgets.app_page import lesson_app" and cells[-1] == "lesson_app()"
     assert app_page.lesson is lesson
+
+
+def test_a_learners_kernel_needs_no_pandas(tmp_path):
+    """pandas adds about 45 MB to each of a class's 30 kernels: the landing page, the learner's corner and a
+    lesson shown inside it do without it (the teacher's pages use it)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom canasta_tutor.widgets import app_page, classpages, identity\n"
+            "identity.signed_in_panel(); classpages.learner_corner(auto=False)\n"
+            "app = app_page.LessonApp(); app.show('04-taking-the-pile')\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pandas')[:3])")
+    env = dict(os.environ, CANASTA_TUTOR_DB=str(tmp_path / "p.sqlite3"),
+               HTTP_X_CANASTA_IDENTITY='{"name": "Ana", "learner_id": 1, "class_id": 1}')
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_class_lesson_is_prepared_after_arrival_and_then_only_swapped_in(monkeypatch):
+    import asyncio
+
+    monkeypatch.setenv("CANASTA_CLASS_LESSON", "04-taking-the-pile")
+
+    async def arrive():
+        app = LessonApp(LESSONS_DIR)
+        assert "04-taking-the-pile" not in app.built  # nothing before the page has been drawn
+        await asyncio.sleep(0.8)
+        ready = app.built.get("04-taking-the-pile")
+        app.route.value = "04-taking-the-pile"
+        return ready, app.body.children[0]
+
+    loop = asyncio.new_event_loop()
+    monkeypatch.setattr(asyncio, "get_event_loop", lambda: loop)
+    try:
+        ready, shown = loop.run_until_complete(arrive())
+    finally:
+        loop.close()
+    assert ready is not None and shown is ready

@@ -185,10 +185,11 @@ def test_serve_defaults_stay_on_this_machine_with_a_fresh_key(monkeypatch, capsy
     assert run_serve(monkeypatch, capsys, "--ip", "10.1.2.3")[0]["settings"].classroom
 
 
-def test_class_size_keeps_kernels_ready_for_the_landing_page_and_the_class_lesson(monkeypatch, capsys):
+def test_class_size_keeps_kernels_ready_for_the_landing_page_which_prepares_the_class_lesson(monkeypatch, capsys):
     options, _ = run_serve(monkeypatch, capsys, "--classroom", "--class-size", "30",
                            "--class-lesson", "04-taking-the-pile.ipynb")
-    assert options["pools"] == {"index.ipynb": 30, "04-taking-the-pile.ipynb": 30}
+    assert options["pools"] == {"index.ipynb": 30}  # one page for the whole app: the lesson has no pool
+    assert options["class_lesson"] == "04-taking-the-pile.ipynb"
     assert run_serve(monkeypatch, capsys)[0]["pools"] == {}
 
 

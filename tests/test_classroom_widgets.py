@@ -65,6 +65,17 @@ def test_landing_panel_shows_the_name_as_text_and_own_progress(signed_in, db_url
     assert "<script>" not in text and "&lt;script&gt;x&lt;/script&gt;" in text
     assert "taking the pile" in text and "100 %" in text and "melds" not in text and "sign out" in text
     assert "Sign in" in identity.panel_html(None)
+    # the landing page's own reading (no pandas) says the same as the store's summary
+    store.record(learner="<script>x</script>", puzzle_set="S", puzzle_id="m-2", kind="meld", topic="melds",
+                 difficulty=1, answer={}, correct=False, seconds=1)
+    store.record(learner="<script>x</script>", puzzle_set="S", puzzle_id="t-2", kind="take-pile",
+                 topic="taking the pile", difficulty=1, answer={}, correct=False, seconds=1)
+    summary = store.summary("<script>x</script>")
+    mine = identity.my_progress(store, "<script>x</script>")
+    assert [(r.topic, r.attempts, r.accuracy) for r in mine] == \
+        [(r.topic, int(r.attempts), float(r.accuracy)) for r in summary.itertuples()] == \
+        [("melds", 1, 0.0), ("taking the pile", 2, 0.5)]
+    assert identity.panel_html(identity.current(), mine) == identity.panel_html(identity.current(), summary)
 
 
 def test_the_dashboard_shows_nothing_to_a_learner(signed_in, db_url):

@@ -44,12 +44,10 @@ _BAD = "#c62828"
 
 def _preload() -> None:
     """In a preheated kernel (Voilà's pool), do before the learner arrives what every page needs: the landing
-    page's modules (progress with pandas, the class's widgets), the puzzle sets, nbformat's validator."""
+    page's modules (progress, the class's widgets), the puzzle sets, nbformat's validator."""
     if os.environ.get("VOILA_PREHEAT") != "True":
         return
-    import pandas  # noqa: F401 - the learner's progress table
-
-    from ..progress import ProgressStore  # noqa: F401
+    from ..progress import ProgressStore  # noqa: F401 - (no pandas: see identity.my_progress)
     from . import classpages, identity  # noqa: F401
 
     trainer.load_puzzles()
@@ -243,6 +241,25 @@ class LessonApp(widgets.VBox):
         self.add_class("ct-lesson-app")
         self.children = [self.route, self.menu, self.body]
         self.show("")
+        self._prepare_class_lesson()
+
+    def _prepare_class_lesson(self, delay: float = 0.5) -> None:
+        """The lesson the class will open together (``serve --class-lesson``) is built soon after the learner
+        arrived, while the page is idle, so that "open lesson 4" only swaps it in."""
+        slug = os.environ.get("CANASTA_CLASS_LESSON", "")
+        if slug not in self.by_slug:
+            return
+
+        def build():
+            if slug not in self.built:
+                self.built[slug] = render_lesson(self.by_slug[slug].path, self.by_slug)
+
+        try:
+            import asyncio
+
+            asyncio.get_event_loop().call_later(delay, build)
+        except RuntimeError:  # no event loop (outside a kernel): built when asked for
+            pass
 
     def _menu_html(self) -> str:
         here = ' aria-current="page"'
