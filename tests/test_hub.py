@@ -405,8 +405,8 @@ def test_three_learners_and_a_teacher_through_a_real_hub(hub, browser):
     for name, button, feedback in (("ana", "No", "Not quite."), ("bo", "Yes", "Right!")):
         page = pages[name]
         page.get_by_role("link", name="Taking the pile").click()
-        page.wait_for_url(f"**/user/{name}/voila/render/04-taking-the-pile.ipynb")
-        trainer = page.locator(".ct-trainer").last
+        page.wait_for_url(f"**/user/{name}/voila/render/index.ipynb#04-taking-the-pile")  # shown in the app page
+        trainer = page.locator(".ct-lesson .ct-trainer").last
         trainer.get_by_role("button", name=button, exact=True).click()
         trainer.get_by_text(feedback).wait_for()
     rows = attempts(hub["db"])

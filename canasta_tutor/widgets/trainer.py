@@ -362,8 +362,9 @@ class Trainer(widgets.VBox):
         self.hint_button.disabled = True
         self._say("")
         self._update_header()  # before the feedback: whoever sees the feedback sees the new score
-        self._show_feedback(correct, given, expected)
+        # Saved before the feedback is shown: a learner who sees the feedback and leaves at once loses nothing.
         self._save(given, correct, seconds)
+        self._show_feedback(correct, given, expected)
         return correct
 
     def _save(self, given, correct: bool, seconds: float) -> None:
