@@ -170,11 +170,17 @@ def kernels(pid: int) -> list[psutil.Process]:
     return out
 
 
-def memory_mb(pid: int) -> float:
+used_before = 0   # the machine's used memory before the server starts
+
+
+def memory_mb(pid: int, kind: str = "rss") -> float:
+    """The server and its kernels together: ``rss`` (each process's resident set, shared library pages counted
+    once per process, so an over-estimate) or ``pss`` (proportional: shared pages split between the processes
+    sharing them, so the sum is what they take together)."""
     total = 0
     for p in [psutil.Process(pid)] + psutil.Process(pid).children(recursive=True):
         try:
-            total += p.memory_info().rss
+            total += p.memory_full_info().pss if kind == "pss" else p.memory_info().rss
         except psutil.Error:
             pass
     return total / 2**20
@@ -222,8 +228,11 @@ async def run(args, proc, base: str) -> None:
     report(f'"open lesson 4": {args.learners} at once', await together(
         learners, lambda learner: learner.open_lesson(LESSON), 0), 5)
     await asyncio.sleep(2)
-    print(f"memory with {args.learners} learners on lesson 4: {memory_mb(proc.pid):.0f} MB "
-          f"(goal <= 3072 MB), {len(kernels(proc.pid))} kernels", flush=True)
+    print(f"memory with {args.learners} learners on lesson 4: {memory_mb(proc.pid, 'pss'):.0f} MB proportional "
+          f"(PSS; goal <= 3072 MB), {memory_mb(proc.pid):.0f} MB as the sum of resident sets (RSS), "
+          f"{len(kernels(proc.pid))} kernels; the machine's used memory grew by "
+          f"{(psutil.virtual_memory().used - used_before) / 2**20:.0f} MB since before the server started",
+          flush=True)
     for learner in learners:
         learner.leave()
     await asyncio.sleep(5)
@@ -243,6 +252,8 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="canasta-class-bench-"))
     env = dict(os.environ, CANASTA_TUTOR_DB=str(tmp / "progress.sqlite3"))
     log = open(tmp / "serve.log", "w")
+    global used_before
+    used_before = psutil.virtual_memory().used
     proc = subprocess.Popen([sys.executable, "-m", "canasta_tutor.cli", "serve", "--classroom", "--ip", HOST,
                              "--port", str(args.port), "--no-browser", "--class-code", CODE,
                              "--class-size", str(args.learners),
