@@ -228,10 +228,29 @@ class _Tx:
         return False
 
 
+#: The newest migration's revision (``migrations/versions``); tests/test_storage.py checks it is Alembic's head.
+HEAD_REVISION = "0001"
+
+
+def _at_head(where: Target, busy_seconds: float) -> bool:
+    """Is the database already at :data:`HEAD_REVISION`? (Read with plain SQL; any doubt means "no".)"""
+    try:
+        with engine(where, busy_seconds).connect() as conn:
+            if not sa.inspect(conn).has_table("alembic_version"):
+                return False
+            rows = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all()
+    except sa.exc.SQLAlchemyError:
+        return False
+    return rows == [HEAD_REVISION]
+
+
 def migrate(where: Target, busy_seconds: float = BUSY_SECONDS) -> None:
     """Bring the database's tables up to the newest migration (once per process and database)."""
     key = (os.getpid(), where.url.render_as_string(hide_password=False))
     if key in _ready:
+        return
+    if _at_head(where, busy_seconds):   # the usual case: nothing to do, and no need to load Alembic (11 MB a kernel)
+        _ready.add(key)
         return
     from alembic import command
     from alembic.config import Config

@@ -248,3 +248,27 @@ def test_a_new_database_has_exactly_the_declared_tables(db_url):
         for table in db.metadata.sorted_tables:
             assert {c["name"] for c in inspector.get_columns(table.name)} == set(table.c.keys()), table.name
         assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == "0001"
+
+
+def test_head_revision_is_alembics_head():
+    """db.HEAD_REVISION lets a store skip loading Alembic when the database is up to date: it must be the head."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(db.__file__).with_name("migrations")))
+    assert ScriptDirectory.from_config(config).get_current_head() == db.HEAD_REVISION
+
+
+def test_an_up_to_date_database_is_opened_without_alembic(tmp_path):
+    """A learner's kernel opens an existing, up-to-date database without importing Alembic (memory per kernel);
+    a new one is still migrated."""
+    path = tmp_path / "p.sqlite3"
+    code = ("import sys; from canasta_tutor.progress import ProgressStore; "
+            "s = ProgressStore(sys.argv[1]); s.record(learner='a', puzzle_set='x', puzzle_id='t-1', kind='take-pile', "
+            "topic='t', difficulty=1, answer={'take': True}, correct=True, seconds=1.0); "
+            "print('alembic' in sys.modules)")
+    first = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
+    again = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
+    assert first.stdout.split() == ["True"], first.stderr   # a new file: migrated by Alembic
+    assert again.stdout.split() == ["False"], again.stderr  # up to date: Alembic not loaded
