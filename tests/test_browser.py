@@ -109,24 +109,30 @@ def browser():
         b.close()
 
 
+def block_other_hosts(target, server_url: str) -> list[str]:
+    """Let ``target`` (a page or a browser context) reach only the server at ``server_url`` (and data:, blob:,
+    about: URLs); every other request is refused and listed in the returned list, which a test asserts empty."""
+    local = urlparse(server_url).netloc
+    outside: list[str] = []
+
+    def guard(route):
+        parsed = urlparse(route.request.url)
+        if parsed.scheme in ("data", "blob", "about") or parsed.netloc == local:
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    target.route("**/*", guard)
+    target.set_default_timeout(90_000)
+    return outside
+
+
 @pytest.fixture
 def page(browser, server):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     pg = context.new_page()
-    local = urlparse(server["url"]).netloc
-    outside: list[str] = []
-
-    def guard(route):
-        url = route.request.url
-        parsed = urlparse(url)
-        if parsed.scheme in ("data", "blob", "about") or parsed.netloc == local:
-            route.continue_()
-        else:
-            outside.append(url)
-            route.abort()
-
-    pg.route("**/*", guard)
-    pg.set_default_timeout(90_000)
+    outside = block_other_hosts(pg, server["url"])
     yield pg
     context.close()
     assert not outside, f"requests to other hosts: {outside}"

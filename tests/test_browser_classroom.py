@@ -19,11 +19,11 @@ import urllib.error
 import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
-from urllib.parse import urlencode, urlparse
+from urllib.parse import urlencode
 
 import psutil
 import pytest
-from test_browser import ARTIFACTS, browser, serve, wait_for  # noqa: F401  (browser is a fixture)
+from test_browser import ARTIFACTS, block_other_hosts, browser, serve, wait_for  # noqa: F401  (browser is a fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -100,19 +100,7 @@ PROBE = """async ([url, code]) => {
 
 def new_context(browser, server):  # noqa: F811
     context = browser.new_context(viewport={"width": 1200, "height": 900})
-    local = urlparse(server["url"]).netloc
-    outside: list[str] = []
-
-    def guard(route):
-        parsed = urlparse(route.request.url)
-        if parsed.scheme in ("data", "blob", "about") or parsed.netloc == local:
-            route.continue_()
-        else:
-            outside.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", guard)
-    context.set_default_timeout(90_000)
+    outside = block_other_hosts(context, server["url"])
     context.outside = outside
     return context
 
