@@ -112,10 +112,10 @@ class Card:
         return (Card, (self.code,))
 
     # Cards are interned (one object per card, also after copying or unpickling), so the
-    # default identity equality and hash are right, and fast.
-
-    def __lt__(self, other: Card) -> bool:
-        return sort_key(self) < sort_key(other)
+    # default identity equality and hash are right, and fast. A card defines no ordering
+    # (sort with ``key=sort_key``): one comparison method written in Python would make every
+    # ``==`` between cards (``in``, ``count``, ``remove`` on a hand) go through Python, about
+    # ten times slower.
 
     @property
     def text(self) -> str:
@@ -162,6 +162,47 @@ del _r, _s, _c
 
 #: Every distinct card, jokers last.
 ALL_CARDS: tuple[Card, ...] = tuple(Card._cache[r + s] for r in RANKS for s in SUITS) + (Card._cache[JOKER],)
+
+
+# --- small ints for the engine's inner loops -----------------------------------------------------------------
+# A group of cards is summed into one int (in C: ``sum(map(MELD_WEIGHT.__getitem__, cards))``) whose 4-bit fields
+# count the cards of each natural rank, the twos, the jokers and the threes; a second sum (SUIT_WEIGHT) counts the
+# natural cards per suit and the twos per suit in 5-bit fields, for the copies check. Valid for up to 15 cards
+# (no field overflows); callers take the explained path for bigger groups.
+#: The ranks that can form a meld, in the order of their fields in :data:`MELD_WEIGHT`.
+NATURAL_RANKS = ("A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+#: Card points of each natural rank, by field.
+NATURAL_POINTS = tuple(RANK_POINTS[r] for r in NATURAL_RANKS)
+WEIGHT_MAX_CARDS = 15
+W_NATURALS = (1 << 44) - 1
+W_TWO_SHIFT, W_JOKER_SHIFT, W_THREE = 44, 48, 1 << 52
+#: Card -> its meld weight (see above).
+MELD_WEIGHT: dict[Card, int] = {}
+#: Card -> its copies weight: natural suits in fields 0-3, twos' suits in 4-7, jokers in 8 (5 bits each).
+SUIT_WEIGHT: dict[Card, int] = {}
+for _c in ALL_CARDS:
+    _si = SUITS.index(_c.suit) if _c.suit else 0
+    if _c.rank in NATURAL_RANKS:
+        MELD_WEIGHT[_c] = 1 << (4 * NATURAL_RANKS.index(_c.rank))
+        SUIT_WEIGHT[_c] = 1 << (5 * _si)
+    elif _c.rank == "2":
+        MELD_WEIGHT[_c] = 1 << W_TWO_SHIFT
+        SUIT_WEIGHT[_c] = 1 << (5 * (4 + _si))
+    elif _c.rank == JOKER:
+        MELD_WEIGHT[_c] = 1 << W_JOKER_SHIFT
+        SUIT_WEIGHT[_c] = 1 << 40
+    else:
+        MELD_WEIGHT[_c] = W_THREE
+        SUIT_WEIGHT[_c] = 0
+del _c, _si
+#: Bit 4 of each 5-bit copies field: set after adding :func:`copies_offset` when a field is over its limit.
+COPIES_HIGH = sum(16 << (5 * i) for i in range(9))
+
+
+def copies_offset(decks: int, jokers: int) -> int:
+    """What to add to a copies sum so that bit 4 of a field is set exactly when the field holds more than
+    ``decks`` copies of a card (``jokers`` for the joker field)."""
+    return (sum(max(0, 15 - decks) << (5 * i) for i in range(8))) + (max(0, 15 - jokers) << 40)
 
 
 def sort_key(card: Card) -> tuple[int, str]:

@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
 
-from .cards import (SEQUENCE_ORDER, Card, card_points, format_cards, join_words, number_word, parse_cards, rank_plural,
-                    too_many_copies)
+from .cards import (COPIES_HIGH, MELD_WEIGHT, NATURAL_POINTS, NATURAL_RANKS, SEQUENCE_ORDER, SUIT_WEIGHT,
+                    W_JOKER_SHIFT, W_NATURALS, W_THREE, W_TWO_SHIFT, WEIGHT_MAX_CARDS, Card, card_points, format_cards,
+                    join_words, number_word, parse_cards, rank_plural, too_many_copies)
 from .rules import CLASSIC, RuleSet, get_rules
 from .verdict import LazyReasons, Reason, Verdict, verdict_type
 
@@ -76,45 +77,51 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
     ``going_out``: the player goes out this turn (black threes may then be melded).
     The reasons are written when first read (:class:`~canasta_tutor.verdict.LazyReasons`).
     """
-    if type(rules) is not RuleSet:
+    if rules.__class__ is not RuleSet:
         rules = get_rules(rules)
     if cards.__class__ is not tuple or (cards and cards[0].__class__ is not Card):
         cards = as_cards(cards)
-    # Fast path: cards of one kind only (naturals and wild cards, no threes): the answer and the fields
-    # without a sentence; anything else (threes, sequences, too many copies) takes the explained path.
-    n_nat = n_wild = points = 0
-    rank = None
-    mixed = False
-    for c in cards:
-        points += c.points
-        if c.is_natural:
-            if rank is None:
-                rank = c.rank
-            elif c.rank != rank:
-                mixed = True
-            n_nat += 1
-        elif c.is_wild:
-            n_wild += 1
-        else:
-            return _explain_meld(cards, rules, going_out)
-    n = n_nat + n_wild
-    if n > rules.decks:
-        distinct = set(cards)
-        if len(distinct) < n and max(map(cards.count, distinct)) > min(rules.decks, rules.jokers):
-            return _explain_meld(cards, rules, going_out)  # perhaps more copies than the decks hold
-    if not mixed and n >= 3 and n_nat >= 2 and n_wild <= rules.wild_capacity(n_nat):
-        canasta = NONE if n < CANASTA_SIZE else MIXED if n_wild else NATURAL
-        return _MeldVerdict_new(MeldVerdict, (True, LazyReasons(_meld_reasons, cards, rules, going_out), GROUP, rank,
-                                              canasta, points, cards))
+    # Fast path: the cards summed into small ints (cards.MELD_WEIGHT); naturals and wild cards only (threes,
+    # sequences, more copies than the decks hold and big groups take the explained path). The answer and the
+    # fields without a sentence; the reasons are the explained path's, written when read.
+    n = len(cards)
+    if n > WEIGHT_MAX_CARDS:
+        return _explain_meld(cards, rules, going_out)
+    w = sum(map(_weight, cards))
+    if w >= W_THREE:
+        return _explain_meld(cards, rules, going_out)
+    nat = w & W_NATURALS
+    twos = w >> W_TWO_SHIFT & 15
+    jokers = w >> W_JOKER_SHIFT
+    n_nat = n - twos - jokers
+    if nat:
+        shift = (nat.bit_length() - 1) & ~3
+        if nat >> shift == n_nat:  # one natural rank
+            if n > rules.decks and (sum(map(_suit_weight, cards)) + rules._copies_offset) & COPIES_HIGH:
+                return _explain_meld(cards, rules, going_out)  # more copies of a card than the decks hold
+            field = shift >> 2
+            rank = NATURAL_RANKS[field]
+            points = n_nat * NATURAL_POINTS[field] + 20 * twos + 50 * jokers
+            if n >= 3 and n_nat >= 2 and twos + jokers <= rules._wild_caps[n_nat]:
+                canasta = NONE if n < CANASTA_SIZE else MIXED if twos + jokers else NATURAL
+                return _MeldVerdict_new(MeldVerdict, (True, LazyReasons(_meld_reasons, cards, rules, going_out),
+                                                      GROUP, rank, canasta, points, cards))
+            if rules.sequences:
+                return _explain_meld(cards, rules, going_out)
+            return _MeldVerdict_new(MeldVerdict, (False, LazyReasons(_meld_reasons, cards, rules, going_out),
+                                                  GROUP, rank, NONE, points, cards))
     if rules.sequences:
         return _explain_meld(cards, rules, going_out)
-    rank = "" if mixed or rank is None else rank
+    # mixed ranks, or no natural card at all: no meld (the explained path also finds impossible copies)
     return _MeldVerdict_new(MeldVerdict, (False, LazyReasons(_meld_reasons, cards, rules, going_out),
-                                          GROUP if rank else "", rank, NONE, points, cards))
+                                          "", "", NONE, sum(map(_points, cards)), cards))
 
 
 _MeldVerdict_new = tuple.__new__
 _meld_rank = attrgetter("meld_rank")
+_points = attrgetter("points")
+_weight = MELD_WEIGHT.__getitem__
+_suit_weight = SUIT_WEIGHT.__getitem__
 
 
 def _meld_reasons(cards, rules, going_out):
@@ -283,29 +290,28 @@ def meld_facts(cards: tuple[Card, ...], rules: RuleSet, going_out: bool = False,
     ``copies_checked``: the caller has already made sure no card appears more often
     than the decks hold (so this check is not done twice).
     """
-    n_nat = n_wild = points = 0
-    rank = None
-    for c in cards:
-        points += c.points
-        if c.is_natural:
-            if rank is None:
-                rank = c.rank
-            elif c.rank != rank:
-                break
-            n_nat += 1
-        elif c.is_wild:
-            n_wild += 1
-        else:
-            break
-    else:
-        if (len(cards) >= 3 and n_nat >= 2 and n_wild <= rules.wild_capacity(n_nat)
-                and (copies_checked or len(cards) <= rules.decks or
-                     not any(cards.count(c) > (rules.jokers if c.rank == "JK" else rules.decks)
-                             for c in set(cards)))):
-            canasta = NONE if len(cards) < CANASTA_SIZE else MIXED if n_wild else NATURAL
-            return GROUP, rank, canasta, points
-        if n_nat >= 2 or not rules.sequences:
-            return None
+    n = len(cards)
+    if n <= WEIGHT_MAX_CARDS:
+        w = sum(map(_weight, cards))
+        if w < W_THREE:
+            nat = w & W_NATURALS
+            twos = w >> W_TWO_SHIFT & 15
+            jokers = w >> W_JOKER_SHIFT
+            n_nat = n - twos - jokers
+            if nat:
+                shift = (nat.bit_length() - 1) & ~3
+                if nat >> shift == n_nat:  # one natural rank
+                    if n >= 3 and n_nat >= 2 and twos + jokers <= rules._wild_caps[n_nat] and (
+                            copies_checked or n <= rules.decks
+                            or not (sum(map(_suit_weight, cards)) + rules._copies_offset) & COPIES_HIGH):
+                        field = shift >> 2
+                        return (GROUP, NATURAL_RANKS[field],
+                                NONE if n < CANASTA_SIZE else MIXED if twos + jokers else NATURAL,
+                                n_nat * NATURAL_POINTS[field] + 20 * twos + 50 * jokers)
+                    if not rules.sequences:
+                        return None
+            if not rules.sequences:
+                return None
     v = check_meld(cards, rules, going_out=going_out)
     return (v.kind, v.rank, v.canasta, v.points) if v.ok else None
 

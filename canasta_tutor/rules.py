@@ -22,6 +22,7 @@ import dataclasses
 from dataclasses import dataclass, field, fields
 from typing import Literal
 
+from .cards import WEIGHT_MAX_CARDS, copies_offset
 from .errors import RulesError
 
 #: No game's score comes near this; a larger one is a typing mistake (and would make sentences unreadable).
@@ -96,6 +97,9 @@ class RuleSet:
             raise RulesError(f"rule set '{self.name}': " + "; ".join(problems))
         if self.doc:
             object.__setattr__(self, "__doc__", self.doc)
+        # derived numbers for the engine's inner loops (not options: not fields, not compared)
+        object.__setattr__(self, "_wild_caps", tuple(self.wild_capacity(n) for n in range(WEIGHT_MAX_CARDS + 1)))
+        object.__setattr__(self, "_copies_offset", copies_offset(self.decks, self.jokers))
 
     # --- derived values -------------------------------------------------
     @property
