@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from collections import namedtuple
 from dataclasses import dataclass, field
+from operator import attrgetter
 
-from .cards import card_points, count_of, format_cards, number_word, rank_plural
+from .cards import Card, card_points, count_of, format_cards, number_word, rank_plural
 from .errors import SituationError
 from .melds import MIXED, NATURAL, NONE, SAMBA, check_team_melds, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
@@ -26,6 +27,8 @@ from .situation import WENT_OUT_VALUES, Situation, parse_went_out, takes_situati
 from .verdict import Reason
 
 _Facts = namedtuple("_Facts", "kind rank canasta points")
+_RED_THREES = frozenset((Card("3H"), Card("3D")))
+_points = attrgetter("points")
 
 
 
@@ -125,62 +128,75 @@ def score_hand(situation: Situation) -> ScoreSheet:
     >>> score_hand(["KH KS KD KC KH KS KD"], went_out="concealed", rules="hoyle").total
     870
     """
-    rules, went_out, red_threes = situation.rules, situation.went_out, situation.red_threes
-    concealed_canastas = situation.concealed_canastas
-    melds, hands = list(situation.melds), list(situation.hands)
-    not_red = [c for c in red_threes if not c.is_red_three]
-    if not_red:
+    d = situation.__dict__
+    rules, went_out, red_threes = d["rules"], d["went_out"], d["red_threes"]
+    concealed_canastas = d["concealed_canastas"]
+    melds, hands = d["melds"], d["hands"]
+    if red_threes and not _RED_THREES.issuperset(red_threes):
+        not_red = [c for c in red_threes if not c.is_red_three]
         raise SituationError(f"red_threes holds {format_cards(not_red)}, which {'is' if len(not_red) == 1 else 'are'} "
                              f"not a red three")
-    in_hand = [c for h in hands for c in h if c.is_red_three]
-    if in_hand:
-        raise SituationError(f"{format_cards(in_hand)} is left in a hand, but red threes are laid down at once")
+    for h in hands:
+        if not _RED_THREES.isdisjoint(h):
+            in_hand = [c for h in hands for c in h if c.is_red_three]
+            raise SituationError(f"{format_cards(in_hand)} is left in a hand, but red threes are laid down at once")
     if len(red_threes) > rules.red_threes_in_game:
         raise SituationError(f"{len(red_threes)} red threes, but the decks of {rules.name} hold only "
                              f"{rules.red_threes_in_game}")
-    facts = [meld_facts(m, rules, bool(went_out), copies_checked=True) for m in melds]
-    ranks = [f[1] for f in facts if f is not None and f[0] != "sequence"]
-    if None in facts or len(set(ranks)) < len(ranks):
-        table = check_team_melds(melds, rules, going_out=bool(went_out))
+    # The total now, in numbers (the melds' facts without sentences: melds.meld_facts); the itemised lines, with
+    # their details in words, when first read.
+    going_out = bool(went_out)
+    facts = [meld_facts(m, rules, going_out, copies_checked=True) for m in melds]
+    total = 0
+    canastas = 0
+    bonus = 0
+    ranks = set()
+    for f in facts:
+        if f is None:
+            break
+        kind, rank, canasta, points = f
+        total += points
+        if canasta != NONE:
+            canastas += 1
+            bonus += (rules.natural_canasta_bonus if canasta == NATURAL else rules.mixed_canasta_bonus
+                      if canasta == MIXED else rules.samba_bonus)
+        if kind != "sequence":
+            if rank in ranks:
+                f = None
+                break
+            ranks.add(rank)
+    if melds and f is None:
+        table = check_team_melds(melds, rules, going_out=going_out)
         raise SituationError(" ".join(table.explanation))
-    verdicts = [_Facts(*f) for f in facts]
-    canastas = [(m, v) for m, v in zip(melds, verdicts) if v.canasta != NONE]
-    if went_out and len(canastas) < rules.canastas_to_go_out:
-        raise SituationError(f"the team went out with {len(canastas)} "
-                             f"{'canasta' if len(canastas) == 1 else 'canastas'}, but {rules.name} needs "
+    if went_out and canastas < rules.canastas_to_go_out:
+        raise SituationError(f"the team went out with {canastas} "
+                             f"{'canasta' if canastas == 1 else 'canastas'}, but {rules.name} needs "
                              f"{rules.canastas_to_go_out} to go out")
     if concealed_canastas is None:
-        concealed_canastas = len(canastas) if went_out == "concealed" else 0
-    if isinstance(concealed_canastas, bool) or not isinstance(concealed_canastas, int) or concealed_canastas < 0:
+        concealed_canastas = canastas if went_out == "concealed" else 0
+    elif isinstance(concealed_canastas, bool) or not isinstance(concealed_canastas, int) or concealed_canastas < 0:
         raise SituationError(f"concealed_canastas must be a whole number, 0 or more, not {concealed_canastas!r}")
-    if concealed_canastas > len(canastas):
+    if concealed_canastas > canastas:
         raise SituationError(f"concealed_canastas: {concealed_canastas}, but the team has "
-                             f"{'only ' if canastas else ''}{count_of(len(canastas), 'canasta')}")
-    if went_out == "concealed" and concealed_canastas != len(canastas):
+                             f"{'only ' if canastas else ''}{count_of(canastas, 'canasta')}")
+    if went_out == "concealed" and concealed_canastas != canastas:
         raise SituationError(f"concealed_canastas: {concealed_canastas}, but the team went out concealed, so all "
-                             f"{len(canastas)} of its canastas were melded from the hand in one go")
-
-    # The total now, in numbers; the itemised lines (with their details in words) when first read.
-    total = 0
-    if melds:
-        total += sum(v.points for v in verdicts)
-    if canastas:
-        bonuses = {NATURAL: rules.natural_canasta_bonus, MIXED: rules.mixed_canasta_bonus, SAMBA: rules.samba_bonus}
-        total += sum(bonuses[v.canasta] for _m, v in canastas)
-        if concealed_canastas and rules.concealed_canasta_bonus:
-            total += concealed_canastas * rules.concealed_canasta_bonus
+                             f"{canastas} of its canastas were melded from the hand in one go")
+    total += bonus
+    if concealed_canastas and rules.concealed_canasta_bonus:
+        total += concealed_canastas * rules.concealed_canasta_bonus
     if red_threes:
         total += _red_three_points(len(red_threes), bool(melds), rules)
     if went_out:
         total += rules.concealed_going_out_bonus if went_out == "concealed" else rules.going_out_bonus
     for h in hands:
-        for c in h:
-            total -= c.points
+        if h:
+            total -= sum(map(_points, h))
     sheet = object.__new__(ScoreSheet)
     d = sheet.__dict__
     d["rules_name"] = rules.name
     d["_total"] = total
-    d["_build"] = (melds, verdicts, canastas, concealed_canastas, red_threes, went_out, hands, rules)
+    d["_build"] = (melds, facts, concealed_canastas, red_threes, went_out, hands, rules)
     return sheet
 
 
@@ -194,8 +210,11 @@ def _red_three_points(count: int, opened: bool, rules: RuleSet) -> int:
     return -(rules.all_red_threes_penalty if all_of_them else count * rules.red_three_penalty)
 
 
-def _score_items(melds, verdicts, canastas, concealed_canastas, red_threes, went_out, hands, rules):
+def _score_items(melds, facts, concealed_canastas, red_threes, went_out, hands, rules):
     """The lines of a score sheet, with their details in words."""
+    melds, hands = list(melds), list(hands)
+    verdicts = [_Facts(*f) for f in facts]
+    canastas = [(m, v) for m, v in zip(melds, verdicts) if v.canasta != NONE]
     items = []
     if melds:
         detail = " + ".join(f"{format_cards(m)} ({v.points})" for m, v in zip(melds, verdicts))

@@ -13,7 +13,7 @@ from itertools import chain
 from .cards import Card, format_card
 from .errors import SituationError
 from .melds import as_cards as _as_cards, as_groups as _as_groups
-from .rules import CLASSIC, RuleSet, check_score, get_rules as _get_rules
+from .rules import CLASSIC, MAX_SCORE, RuleSet, check_score, get_rules as _get_rules
 
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
 _JOKER = Card("JK")
@@ -188,26 +188,52 @@ class Situation:
     opponents_melds: tuple[tuple[Card, ...], ...] = ()
 
     def __post_init__(self):
-        put = object.__setattr__
-        if self.rules.__class__ is not RuleSet:
-            put(self, "rules", _get_rules(self.rules))
-        if self.score.__class__ is not int or self.score:
-            check_score(self.score)
-        if self.went_out is not False and self.went_out is not True:
-            put(self, "went_out", parse_went_out(self.went_out))
+        # Read once: notation to cards, preset names to rule sets; then the copies check. Written for speed (the
+        # adapter of the old call forms makes one situation per call): fields are set in the instance's
+        # __dict__ (the frozen dataclass's own __setattr__ refuses), cards already read are only looked at.
         d = self.__dict__
+        rules = d["rules"]
+        if rules.__class__ is not RuleSet:
+            rules = d["rules"] = _get_rules(rules)
+        score = d["score"]
+        if score.__class__ is not int or not -MAX_SCORE <= score <= MAX_SCORE:
+            check_score(score)
+        went_out = d["went_out"]
+        if went_out is not False and went_out is not True:
+            d["went_out"] = parse_went_out(went_out)
+        every: list[Card] = []
         for name in CARD_FIELDS:
             value = d[name]
-            if value.__class__ is not tuple or (value and value[0].__class__ is not Card):
-                put(self, name, _as_cards(value))
+            if value:
+                if value.__class__ is not tuple or value[0].__class__ is not Card:
+                    value = d[name] = _as_cards(value)
+                every += value
+            elif value.__class__ is not tuple:
+                d[name] = _as_cards(value)
         for name in GROUPS_FIELDS:
             value = d[name]
             if value == ():
                 continue
-            if value.__class__ is not tuple or not all(g.__class__ is tuple and (not g or g[0].__class__ is Card)
-                                                       for g in value):
-                put(self, name, tuple(_as_groups(value, name)))
-        self.ensure_possible()
+            if value.__class__ is not tuple and value.__class__ is not list:
+                value = d[name] = tuple(_as_groups(value, name))
+            else:
+                for g in value:
+                    if g.__class__ is not tuple or (g and g[0].__class__ is not Card):
+                        value = d[name] = tuple(_as_groups(value, name))
+                        break
+                else:
+                    if value.__class__ is list:
+                        value = d[name] = tuple(value)
+            for g in value:
+                every += g
+        # the copies check, the common cases in C: all cards different, or no card more often than the decks
+        # hold (jokers apart); the explained check names the card and the fields
+        if len(every) > rules.decks and len(set(every)) < len(every):
+            seen = Counter(every)
+            if seen.pop(_JOKER, 0) > rules.jokers or max(seen.values(), default=0) > rules.decks:
+                self.ensure_possible()
+        elif every.count(_JOKER) > rules.jokers:
+            self.ensure_possible()
 
     @classmethod
     def _make(cls, values: dict) -> "Situation":
@@ -217,6 +243,19 @@ class Situation:
         d = self.__dict__
         d.update(_DEFAULTS)
         d.update(values)
+        self.__post_init__()
+        return self
+
+    @classmethod
+    def _positional(cls, names: tuple[str, ...], args: tuple) -> "Situation":
+        """:meth:`_make` for field values given in the order ``names`` (the adapter's positional call form)."""
+        self = object.__new__(cls)
+        d = self.__dict__
+        d.update(_DEFAULTS)
+        for name, value in zip(names, args):
+            d[name] = value
+        if d["rules"] is None:
+            d["rules"] = CLASSIC
         self.__post_init__()
         return self
 
@@ -301,6 +340,8 @@ def takes_situation(*order: str, extras: tuple[str, ...] = ()):
                 if kwargs:
                     situation = situation.replace(**kwargs)
                 return impl(situation, **extra)
+            if not kwargs and not extras and args and len(args) <= len(positional):
+                return impl(Situation._positional(positional, args))
             if len(args) > len(positional):
                 raise TypeError(f"{impl.__name__}() takes at most {len(positional)} positional arguments "
                                 f"({', '.join(positional)}), {len(args)} given")
