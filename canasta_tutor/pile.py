@@ -17,11 +17,12 @@ from __future__ import annotations
 
 
 from collections import Counter
+from operator import attrgetter
 
 from .cards import Card, card_points, count_of, format_cards, join_words, number_word, rank_plural
 from .going_out import find_go_out
 from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
-from .opening import explain_minimum, max_meld_points
+from .opening import _max_groups, explain_minimum, max_meld_points
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
 from .verdict import LazyReasons, Reason, Verdict, verdict_type
@@ -144,6 +145,7 @@ def check_take_pile(situation: Situation) -> TakeVerdict:
 
 
 _TakeVerdict_new = tuple.__new__
+_is_red_three = attrgetter("is_red_three")
 
 
 def _take_reasons(hand, melds, score, pile, rules, stock_empty):
@@ -173,11 +175,19 @@ def _fast_take(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict | No
     if not options:
         return _TakeVerdict_new(TakeVerdict, (False, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
                                                                  stock_empty), "", (), (), top))
-    if not melds:
-        return None  # the opening minimum: the explained path weighs the hand's melds
     method, used, meld, _after = options[0]
-    kept = len(hand) - len(used) + sum(1 for c in pile[:-1] if not c.is_red_three)
-    if kept < 2:
+    pile_kept = len(pile) - 1 - sum(map(_is_red_three, pile[:-1])) if len(pile) > 1 else 0
+    if not melds:
+        # an unopened team: the opening minimum with the top card and cards from hand (the explained path's
+        # _max_meld_points without its search budget: no sequences here); then, as the explained path, the turn
+        # can be finished when two pile cards are kept (else it searches)
+        best = _max_groups([c for c in hand if c.is_natural or c.is_wild], rules, top)
+        if best < rules.opening_minimum(score):
+            return _TakeVerdict_new(TakeVerdict, (False, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
+                                                                     stock_empty), "", (), (), top))
+        if pile_kept < 2:
+            return None
+    elif len(hand) - len(used) + pile_kept < 2:
         return None  # the turn may end only by going out: the explained path searches for it
     return _TakeVerdict_new(TakeVerdict, (True, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
                                                             stock_empty), method, used, meld, top))

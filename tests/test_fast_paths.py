@@ -192,3 +192,15 @@ def test_meld_key_names_the_rank_of_a_group_and_the_suit_of_a_run(cards):
     expected = ((GROUP, naturals[0].rank) if len({c.rank for c in naturals}) == 1 else
                 (SEQUENCE, naturals[0].suit) if naturals else (GROUP, ""))
     assert meld_key(cards) == expected
+
+
+def test_unopened_take_with_one_pile_card_below_needs_a_card_to_keep():
+    """An unopened team that reaches its minimum but would keep only one pile card: the fast path must not say yes
+    (the explained path searches for a way to finish the turn, and here there is none)."""
+    from canasta_tutor.pile import _check_take_pile, check_take_pile
+
+    v = check_take_pile("AH AS", [], 0, "9D AD")
+    assert not v.ok and v.codes[0] == "cannot-finish"
+    assert v == _check_take_pile(parse_cards("AH AS"), [], 0, parse_cards("9D AD"), get_rules("classic"), False)
+    # with two pile cards below the top card, the turn can be finished: yes at once
+    assert check_take_pile("AH AS", [], 0, "9D 5C AD").ok
