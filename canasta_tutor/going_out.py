@@ -497,6 +497,14 @@ def _fast_go_out(hand, melds, rules, need) -> GoOutPlan | None:
         return None
     lone_rank = lone[0] if lone else None
     with_wild = rules.black_threes_with_wild
+    counting = not rules.wild_swap
+    if counting:  # the table's groups as numbers: rank -> (natural cards, wild cards, size)
+        table = {}
+        for rank, idx in groups.items():
+            meld = melds[idx]
+            w = list(map(_meld_rank, meld)).count("*")
+            table[rank] = (len(meld) - w, w, len(meld))
+        wild = len(hand) - sum(count.values()) - black
     for discard in [None] + sorted(set(hand), key=sort_key):
         b = black
         if discard is None or not discard.is_natural:
@@ -510,6 +518,18 @@ def _fast_go_out(hand, melds, rules, need) -> GoOutPlan | None:
                 continue
         if b and b != 3 and b != 4 and not (b == 2 and with_wild):
             continue
+        if counting:
+            # count first: the most canastas any placement reaches (what _try_place's search finds), and only
+            # when that is enough, the placement itself
+            if discard is not None and discard.is_natural:
+                count[discard.rank] -= 1
+                most = _most_canastas(count, wild, b, table, info[2], rules)
+                count[discard.rank] += 1
+            else:
+                most = _most_canastas(count, wild - (discard is not None and discard.is_wild), b, table, info[2],
+                                      rules)
+            if most is None or most < need:
+                continue
         rest = list(hand)
         if discard is not None:
             rest.remove(discard)
@@ -517,6 +537,65 @@ def _fast_go_out(hand, melds, rules, need) -> GoOutPlan | None:
         if plan is not None and plan.canastas >= need:
             return GoOutPlan(discard, plan.lay_offs, plan.new_melds, plan.canastas, plan.swaps)
     return None
+
+
+def _most_canastas(count: dict, wild: int, black: int, table: dict, base: int, rules) -> int | None:
+    """The most canastas the team holds after placing every card, counted: ``count`` natural cards per rank in
+    hand, ``wild`` wild cards, ``black`` black threes; ``table``: the team's groups, rank -> (natural cards, wild
+    cards, size); ``base``: canastas already on the table. ``None`` if some card finds no place. The same answer
+    as :func:`_place_groups` and :func:`_wild_dp` (rules without sequences or swaps): every meld takes between its
+    least and its most wild cards; the wild cards left after the least go first to the melds closest to a
+    canasta."""
+    caps = rules._wild_caps
+    least = room = made = 0
+    short = []
+    for rank, (nat, on_table, size) in table.items():
+        k = count.get(rank, 0)
+        n = nat + k
+        cap = (caps[n] if n < len(caps) else rules.wild_capacity(n)) - on_table
+        if cap < 0:
+            cap = 0
+        if k or cap:
+            room += cap
+            if size < CANASTA_SIZE and rank != "3":  # (a meld of black threes is never a canasta)
+                gap = CANASTA_SIZE - size - k
+                if gap <= 0:
+                    made += 1
+                elif gap <= cap:
+                    short.append(gap)
+    for rank, k in count.items():
+        if k == 0 or rank in table:
+            continue
+        if k == 1:
+            return None
+        lo = 1 if k == 2 else 0
+        cap = caps[k] if k < len(caps) else rules.wild_capacity(k)
+        if cap < lo:
+            return None
+        least += lo
+        room += cap
+        gap = CANASTA_SIZE - k - lo
+        if gap <= 0:
+            made += 1
+        elif gap <= cap - lo:
+            short.append(gap)
+    if black:
+        if black == 2:
+            if not rules.black_threes_with_wild:
+                return None
+            least += 1
+            room += 1
+        elif black != 3 and black != 4:
+            return None
+    if not least <= wild <= room:
+        return None
+    spare = wild - least
+    for gap in sorted(short):
+        if gap > spare:
+            break
+        spare -= gap
+        made += 1
+    return base + made
 
 
 def _explain_go_out(hand, melds, rules, need, minimum) -> GoOutVerdict:

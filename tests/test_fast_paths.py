@@ -204,3 +204,58 @@ def test_unopened_take_with_one_pile_card_below_needs_a_card_to_keep():
     assert v == _check_take_pile(parse_cards("AH AS"), [], 0, parse_cards("9D AD"), get_rules("classic"), False)
     # with two pile cards below the top card, the turn can be finished: yes at once
     assert check_take_pile("AH AS", [], 0, "9D 5C AD").ok
+
+
+@st.composite
+def counted_placement(draw):
+    """Numbers for the going-out search: a team's groups near a canasta, and hand cards per rank near the wild-card
+    limits (cards may repeat beyond the decks: the two functions compared do not count copies)."""
+    rules = get_rules(draw(st.sampled_from([p for p in sorted(PRESETS) if not get_rules(p).sequences])))
+    melds = []
+    for rank in draw(st.lists(st.sampled_from(["4", "7", "9", "K", "A"]), max_size=3, unique=True)):
+        nat = draw(st.integers(2, 8))
+        meld = (Card(rank + "H"),) * nat + (Card("2C"),) * draw(st.integers(0, 3))
+        if check_meld(meld, rules, going_out=True).ok or len(meld) > rules.decks:
+            if meld_facts_ok(meld, rules):
+                melds.append(meld)
+    hand = []
+    for rank in draw(st.lists(st.sampled_from(["4", "7", "9", "K", "A", "5", "Q"]), max_size=4, unique=True)):
+        hand += [Card(rank + "S")] * draw(st.integers(0, 6))
+    hand += [Card("JK")] * draw(st.integers(0, 6))
+    hand += [Card("3S")] * draw(st.integers(0, 4))
+    return rules, melds, hand
+
+
+def meld_facts_ok(meld, rules):
+    from canasta_tutor.melds import meld_facts
+
+    return meld_facts(meld, rules, True, copies_checked=True) is not None
+
+
+@given(counted_placement())
+@example((get_rules("classic"), [(Card("KH"),) * 4 + (Card("2C"),)], [Card("KS"), Card("JK")]))
+@example((get_rules("classic"), [(Card("KH"),) * 4 + (Card("2C"),)], [Card("JK"), Card("JK")]))  # a canasta at the limit
+@example((get_rules("classic"), [(Card("3S"), Card("3S"), Card("3C"), Card("3C"))], [Card("JK")] * 3))  # black threes on the table: never a canasta
+@example((get_rules("classic"), [], [Card("9S")] * 4 + [Card("JK")] * 3))
+@example((get_rules("danish"), [], [Card("9S")] * 2 + [Card("JK")] * 2))
+def test_counted_canastas_equal_the_placement_search(case):
+    """The fast go-out path counts the most canastas a placement reaches (``_most_canastas``) before it searches:
+    the count must be exactly what the search (``_place_groups`` with ``_wild_dp``) finds, or ``None`` when the
+    search places no card arrangement."""
+    from canasta_tutor.going_out import _most_canastas, _place_groups, _table_info
+
+    rules, melds, hand = case
+    groups, _sequences, base = _table_info(melds, rules)
+    naturals = [c for c in hand if c.is_natural]
+    black = [c for c in hand if c.is_black_three]
+    wilds = [c for c in hand if c.is_wild]
+    _problems, parts = _place_groups(naturals, black, wilds, melds, groups, base, rules)
+    count = {}
+    for c in naturals:
+        count[c.rank] = count.get(c.rank, 0) + 1
+    table = {}
+    for rank, idx in groups.items():
+        w = sum(1 for c in melds[idx] if c.is_wild)
+        table[rank] = (len(melds[idx]) - w, w, len(melds[idx]))
+    counted = _most_canastas(count, len(wilds), len(black), table, base, rules)
+    assert counted == (parts[2] if parts is not None else None)
