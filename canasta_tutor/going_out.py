@@ -42,6 +42,13 @@ class GoOutPlan:
     canastas: int
     swaps: tuple[tuple[int, Card, Card], ...] = ()   # (meld index, natural card put in, wild card taken out)
 
+    def with_discard(self, discard: Card | None) -> "GoOutPlan":
+        """The same plan with ``discard`` as the last card (made without the frozen ``__init__``: the search
+        makes one per way out it finds)."""
+        plan = object.__new__(GoOutPlan)
+        plan.__dict__.update(self.__dict__, discard=discard)
+        return plan
+
     def describe(self, melds) -> list[str]:
         out = []
         for idx, natural, wild in self.swaps:
@@ -408,7 +415,7 @@ def _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted):
         else:
             problems, plan = _try_place(rest, melds, info, rules, need, seq_options)
             if plan is not None:
-                plan = GoOutPlan(discard, plan.lay_offs, plan.new_melds, plan.canastas, plan.swaps)
+                plan = plan.with_discard(discard)
                 if plan.canastas >= need:
                     return plan, []
                 if near is None or plan.canastas > near.canastas:
@@ -535,7 +542,7 @@ def _fast_go_out(hand, melds, rules, need) -> GoOutPlan | None:
             rest.remove(discard)
         _problems, plan = _try_place(rest, melds, info, rules, need)
         if plan is not None and plan.canastas >= need:
-            return GoOutPlan(discard, plan.lay_offs, plan.new_melds, plan.canastas, plan.swaps)
+            return plan.with_discard(discard)
     return None
 
 

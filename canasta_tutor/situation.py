@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 from collections import Counter
+from collections import _count_elements  # Counter's own counting loop (in C on CPython)
 from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
 from functools import wraps
@@ -188,52 +189,57 @@ class Situation:
     opponents_melds: tuple[tuple[Card, ...], ...] = ()
 
     def __post_init__(self):
-        # Read once: notation to cards, preset names to rule sets; then the copies check. Written for speed (the
-        # adapter of the old call forms makes one situation per call): fields are set in the instance's
-        # __dict__ (the frozen dataclass's own __setattr__ refuses), cards already read are only looked at.
+        self._read(SITUATION_FIELDS)
+
+    def _read(self, names) -> None:
+        """Read the fields ``names`` once (the others hold their defaults): notation to cards, preset names to rule
+        sets; then the copies check. Written for speed, as the adapter of the old call forms makes one situation
+        per call: fields are set in the instance's __dict__ (the frozen dataclass's own __setattr__ refuses), cards
+        already read are only looked at."""
         d = self.__dict__
         rules = d["rules"]
         if rules.__class__ is not RuleSet:
             rules = d["rules"] = _get_rules(rules)
-        score = d["score"]
-        if score.__class__ is not int or not -MAX_SCORE <= score <= MAX_SCORE:
-            check_score(score)
-        went_out = d["went_out"]
-        if went_out is not False and went_out is not True:
-            d["went_out"] = parse_went_out(went_out)
         every: list[Card] = []
-        for name in CARD_FIELDS:
-            value = d[name]
-            if value:
-                if value.__class__ is not tuple or value[0].__class__ is not Card:
-                    value = d[name] = _as_cards(value)
-                every += value
-            elif value.__class__ is not tuple:
-                d[name] = _as_cards(value)
-        for name in GROUPS_FIELDS:
-            value = d[name]
-            if value == ():
+        for name in names:
+            kind = _FIELD_KIND.get(name)
+            if kind is None:
                 continue
-            if value.__class__ is not tuple and value.__class__ is not list:
-                value = d[name] = tuple(_as_groups(value, name))
-            else:
-                for g in value:
-                    if g.__class__ is not tuple or (g and g[0].__class__ is not Card):
-                        value = d[name] = tuple(_as_groups(value, name))
-                        break
+            value = d[name]
+            if kind == 1:  # one group of cards
+                if value:
+                    if value.__class__ is not tuple or value[0].__class__ is not Card:
+                        value = d[name] = _as_cards(value)
+                    every += value
+                elif value.__class__ is not tuple:
+                    d[name] = _as_cards(value)
+            elif kind == 2:  # a list of groups
+                if value == ():
+                    continue
+                if value.__class__ is not tuple and value.__class__ is not list:
+                    value = d[name] = tuple(_as_groups(value, name))
                 else:
-                    if value.__class__ is list:
-                        value = d[name] = tuple(value)
-            for g in value:
-                every += g
-        # the copies check, the common cases in C: all cards different, or no card more often than the decks
-        # hold (jokers apart); the explained check names the card and the fields
-        if len(every) > rules.decks and len(set(every)) < len(every):
-            seen = Counter(every)
-            if seen.pop(_JOKER, 0) > rules.jokers or max(seen.values(), default=0) > rules.decks:
+                    for g in value:
+                        if g.__class__ is not tuple or (g and g[0].__class__ is not Card):
+                            value = d[name] = tuple(_as_groups(value, name))
+                            break
+                    else:
+                        if value.__class__ is list:
+                            value = d[name] = tuple(value)
+                for g in value:
+                    every += g
+            elif kind == 3:  # the score
+                if value.__class__ is not int or not -MAX_SCORE <= value <= MAX_SCORE:
+                    check_score(value)
+            elif value is not False and value is not True:  # went_out
+                d[name] = parse_went_out(value)
+        # the copies check, the common case in C (no card more often than the decks hold); the explained check
+        # names the card and the fields
+        if len(every) > rules.decks:
+            seen: dict = {}
+            _count_elements(seen, every)
+            if seen.pop(_JOKER, 0) > rules.jokers or (seen and max(seen.values()) > rules.decks):
                 self.ensure_possible()
-        elif every.count(_JOKER) > rules.jokers:
-            self.ensure_possible()
 
     @classmethod
     def _make(cls, values: dict) -> "Situation":
@@ -256,7 +262,7 @@ class Situation:
             d[name] = value
         if d["rules"] is None:
             d["rules"] = CLASSIC
-        self.__post_init__()
+        self._read(names)
         return self
 
     @classmethod
@@ -318,6 +324,8 @@ class Situation:
 
 
 _FIELD_NAMES = frozenset(f.name for f in fields(Situation))
+#: How :meth:`Situation._read` reads a field: 1 a group of cards, 2 a list of groups, 3 the score, 4 went_out.
+_FIELD_KIND = {**{n: 1 for n in CARD_FIELDS}, **{n: 2 for n in GROUPS_FIELDS}, "score": 3, "went_out": 4}
 _DEFAULTS = {f.name: f.default for f in fields(Situation)}
 SITUATION_FIELDS = tuple(f.name for f in fields(Situation))
 
