@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from operator import attrgetter
 
-from .cards import Card, card_points, count_of, format_cards, join_words, number_word, rank_plural
+from .cards import ALL_CARDS, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural
 from .going_out import find_go_out
 from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
 from .opening import _max_groups, explain_minimum, max_meld_points
@@ -145,6 +145,8 @@ def check_take_pile(situation: Situation) -> TakeVerdict:
 
 
 _TakeVerdict_new = tuple.__new__
+#: rank -> the distinct cards of that rank (for set tests in C)
+_SAME_RANK = {r: frozenset(c for c in ALL_CARDS if c.rank == r) for r in {c.rank for c in ALL_CARDS}}
 _is_red_three = attrgetter("is_red_three")
 
 
@@ -443,9 +445,11 @@ def _take_options(hand, melds, top, frozen: bool, rules: RuleSet):
     the top card ends up in, the team's melds afterwards)``.
     """
     rank = top.rank
-    naturals = [c for c in hand if c.rank == rank and c.is_natural]
-    wilds = sorted({c for c in hand if c.is_wild}, key=lambda c: c.points)
-    index = next((i for i, m in enumerate(melds) if meld_key(m) == (GROUP, rank)), None)
+    same = _SAME_RANK[rank]
+    naturals = [c for c in hand if c in same] if top.is_natural else []
+    # the team's group of the top card's rank: a meld holding a card of that rank (a set test, in C), then
+    # confirmed by meld_key (a sequence of samba holds one card of many ranks)
+    index = next((i for i, m in enumerate(melds) if not same.isdisjoint(m) and meld_key(m) == (GROUP, rank)), None)
     team_meld = melds[index] if index is not None else None
     options: list = []
     failures: list[Reason] = []
@@ -471,8 +475,8 @@ def _take_options(hand, melds, top, frozen: bool, rules: RuleSet):
                 options.append(("lay-off", (), grown, _replace(melds, index, grown)))
             else:
                 failures.extend(check_add_to_meld(team_meld, (top,), rules).reasons)
-        elif rules.take_with_natural_and_wild and naturals and wilds:
-            for wild in wilds:
+        elif rules.take_with_natural_and_wild and naturals:
+            for wild in sorted({c for c in hand if c.is_wild}, key=lambda c: c.points):
                 new = (top, naturals[0], wild)
                 if check_meld(new, rules).ok:
                     options.append(("natural-and-wild", (naturals[0], wild), new, list(melds) + [new]))
