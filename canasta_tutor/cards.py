@@ -165,44 +165,40 @@ ALL_CARDS: tuple[Card, ...] = tuple(Card._cache[r + s] for r in RANKS for s in S
 
 
 # --- small ints for the engine's inner loops -----------------------------------------------------------------
-# A group of cards is summed into one int (in C: ``sum(map(MELD_WEIGHT.__getitem__, cards))``) whose 4-bit fields
-# count the cards of each natural rank, the twos, the jokers and the threes; a second sum (SUIT_WEIGHT) counts the
-# natural cards per suit and the twos per suit in 5-bit fields, for the copies check. Valid for up to 15 cards
-# (no field overflows); callers take the explained path for bigger groups.
-#: The ranks that can form a meld, in the order of their fields in :data:`MELD_WEIGHT`.
+# A group of cards is summed into one int, in C: ``sum(map(MELD_WEIGHT.__getitem__, cards))``. Its fields (low bits
+# first): the natural cards per suit (4 x 5 bits, for the copies check), the sum of the natural cards' rank numbers
+# (8 bits) and of their squares (11 bits: the naturals are all of one rank exactly when count x squares = sum x sum),
+# the twos, the jokers and the threes (4 bits each). Valid for up to 15 cards (no field overflows); callers take
+# the explained path for bigger groups.
+#: The ranks that can form a meld; rank number = position + 1.
 NATURAL_RANKS = ("A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-#: Card points of each natural rank, by field.
+#: Card points of each natural rank, by position.
 NATURAL_POINTS = tuple(RANK_POINTS[r] for r in NATURAL_RANKS)
 WEIGHT_MAX_CARDS = 15
-W_NATURALS = (1 << 44) - 1
-W_TWO_SHIFT, W_JOKER_SHIFT, W_THREE = 44, 48, 1 << 52
-#: Card -> its meld weight (see above).
+W_SUITS = (1 << 20) - 1
+W_RANK_SUM_SHIFT, W_RANK_SQUARES_SHIFT, W_TWO_SHIFT, W_JOKER_SHIFT = 20, 28, 39, 43
+W_THREE = 1 << 47
+#: Card -> its weight (see above).
 MELD_WEIGHT: dict[Card, int] = {}
-#: Card -> its copies weight: natural suits in fields 0-3, twos' suits in 4-7, jokers in 8 (5 bits each).
-SUIT_WEIGHT: dict[Card, int] = {}
 for _c in ALL_CARDS:
-    _si = SUITS.index(_c.suit) if _c.suit else 0
     if _c.rank in NATURAL_RANKS:
-        MELD_WEIGHT[_c] = 1 << (4 * NATURAL_RANKS.index(_c.rank))
-        SUIT_WEIGHT[_c] = 1 << (5 * _si)
+        _k = NATURAL_RANKS.index(_c.rank) + 1
+        MELD_WEIGHT[_c] = (1 << (5 * SUITS.index(_c.suit))) + (_k << W_RANK_SUM_SHIFT) + (_k * _k << W_RANK_SQUARES_SHIFT)
     elif _c.rank == "2":
         MELD_WEIGHT[_c] = 1 << W_TWO_SHIFT
-        SUIT_WEIGHT[_c] = 1 << (5 * (4 + _si))
     elif _c.rank == JOKER:
         MELD_WEIGHT[_c] = 1 << W_JOKER_SHIFT
-        SUIT_WEIGHT[_c] = 1 << 40
     else:
         MELD_WEIGHT[_c] = W_THREE
-        SUIT_WEIGHT[_c] = 0
-del _c, _si
-#: Bit 4 of each 5-bit copies field: set after adding :func:`copies_offset` when a field is over its limit.
-COPIES_HIGH = sum(16 << (5 * i) for i in range(9))
+del _c, _k
+#: Bit 4 of each 5-bit suit field: set after adding :func:`copies_offset` when a field is over its limit.
+COPIES_HIGH = sum(16 << (5 * i) for i in range(4))
 
 
-def copies_offset(decks: int, jokers: int) -> int:
-    """What to add to a copies sum so that bit 4 of a field is set exactly when the field holds more than
-    ``decks`` copies of a card (``jokers`` for the joker field)."""
-    return (sum(max(0, 15 - decks) << (5 * i) for i in range(8))) + (max(0, 15 - jokers) << 40)
+def copies_offset(decks: int) -> int:
+    """What to add to a weight's suit fields so that bit 4 of a field is set exactly when the natural cards of one
+    rank hold more than ``decks`` copies of a card (one rank: one field per card)."""
+    return sum(max(0, 15 - decks) << (5 * i) for i in range(4))
 
 
 def sort_key(card: Card) -> tuple[int, str]:

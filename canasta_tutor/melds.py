@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
 
-from .cards import (COPIES_HIGH, MELD_WEIGHT, NATURAL_POINTS, NATURAL_RANKS, SEQUENCE_ORDER, SUIT_WEIGHT,
-                    W_JOKER_SHIFT, W_NATURALS, W_THREE, W_TWO_SHIFT, WEIGHT_MAX_CARDS, Card, card_points, format_cards,
-                    join_words, number_word, parse_cards, rank_plural, too_many_copies)
+from .cards import (COPIES_HIGH, MELD_WEIGHT, NATURAL_POINTS, NATURAL_RANKS, SEQUENCE_ORDER, W_JOKER_SHIFT,
+                    W_RANK_SQUARES_SHIFT, W_RANK_SUM_SHIFT, W_SUITS, W_THREE, W_TWO_SHIFT, WEIGHT_MAX_CARDS, Card,
+                    card_points, format_cards, join_words, number_word, parse_cards, rank_plural, too_many_copies)
 from .rules import CLASSIC, RuleSet, get_rules
 from .verdict import LazyReasons, Reason, Verdict, verdict_type
 
@@ -90,16 +90,16 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
     w = sum(map(_weight, cards))
     if w >= W_THREE:
         return _explain_meld(cards, rules, going_out)
-    nat = w & W_NATURALS
     twos = w >> W_TWO_SHIFT & 15
     jokers = w >> W_JOKER_SHIFT
     n_nat = n - twos - jokers
-    if nat:
-        shift = (nat.bit_length() - 1) & ~3
-        if nat >> shift == n_nat:  # one natural rank
-            if n > rules.decks and (sum(map(_suit_weight, cards)) + rules._copies_offset) & COPIES_HIGH:
-                return _explain_meld(cards, rules, going_out)  # more copies of a card than the decks hold
-            field = shift >> 2
+    if n_nat:
+        ranks = w >> W_RANK_SUM_SHIFT & 255
+        if n_nat * (w >> W_RANK_SQUARES_SHIFT & 2047) == ranks * ranks:  # one natural rank
+            if n > rules.decks and (((w & W_SUITS) + rules._copies_offset) & COPIES_HIGH or twos > rules.decks
+                                    or jokers > rules.jokers):
+                return _explain_meld(cards, rules, going_out)  # perhaps more copies of a card than the decks hold
+            field = ranks // n_nat - 1
             rank = NATURAL_RANKS[field]
             points = n_nat * NATURAL_POINTS[field] + 20 * twos + 50 * jokers
             if n >= 3 and n_nat >= 2 and twos + jokers <= rules._wild_caps[n_nat]:
@@ -121,7 +121,6 @@ _MeldVerdict_new = tuple.__new__
 _meld_rank = attrgetter("meld_rank")
 _points = attrgetter("points")
 _weight = MELD_WEIGHT.__getitem__
-_suit_weight = SUIT_WEIGHT.__getitem__
 
 
 def _meld_reasons(cards, rules, going_out):
@@ -294,23 +293,25 @@ def meld_facts(cards: tuple[Card, ...], rules: RuleSet, going_out: bool = False,
     if n <= WEIGHT_MAX_CARDS:
         w = sum(map(_weight, cards))
         if w < W_THREE:
-            nat = w & W_NATURALS
             twos = w >> W_TWO_SHIFT & 15
             jokers = w >> W_JOKER_SHIFT
             n_nat = n - twos - jokers
-            if nat:
-                shift = (nat.bit_length() - 1) & ~3
-                if nat >> shift == n_nat:  # one natural rank
-                    if n >= 3 and n_nat >= 2 and twos + jokers <= rules._wild_caps[n_nat] and (
-                            copies_checked or n <= rules.decks
-                            or not (sum(map(_suit_weight, cards)) + rules._copies_offset) & COPIES_HIGH):
-                        field = shift >> 2
-                        return (GROUP, NATURAL_RANKS[field],
-                                NONE if n < CANASTA_SIZE else MIXED if twos + jokers else NATURAL,
-                                n_nat * NATURAL_POINTS[field] + 20 * twos + 50 * jokers)
-                    if not rules.sequences:
-                        return None
-            if not rules.sequences:
+            if n_nat:
+                ranks = w >> W_RANK_SUM_SHIFT & 255
+                if n_nat * (w >> W_RANK_SQUARES_SHIFT & 2047) == ranks * ranks:  # one natural rank
+                    if copies_checked or n <= rules.decks or not (((w & W_SUITS) + rules._copies_offset) & COPIES_HIGH
+                                                                  or twos > rules.decks or jokers > rules.jokers):
+                        if n >= 3 and n_nat >= 2 and twos + jokers <= rules._wild_caps[n_nat]:
+                            field = ranks // n_nat - 1
+                            return (GROUP, NATURAL_RANKS[field],
+                                    NONE if n < CANASTA_SIZE else MIXED if twos + jokers else NATURAL,
+                                    n_nat * NATURAL_POINTS[field] + 20 * twos + 50 * jokers)
+                        if not rules.sequences:
+                            return None
+                    # else: perhaps more copies than the decks hold: check_meld decides
+                elif not rules.sequences:
+                    return None
+            elif not rules.sequences:
                 return None
     v = check_meld(cards, rules, going_out=going_out)
     return (v.kind, v.rank, v.canasta, v.points) if v.ok else None

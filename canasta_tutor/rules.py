@@ -99,7 +99,7 @@ class RuleSet:
             object.__setattr__(self, "__doc__", self.doc)
         # derived numbers for the engine's inner loops (not options: not fields, not compared)
         object.__setattr__(self, "_wild_caps", tuple(self.wild_capacity(n) for n in range(WEIGHT_MAX_CARDS + 1)))
-        object.__setattr__(self, "_copies_offset", copies_offset(self.decks, self.jokers))
+        object.__setattr__(self, "_copies_offset", copies_offset(self.decks))
 
     # --- derived values -------------------------------------------------
     @property
