@@ -96,8 +96,8 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
     if n_nat:
         ranks = w >> W_RANK_SUM_SHIFT & 255
         if n_nat * (w >> W_RANK_SQUARES_SHIFT & 2047) == ranks * ranks:  # one natural rank
-            if n > rules.decks and (((w & W_SUITS) + rules._copies_offset) & COPIES_HIGH or twos > rules.decks
-                                    or jokers > rules.jokers):
+            if n > rules.decks and (((w & W_SUITS) + rules._copies_offset) & COPIES_HIGH or jokers > rules.jokers
+                                    or (twos > rules.decks and max(map(cards.count, _TWOS)) > rules.decks)):
                 return _explain_meld(cards, rules, going_out)  # perhaps more copies of a card than the decks hold
             field = ranks // n_nat - 1
             rank = NATURAL_RANKS[field]
@@ -121,6 +121,7 @@ _MeldVerdict_new = tuple.__new__
 _meld_rank = attrgetter("meld_rank")
 _points = attrgetter("points")
 _weight = MELD_WEIGHT.__getitem__
+_TWOS = tuple(c for c in MELD_WEIGHT if c.rank == "2")
 
 
 def _meld_reasons(cards, rules, going_out):
@@ -299,8 +300,9 @@ def meld_facts(cards: tuple[Card, ...], rules: RuleSet, going_out: bool = False,
             if n_nat:
                 ranks = w >> W_RANK_SUM_SHIFT & 255
                 if n_nat * (w >> W_RANK_SQUARES_SHIFT & 2047) == ranks * ranks:  # one natural rank
-                    if copies_checked or n <= rules.decks or not (((w & W_SUITS) + rules._copies_offset) & COPIES_HIGH
-                                                                  or twos > rules.decks or jokers > rules.jokers):
+                    if copies_checked or n <= rules.decks or not (
+                            ((w & W_SUITS) + rules._copies_offset) & COPIES_HIGH or jokers > rules.jokers
+                            or (twos > rules.decks and max(map(cards.count, _TWOS)) > rules.decks)):
                         if n >= 3 and n_nat >= 2 and twos + jokers <= rules._wild_caps[n_nat]:
                             field = ranks // n_nat - 1
                             return (GROUP, NATURAL_RANKS[field],
