@@ -98,7 +98,9 @@ class RuleSet:
         if self.doc:
             object.__setattr__(self, "__doc__", self.doc)
         # derived numbers for the engine's inner loops (not options: not fields, not compared)
-        object.__setattr__(self, "_wild_caps", tuple(self.wild_capacity(n) for n in range(WEIGHT_MAX_CARDS + 1)))
+        # wild cards a meld with n natural cards may hold, for every n a meld or a hand can have of one rank
+        caps = tuple(self.wild_capacity(n) for n in range(max(WEIGHT_MAX_CARDS, 4 * self.decks) + 1))
+        object.__setattr__(self, "_wild_caps", caps)
         object.__setattr__(self, "_copies_offset", copies_offset(self.decks))
 
     # --- derived values -------------------------------------------------
