@@ -10,11 +10,16 @@
 from __future__ import annotations
 
 
-from .cards import Card, card_points, format_cards, rank_plural
+from collections import _count_elements  # Counter's own counting loop (in C on CPython)
+from operator import attrgetter
+
+from .cards import RANK_POINTS, Card, card_points, format_cards, rank_plural
 from .melds import as_groups, as_cards, check_meld, check_team_melds
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import Situation, ensure_hand_size, search_budget, spend, takes_situation
 from .verdict import Reason, Verdict, verdict_type
+
+_meld_rank = attrgetter("meld_rank")
 
 
 OpeningVerdict = verdict_type("OpeningVerdict", "minimum points", (0, 0),
@@ -108,23 +113,25 @@ def _max_meld_points(cards, rules: RuleSet, top: Card | None) -> int:
 def _max_groups(cards, rules: RuleSet, top: Card | None) -> int:
     """Most points from groups: every natural of a rank with three or more (or the top card's rank),
     pairs only with a wild card each, and as many wild cards as the melds can hold (jokers first)."""
-    counts: dict[str, list[Card]] = {}
-    for c in cards:
-        if c.is_natural:
-            counts.setdefault(c.rank, []).append(c)
-    wild_values = sorted((c.points for c in cards if c.is_wild), reverse=True)
+    counts: dict[str, int] = {}
+    _count_elements(counts, map(_meld_rank, cards))  # natural cards per rank; "*" wild cards, "3" threes (in C)
+    wild = counts.pop("*", 0)
+    counts.pop("3", None)
+    wild_values = sorted((c.points for c in cards if c.is_wild), reverse=True) if wild else []
+    caps = rules._wild_caps
+    cap = caps.__getitem__ if max(counts.values(), default=0) + 1 < len(caps) else rules.wild_capacity
     base = capacity = 0
     if top is not None:
-        group = counts.pop(top.rank)
-        base += card_points(group) + top.points
-        capacity += rules.wild_capacity(len(group) + 1)
+        n = counts.pop(top.rank)
+        base += n * RANK_POINTS[top.rank] + top.points
+        capacity += cap(n + 1)
     pairs = []
-    for group in counts.values():
-        if len(group) >= 3:
-            base += card_points(group)
-            capacity += rules.wild_capacity(len(group))
-        elif len(group) == 2:
-            pairs.append(card_points(group))
+    for rank, n in counts.items():
+        if n >= 3:
+            base += n * RANK_POINTS[rank]
+            capacity += cap(n)
+        elif n == 2:
+            pairs.append(2 * RANK_POINTS[rank])
     pairs.sort(reverse=True)
     pair_cap = rules.wild_capacity(2)
     best = base

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 
 from collections import Counter
-from operator import attrgetter
 
 from .cards import ALL_CARDS, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural
 from .going_out import find_go_out
@@ -147,7 +146,10 @@ def check_take_pile(situation: Situation) -> TakeVerdict:
 _TakeVerdict_new = tuple.__new__
 #: rank -> the distinct cards of that rank (for set tests in C)
 _SAME_RANK = {r: frozenset(c for c in ALL_CARDS if c.rank == r) for r in {c.rank for c in ALL_CARDS}}
-_is_red_three = attrgetter("is_red_three")
+_WILDS = frozenset(c for c in ALL_CARDS if c.is_wild)
+_RED_THREE_H, _RED_THREE_D = Card("3H"), Card("3D")
+_RED_THREES = frozenset((_RED_THREE_H, _RED_THREE_D))
+_BLACK_THREES = frozenset(c for c in ALL_CARDS if c.is_black_three)
 
 
 def _take_reasons(hand, melds, score, pile, rules, stock_empty):
@@ -166,19 +168,16 @@ def _fast_take(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict | No
                                                                  stock_empty), "", (), (), top))
     if rules.one_card_pile_rule and not stock_empty and len(hand) == 1 and len(pile) == 1:
         return None
-    frozen = rules.pile_always_frozen or not melds
-    if not frozen:
-        red, black = rules.red_three_freezes_pile, rules.black_three_freezes_pile
-        for c in pile:
-            if c.is_wild or (red and c.is_red_three) or (black and c.is_black_three):
-                frozen = True
-                break
+    frozen = (rules.pile_always_frozen or not melds or not _WILDS.isdisjoint(pile)
+              or (rules.red_three_freezes_pile and not _RED_THREES.isdisjoint(pile))
+              or (rules.black_three_freezes_pile and not _BLACK_THREES.isdisjoint(pile)))
     options, _failures = _take_options(hand, melds, top, frozen, rules)
     if not options:
         return _TakeVerdict_new(TakeVerdict, (False, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
                                                                  stock_empty), "", (), (), top))
     method, used, meld, _after = options[0]
-    pile_kept = len(pile) - 1 - sum(map(_is_red_three, pile[:-1])) if len(pile) > 1 else 0
+    # the pile's cards under the top card that the player keeps (red threes are laid down; the top card is not one)
+    pile_kept = len(pile) - 1 - pile.count(_RED_THREE_H) - pile.count(_RED_THREE_D)
     if not melds:
         # an unopened team: the opening minimum with the top card and cards from hand (the explained path's
         # _max_meld_points without its search budget: no sequences here); then, as the explained path, the turn
