@@ -21,7 +21,7 @@ from operator import attrgetter
 from collections import Counter
 from dataclasses import dataclass
 
-from .cards import SEQUENCE_ORDER, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural, sort_key
+from .cards import SEQUENCE_ORDER, SORT_KEY, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural, sort_key
 from .melds import as_groups, BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, NONE, as_cards, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
@@ -343,7 +343,7 @@ def _try_place(cards: list[Card], melds, info, rules, need: int, seq_options=Non
 
 def _build_plan(discard, slots, choice, wilds, seq_lay, seq_new, canastas) -> GoOutPlan:
     swaps = []
-    pool = sorted(wilds, key=sort_key)
+    pool = sorted(wilds, key=SORT_KEY)
     for slot, w in zip(slots, choice):
         if w < 0:  # swaps first: the wild cards taken out join the hand's
             for natural, wild in zip(slot.naturals, slot.wild_cards[:-w]):
@@ -393,7 +393,7 @@ def _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted):
     best = None
     candidates: list[Card | None] = [None]
     if allow_discard:
-        candidates += sorted(set(hand), key=sort_key)
+        candidates += sorted(set(hand), key=SORT_KEY)
     near = None
     seq_options = None
     if rules.sequences and allow_discard:
@@ -512,7 +512,8 @@ def _fast_go_out(hand, melds, rules, need) -> GoOutPlan | None:
             w = list(map(_meld_rank, meld)).count("*")
             table[rank] = (len(meld) - w, w, len(meld))
         wild = len(hand) - sum(count.values()) - black
-    for discard in [None] + sorted(set(hand), key=sort_key):
+    tried: dict = {}  # what the count says after discarding a card of this rank ("*": a wild card), per rank
+    for discard in [None] + sorted(set(hand), key=SORT_KEY):
         b = black
         if discard is None or not discard.is_natural:
             if lone_rank is not None:
@@ -527,14 +528,17 @@ def _fast_go_out(hand, melds, rules, need) -> GoOutPlan | None:
             continue
         if counting:
             # count first: the most canastas any placement reaches (what _try_place's search finds), and only
-            # when that is enough, the placement itself
-            if discard is not None and discard.is_natural:
-                count[discard.rank] -= 1
-                most = _most_canastas(count, wild, b, table, info[2], rules)
-                count[discard.rank] += 1
-            else:
-                most = _most_canastas(count, wild - (discard is not None and discard.is_wild), b, table, info[2],
-                                      rules)
+            # when that is enough, the placement itself; cards of one rank (all wild cards) count alike
+            kind = None if discard is None else discard.meld_rank
+            most = tried.get(kind, tried)
+            if most is tried:
+                if discard is not None and discard.is_natural:
+                    count[kind] -= 1
+                    most = _most_canastas(count, wild, b, table, info[2], rules)
+                    count[kind] += 1
+                else:
+                    most = _most_canastas(count, wild - (kind == "*"), b, table, info[2], rules)
+                tried[kind] = most
             if most is None or most < need:
                 continue
         rest = list(hand)
