@@ -13,6 +13,7 @@ from __future__ import annotations
 import shutil
 import time
 
+import nbformat
 import pytest
 from playwright.sync_api import expect
 from test_browser import (AXE, CHROMIUM, CHROMIUM_ARGS, PHONE, ROOT, axe_violations, browser, serve,  # noqa: F401
@@ -23,7 +24,24 @@ pytestmark = pytest.mark.browser
 
 HOST = "127.0.0.6"
 PORTS = range(9430, 9440)
-NOTEBOOKS = ["index.ipynb", "10-play-a-hand.ipynb"]
+NOTEBOOKS = ["index.ipynb", "10-play-a-hand.ipynb", "cards.ipynb"]
+#: A page of jokers as the widgets draw cards in narrow places: small, normal and large cards in a meld and on the
+#: pile, card buttons and toggles as the trainer and the coached hand make them, the deck picker.
+CARDS_PAGE = """\
+import ipywidgets as widgets
+from canasta_tutor.cards import Card
+from canasta_tutor.render import cards_html, melds_html, pile_html
+from canasta_tutor.rules import get_rules
+from canasta_tutor.widgets.cardbuttons import DeckPicker, card_button
+html = [cards_html("JK 2C JK", size=size) for size in ("small", "normal", "large")]
+html += [melds_html([["7H", "7S", "JK"], ["KH", "KS", "KD", "KC", "JK", "JK", "2C"]], get_rules("classic")),
+         pile_html("5D JK 9C JK")]
+buttons = [card_button(Card("JK"), toggle=True), card_button(Card("JK")),
+           card_button(Card("JK"), toggle=True, width="60px", height="40px"),
+           card_button(Card("7H"), toggle=True, width="46px", height="40px")]
+widgets.VBox([widgets.HTML(h) for h in html] + [widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")),
+              DeckPicker(widgets.Text("JK 10H JK"))])
+"""
 
 
 @pytest.fixture(scope="module")
@@ -31,8 +49,9 @@ def coach_server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("coach")
     lessons = tmp / "lessons"
     lessons.mkdir()
-    for name in NOTEBOOKS:
+    for name in NOTEBOOKS[:2]:
         shutil.copy(ROOT / "lessons" / name, lessons / name)
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(CARDS_PAGE)]), lessons / "cards.ipynb")
     args = ["--ip", HOST, "--lessons", str(lessons)]
     with serve(tmp, args, host=HOST, port=free_port(HOST, PORTS), ready_path="/voila/tree",
                notebooks=NOTEBOOKS) as (base, _proc):
@@ -190,3 +209,43 @@ def test_classic_for_two_and_samba_to_their_score_sheets_by_clicking_only(browse
     finally:
         context.close()
     assert not context.outside, context.outside
+
+
+#: For each card drawn as a card or a button: whether each part of its label ("10", "♥", "★", "JOKER"; a button's
+#: whole text) sits on one line, inside the card.
+ONE_LINE = """() => Array.from(document.querySelectorAll(
+    '.ct-card, .ct-card-toggle, .ct-card-button, .ct-deck .widget-toggle-button, .ct-chosen .widget-toggle-button'
+  )).filter(el => el.getBoundingClientRect().width > 0).map(el => {
+    const box = el.getBoundingClientRect();
+    const parts = el.classList.contains('ct-card') ? Array.from(el.childNodes).filter(n => n.nodeName !== 'BR')
+                                                   : [el];
+    let lines = 0, inside = true;
+    for (const part of parts) {
+      const range = document.createRange(); range.selectNodeContents(part);
+      const rects = Array.from(range.getClientRects()).filter(r => r.width > 0);
+      lines = Math.max(lines, new Set(rects.map(r => Math.round(r.top))).size);
+      const t = range.getBoundingClientRect();
+      inside = inside && t.left >= box.left - 0.5 && t.right <= box.right + 0.5;
+    }
+    return {card: el.dataset.card || el.textContent.trim(), cls: String(el.className).split(' ').slice(-1)[0],
+            lines, inside};
+  })"""
+
+
+def test_a_jokers_label_never_breaks_at_360_px(browser, coach_server):  # noqa: F811
+    """"JOKER" on a small card once wrapped as "JOKE" / "R" (the page lets long words break anywhere)."""
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.goto(coach_server["url"] + "/voila/render/cards.ipynb")
+        page.locator(".ct-deck").wait_for()
+        shot(page, "coach-04-jokers-360")
+        cards = page.evaluate(ONE_LINE)
+        jokers = [c for c in cards if c["card"] in ("JK", "Joker", "★")]
+        assert len(jokers) >= 15, cards           # 3 + 3 + 3 in meld, 2 on the pile, 3 buttons, deck and chosen
+        broken = [c for c in cards if c["lines"] != 1 or not c["inside"]]
+        assert not broken, "\n".join(map(str, broken))
+        wide = too_wide(page)
+        assert wide["scrollWidth"] <= PHONE["width"], wide
+    finally:
+        context.close()
