@@ -272,8 +272,11 @@ class CoachedHand:
                 if Counter(_from_hand(a)) == Counter(cards):
                     return a
             if len(legal) > 1 and not cards:
-                options = " Or: ".join(a.describe() for a in legal[:4])
-                raise _refused("select-shown", "Select the cards you take the pile with. You may: " + options)
+                options = list(dict.fromkeys(format_cards(sorted(_from_hand(a), key=sort_key)) for a in legal))
+                more = f" (or one of {len(options) - 4} other ways)" if len(options) > 4 else ""
+                raise _refused("select-shown", "Select the cards from your hand that take the pile with its top card "
+                               "(and those of any other meld you put down with it), then press Take the pile. "
+                               f"You could select {'; or '.join(options[:4])}{more}.")
             return Action(TAKE_PILE, cards=cards)
         if kind == MELD:
             if not cards:

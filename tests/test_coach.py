@@ -313,12 +313,23 @@ def test_taking_the_pile_one_of_several_ways_is_chosen_by_the_selected_cards():
     ways = [a for a in w.hand.legal() if a.kind == "take_pile"]
     assert len(ways) > 1 and w.buttons["take_pile"].layout.display != "none"
     w.buttons["take_pile"].click()
-    assert "Select the cards you take the pile with" in w.feedback.value
+    text = visible(w.feedback.value).strip()
+    assert "Select the cards from your hand that take the pile with its top card" in text, text
     assert w.hand.state.history == []
-    chosen = ways[1]
+    # the message names the selections that work, as cards: selecting one of them takes the pile that way
+    listed = text.split("You could select ", 1)[1].removesuffix(".").split("; or ")
+
+    def from_hand(a):
+        return Counter(list(a.melds[0][1:]) + [c for m in a.melds[1:] for c in m])
+
+    selections = {frozenset(from_hand(a).items()) for a in ways}
+    assert len(listed) == min(4, len(selections)) == len(set(listed)) and len(listed) > 1, listed
+    assert {frozenset(Counter(Card(t) for t in sel.split()).items()) for sel in listed} <= selections
+    cards = [Card(t) for t in listed[-1].split()]
+    chosen = next(a for a in ways if from_hand(a) == Counter(cards))   # the first way with these cards
     top = w.hand.observation().pile[-1]
     pile = len(w.hand.observation().pile)
-    w.select(*[c.code for c in chosen.melds[0][1:]], *[c.code for m in chosen.melds[1:] for c in m])
+    w.select(*[c.code for c in cards])
     w.buttons["take_pile"].click()
     assert w.feedback.value == "" and w.hand.state.history == [chosen]
     assert all(m in w.hand.observation().melds for m in chosen.melds) and top in chosen.melds[0]
