@@ -36,6 +36,8 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .downloads import worksheet_for  # noqa: F401 (its home was here; tests and older code import it from here)
+
 TEMPLATE_ROOT = Path(__file__).resolve().parent / "share" / "jupyter"
 DEFAULT_PORT = 8866
 STATIC_CACHE_SECONDS = 3600
@@ -171,6 +173,7 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
     from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
     from .classroom import Classroom
+    from .downloads import class_export, send, worksheet_download
     from .errors import CanastaError
 
     room = Classroom()
@@ -338,22 +341,18 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
                 self.set_status(403)
                 self.finish(page("Teacher only", "<h1>The teacher key is needed</h1>"))
                 return
-            report = room.report()
-            stamp = room.current().created[:10]
-            if name == "learners.csv" or name == "puzzles.csv":
-                self.set_header("Content-Type", "text/csv; charset=utf-8")
-                body = report.to_csv(name.split(".")[0]).encode("utf-8-sig")
-            elif name == "gradebook.xlsx":
-                self.set_header("Content-Type",
-                                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-                body = report.to_excel()
-            else:
+            try:
+                download = class_export(room, name)
+            except LookupError:
                 self.set_status(404)
                 self.finish("Not found")
                 return
-            self.set_header("Content-Disposition", f"attachment; filename=canasta-{stamp}-{name}")
-            self.set_header("Cache-Control", "no-store")
-            self.finish(body)
+            except CanastaError as e:
+                self.set_status(503)
+                self.finish(page("No results", f"<h1>The class's results cannot be read</h1><p>"
+                                                f"{html.escape(str(e))}</p>"))
+                return
+            send(self, download)
 
     class WorksheetHandler(ClassHandler):
         """A worksheet PDF (``?answers=1``: with the answer key) of a project puzzle set or an assignment, made on
@@ -367,8 +366,8 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
             answers = self.get_query_argument("answers", "") == "1"
             try:
                 # up to a second of work: in a thread, so that the learners' pages are not held up meanwhile
-                title, body = await asyncio.get_running_loop().run_in_executor(
-                    None, lambda: worksheet_for(kind, name, answers=answers, path=room.path))
+                download = await asyncio.get_running_loop().run_in_executor(
+                    None, lambda: worksheet_download(kind, name, answers=answers, path=room.path))
             except LookupError as e:
                 self.set_status(404)
                 self.finish(page("Not found", f"<h1>No such worksheet</h1><p>{html.escape(str(e))}</p>"))
@@ -378,10 +377,7 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
                 self.finish(page("No worksheet", f"<h1>This worksheet cannot be made</h1><p>"
                                                  f"{html.escape(str(e))}</p>"))
                 return
-            self.set_header("Content-Type", "application/pdf")
-            self.set_header("Content-Disposition", f"attachment; filename={title}.pdf")
-            self.set_header("Cache-Control", "no-store")
-            self.finish(body)
+            send(self, download)
 
     class GuardedVoilaHandler(TornadoVoilaHandler):
         """A lesson page: only for signed-in learners in classroom mode; the dashboard only for the teacher.
@@ -545,41 +541,6 @@ def class_pools(km, pools: dict) -> None:
     km.fill_if_needed = fill_if_needed  # (Voilà's get_rendered_notebook refills through it, before it returns:
     km.get_rendered_notebook = get_rendered_notebook  # the first arrival starts one kernel more than N)
     km.class_pools_in_use = in_use
-
-
-def worksheet_for(kind: str, name: str, *, answers: bool = False, path=None, puzzle_dir=None) -> tuple[str, bytes]:
-    """(file name, PDF) of the worksheet of a project puzzle set (``kind="set"``, ``name``: its file's stem) or an
-    assignment (``kind="assignment"``, ``name``: its number). LookupError when there is none such; CanastaError
-    when its puzzles cannot be printed."""
-    import re
-
-    from .assignments import AssignmentBook
-    from .errors import CanastaError
-    from .puzzle import load_puzzle_set
-    from .worksheet import worksheet_pdf
-
-    if kind == "set":
-        # the project's puzzles/ folder, as widgets.trainer.default_puzzle_dir finds it (not imported: no Jupyter)
-        here = Path(__file__).resolve().parent.parent / "puzzles"
-        folder = Path(puzzle_dir) if puzzle_dir else here if here.is_dir() else Path.cwd() / "puzzles"
-        files = {p.stem: p for p in folder.glob("*.y*ml")} if folder.is_dir() else {}
-        if name not in files:  # only the project's own sets: a name is looked up, never used as a path
-            raise LookupError(f"there is no puzzle set {name!r}")
-        pset = load_puzzle_set(files[name])
-        if pset.errors:
-            raise pset.errors[0]
-        puzzles, title = pset.puzzles, pset.title or name
-    elif kind == "assignment":
-        try:
-            assignment = AssignmentBook(path).get(int(name))
-        except (ValueError, CanastaError):
-            raise LookupError(f"there is no assignment {name!r}") from None
-        puzzles, title = assignment.puzzles(), assignment.title
-    else:
-        raise LookupError(f"no worksheets of {kind!r}")
-    data = worksheet_pdf(puzzles, key=answers, title=title)
-    stem = re.sub(r"[^A-Za-z0-9]+", "-", title).strip("-")[:50] or "worksheet"
-    return stem + ("-answers" if answers else ""), data
 
 
 def serve_options(args, out=None) -> dict:

@@ -229,24 +229,17 @@ def _play(args) -> int:
     except CanastaError as e:
         sys.stderr.write(f"canasta-tutor play: {printable_message(e)}\n")
         return 2
-    bar = None
-    if sys.stderr.isatty() and args.hands > 1:   # a progress bar on a terminal, none in pipes
-        from tqdm import tqdm
+    from .progressbar import progress
 
-        bar = tqdm(total=args.hands, unit="hand", file=sys.stderr, leave=False)
     totals: dict[int, int] = {}
-    try:
-        for record in play_hands(rules, args.seed, args.hands, args.bots,
-                                 progress=bar.update if bar is not None else None):
+    with progress(args.hands, "hand", desc="play", minimum=2) as bar:   # a bar on a terminal, none in pipes
+        for record in play_hands(rules, args.seed, args.hands, args.bots, progress=bar.update):
             if args.json:
                 _emit(record)
             else:
                 sys.stdout.write(summary_line(record) + "\n")
                 for i, team in enumerate(record["teams"]):
                     totals[i] = totals.get(i, 0) + team["score"]
-    finally:
-        if bar is not None:
-            bar.close()
     if not args.json:
         shown = ", ".join(f"team {i + 1} {v:+d}" for i, v in totals.items())
         sys.stdout.write(f"{args.hands} hand{'s' if args.hands != 1 else ''} of {rules.name}; all hands together: "

@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .bots import get_bot
-from .cards import Card, format_cards, number_word
+from .cards import Card, format_cards, number_word, sort_key
 from .errors import CanastaError, clip_repr
 from .game import (DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE, Action, Game, IllegalMove, apply,
                    legal_actions, observation)
@@ -129,6 +129,25 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+def bot_words(move: str, reason: str) -> str:
+    """A bot's reason for its ``move`` (the move as the log tells it), in quotes as its own words; a first clause
+    that only says the move again ("I discard 9♦: ...") is left out, unless what follows is only the pile's
+    description ("I take the pile: two cards").
+
+    >>> bot_words("Discard 9♦.", "I discard 9♦: it is the card I can least use.")
+    '“It is the card I can least use.”'
+    >>> bot_words("Meld 5♥ 5♠ 2♥.", "I put down a new meld: cards on the table count for us")
+    '“I put down a new meld: cards on the table count for us.”'
+    >>> bot_words("Take the pile with 9♣ 9♦.", "I take the pile: two cards.")
+    '“I take the pile: two cards.”'
+    """
+    reason = _sentence(reason)
+    head, sep, tail = reason.partition(": ")
+    if sep and head.startswith("I ") and head != "I take the pile" and move.lower().startswith(head[2:].lower()):
+        reason = tail[:1].upper() + tail[1:]
+    return f"“{reason}”"
+
+
 @dataclass(frozen=True)
 class Event:
     """One line of the hand's story: who (``player``; ``None`` for the table) and what, in a sentence.
@@ -186,7 +205,7 @@ class CoachedHand:
         self.state = self.game.new_initial_state(seed)
         self.log: list[Event] = [Event(None, f"Hand {seed} is dealt ({self.rules.title}).", "deal")]
         self.coach: list[str] = []         # the coach's sentences about the learner's last finished turn
-        self._notes: list[str] = []         # the differences seen so far in the turn being played
+        self._notes: list[tuple] = []       # (the coach's move, the difference in a sentence) so far this turn
         self._turns: list[tuple] = []       # (state, log length) when each of the learner's turns began
         self._run_bots()
 
@@ -253,8 +272,11 @@ class CoachedHand:
                 if Counter(_from_hand(a)) == Counter(cards):
                     return a
             if len(legal) > 1 and not cards:
-                options = " Or: ".join(a.describe() for a in legal[:4])
-                raise _refused("select-shown", "Select the cards you take the pile with. You may: " + options)
+                options = list(dict.fromkeys(format_cards(sorted(_from_hand(a), key=sort_key)) for a in legal))
+                more = f" (or one of {len(options) - 4} other ways)" if len(options) > 4 else ""
+                raise _refused("select-shown", "Select the cards from your hand that take the pile with its top card "
+                               "(and those of any other meld you put down with it), then press Take the pile. "
+                               f"You could select {'; or '.join(options[:4])}{more}.")
             return Action(TAKE_PILE, cards=cards)
         if kind == MELD:
             if not cards:
@@ -301,21 +323,27 @@ class CoachedHand:
             self._notes = []
         advice, why = self._choose(self.coach_bot, obs, legal)
         self.state = after
-        self.log.append(Event(self.seat, "You: " + _sentence(action.describe(obs.melds)), "you"))
+        text = "You: " + _sentence(action.describe(obs.melds))
+        if action.kind == DRAW:  # which cards came (a red three drawn is already on the table, and replaced)
+            new = Counter(self.observation().hand) - Counter(obs.hand)
+            if new:
+                text += f" New in your hand: {format_cards(sorted(new.elements(), key=sort_key))}."
+        self.log.append(Event(self.seat, text, "you"))
         if advice != action:
+            # one note per move the coach would have made: the latest says it best ("you could have put more
+            # cards down first" at the discard, after "I would have chosen" at a lay-off that differed)
             note = explain_difference(obs, action, advice, why)
-            if note not in self._notes:
-                self._notes.append(note)
+            self._notes = [(a, n) for a, n in self._notes if a != advice and n != note] + [(advice, note)]
         if self.over or self.state.current_player != self.seat:
             self._end_turn()
             self._run_bots()
 
     def _end_turn(self) -> None:
-        who = f"the {self.coach_name} bot"
+        who = f"I (the {self.coach_name} bot)"  # the coach speaks as its bot does: "I would have discarded 4♥"
         if self._notes:
-            self.coach = [f"The coach ({who}) would have played this turn differently."] + self._notes
+            self.coach = [f"{who} would have played this turn differently:"] + [n for _a, n in self._notes]
         else:
-            self.coach = [f"The coach ({who}) would have played this turn the same way. Well played!"]
+            self.coach = [f"{who} would have played this turn the same way. Well played!"]
         self._notes = []
         for sentence in self.coach:
             self.log.append(Event(None, sentence, "coach"))
@@ -331,9 +359,10 @@ class CoachedHand:
             action, reason = self._choose(self.bot, obs, legal_actions(self.state))
             apply(self.state, action)
             # the game's sentences speak to the player to move ("with 9♣ 9♦ from your hand"): told of a bot here
-            text = f"{self.name(player)}: {_sentence(action.describe(obs.melds)).replace(' from your hand', '')}"
+            move = _sentence(action.describe(obs.melds)).replace(" from your hand", "")
+            text = f"{self.name(player)}: {move}"
             if reason:
-                text += f" {_sentence(reason)}"
+                text += f" {bot_words(move, reason)}"
             self.log.append(Event(player, text, "bot"))
         if self.over:
             self.log.append(Event(None, self._ending(), "end"))

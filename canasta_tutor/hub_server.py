@@ -21,10 +21,8 @@ import tornado.web
 from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
 
+from .downloads import EXPORTS, class_export, send, worksheet_download
 from .errors import CanastaError
-
-EXPORTS = {"learners.csv": "text/csv; charset=utf-8", "puzzles.csv": "text/csv; charset=utf-8",
-           "gradebook.xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
 
 
 def is_teacher_server() -> bool:
@@ -47,12 +45,6 @@ class _TeacherOnly(JupyterHandler):
         self.finish(f"<!DOCTYPE html><html lang='en'><title>{html.escape(title)}</title>"
                     f"<h1>{html.escape(title)}</h1><p>{html.escape(text)}</p></html>")
 
-    def send(self, body: bytes, content_type: str, filename: str) -> None:
-        self.set_header("Content-Type", content_type)
-        self.set_header("Content-Disposition", f"attachment; filename={filename}")
-        self.set_header("Cache-Control", "no-store")
-        self.finish(body)
-
 
 class ExportHandler(_TeacherOnly):
     """The open class's results for a gradebook."""
@@ -66,16 +58,11 @@ class ExportHandler(_TeacherOnly):
         from .classroom import Classroom
 
         try:
-            room = Classroom()
-            report, stamp = room.report(), room.current().created[:10]
-            if name.endswith(".xlsx"):
-                body = report.to_excel()
-            else:
-                body = report.to_csv(name.split(".")[0]).encode("utf-8-sig")
+            download = class_export(Classroom(), name)
         except CanastaError as e:
             self.problem(503, "The class's results cannot be read", str(e))
             return
-        self.send(body, EXPORTS[name], f"canasta-{stamp}-{name}")
+        send(self, download)
 
 
 class WorksheetHandler(_TeacherOnly):
@@ -85,19 +72,17 @@ class WorksheetHandler(_TeacherOnly):
     async def get(self, kind, name):
         if self.refused():
             return
-        from .app import worksheet_for
-
         answers = self.get_query_argument("answers", "") == "1"
         try:
-            title, body = await asyncio.get_running_loop().run_in_executor(
-                None, lambda: worksheet_for(kind, name, answers=answers))
+            download = await asyncio.get_running_loop().run_in_executor(
+                None, lambda: worksheet_download(kind, name, answers=answers))
         except LookupError as e:
             self.problem(404, "No such worksheet", str(e))
             return
         except CanastaError as e:
             self.problem(422, "This worksheet cannot be made", str(e))
             return
-        self.send(body, "application/pdf", f"{title}.pdf")
+        send(self, download)
 
 
 def _jupyter_server_extension_points():

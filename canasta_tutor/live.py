@@ -32,32 +32,27 @@ import sqlalchemy as sa
 from . import db
 from .errors import CanastaError
 from .kinds import get_kind
-from .melds import MIXED, NATURAL, NONE, SAMBA
 from .puzzle import Puzzle, puzzle_from_mapping
 
-MELD_LABELS = (((False, NONE), "Not a meld"), ((True, NONE), "A meld, no canasta"),
-               ((True, NATURAL), "Natural canasta"), ((True, MIXED), "Mixed canasta"),
-               ((True, SAMBA), "Samba"))
-
-
-def answer_label(kind: str, answer: dict) -> str:
-    """The bar an answer goes in: ``Yes``/``No``, the number, or the kind of meld."""
+def answer_label(kind: str, answer: dict, rules=None) -> str:
+    """The bar an answer goes in: the number, or the label of the kind's button for it under ``rules``
+    (``Yes``/``No``, ``Natural canasta``...: the kind record's ``options``); the answer's own words when no
+    button says it."""
     record = get_kind(kind)
     if record.answer_control == "number":
-        return str(answer[next(iter(record.answers))])
-    if record.answer_control == "meld-choice":
-        return dict(MELD_LABELS)[(bool(answer["valid"]), answer["canasta"])]
-    return "Yes" if answer[record.yes_no] else "No"
+        return str(answer[record.number_key])
+    if rules is not None or record.answer_control == "yes-no":
+        for choice in record.options(rules):
+            if all(answer.get(k) == v for k, v in choice.answer.items()):
+                return choice.label
+    text = record.describe(answer)
+    return text[:1].upper() + text[1:]
 
 
 def answer_choices(puzzle: Puzzle) -> list[str]:
-    """The bars shown before any answer arrives (none for number answers: they appear as they come)."""
-    control = get_kind(puzzle.kind).answer_control
-    if control == "number":
-        return []
-    if control == "meld-choice":
-        return [label for (_v, canasta), label in MELD_LABELS if canasta != SAMBA or puzzle.rules.sequences]
-    return ["Yes", "No"]
+    """The bars shown before any answer arrives: the labels of the kind's buttons under the puzzle's rules (none
+    for number answers: they appear as they come)."""
+    return [choice.label for choice in get_kind(puzzle.kind).options(puzzle.rules)]
 
 
 @dataclass(frozen=True)
@@ -158,7 +153,7 @@ class LiveClass:
             sa.select(la.c.learner, la.c.answer, la.c.correct).where(la.c.live_id == live.id)
             .order_by(la.c.answered_at, la.c.learner)).fetchall())
         return [LiveAnswer(learner=r[0], answer=json.loads(r[1]), correct=bool(r[2]),
-                           label=answer_label(live.puzzle.kind, json.loads(r[1]))) for r in rows]
+                           label=answer_label(live.puzzle.kind, json.loads(r[1]), live.puzzle.rules)) for r in rows]
 
     # --- everyone ----------------------------------------------------------------------
     def current(self) -> LivePuzzle | None:
@@ -205,7 +200,7 @@ class LiveClass:
             raise CanastaError(f"an answer to a {live.puzzle.kind} puzzle has the keys "
                                f"{', '.join(solution.answer)}, not {', '.join(sorted(given)) or 'none'}")
         correct = all(solution.answer[k] == v and type(solution.answer[k]) is type(v) for k, v in given.items())
-        label = answer_label(live.puzzle.kind, {**solution.answer, **given})
+        label = answer_label(live.puzzle.kind, {**solution.answer, **given}, live.puzzle.rules)
 
         def insert(conn):
             conn.execute(db.live_answers.insert().values(live_id=live.id, learner=learner, answer=json.dumps(given),

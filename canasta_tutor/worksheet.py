@@ -25,7 +25,6 @@ from pathlib import Path
 from .cards import Card, card_points
 from .errors import CanastaError, PuzzleError
 from .kinds import get_kind
-from .melds import NONE, SAMBA
 from .puzzle import Puzzle, load_puzzle_set, puzzle_files
 
 PAPER_QUESTIONS = {
@@ -37,7 +36,6 @@ PAPER_QUESTIONS = {
     "go-out": "Can you go out this turn?",
     "score-hand": "What does your team score for this hand?",
 }
-_MELD_CHOICES = ("Not a meld", "A meld, no canasta", "Natural canasta", "Mixed canasta")
 
 RED = (198, 40, 40)
 BLACK = (27, 27, 27)
@@ -62,16 +60,10 @@ def find_font() -> tuple[Path, Path] | None:
     return None
 
 
-def answer_text(kind: str, answer: dict) -> str:
-    """The answer in words a learner writes: ``Yes``, ``No``, ``65``, ``a natural canasta``."""
-    record = get_kind(kind)
-    if record.answer_control == "number":
-        return str(answer[next(iter(record.answers))])
-    if record.answer_control == "meld-choice":
-        if not answer["valid"]:
-            return "not a meld"
-        return {NONE: "a meld, no canasta", SAMBA: "a samba"}.get(answer["canasta"], f"a {answer['canasta']} canasta")
-    return "Yes" if answer[record.yes_no] else "No"
+def answer_text(kind: str, answer: dict, rules=None) -> str:
+    """The answer in words a learner writes: ``Yes``, ``No``, ``65``, ``a natural canasta`` (the kind record's
+    words for it, under ``rules`` when given)."""
+    return get_kind(kind).words(answer, rules)
 
 
 def load_worksheet_puzzles(paths) -> list[Puzzle]:
@@ -318,9 +310,7 @@ def _draw_puzzle(sheet: _Sheet, number: int, puzzle: Puzzle) -> None:
         sheet.write_at(15, y, "Answer:", size=10.5)
         pdf.line(32, y + 4.5, 80, y + 4.5)
     else:
-        choices = ["Yes", "No"]
-        if control == "meld-choice":
-            choices = list(_MELD_CHOICES) + (["Samba"] if puzzle.rules.sequences else [])
+        choices = [choice.label for choice in get_kind(puzzle.kind).options(puzzle.rules)]
         x = 15.0
         for choice in choices:
             pdf.set_fill_color(255, 255, 255)
@@ -372,7 +362,7 @@ def worksheet_pdf(puzzles, *, key: bool = False, title: str = "Canasta worksheet
         sheet.write_at(15, 18, f"Answer key: {title}", size=15, bold=True)
         sheet.pdf.set_y(28)
         for number, (puzzle, solution) in enumerate(zip(puzzles, solutions), 1):
-            head = f"{number}. {answer_text(puzzle.kind, solution.answer)}"
+            head = f"{number}. {answer_text(puzzle.kind, solution.answer, puzzle.rules)}"
             body = solution.explanation or ["(no explanation)"]
             height = sheet.paragraph_height(head, 11) + sum(sheet.paragraph_height("• " + b, 10, 6) for b in body)
             if sheet.pdf.get_y() + height + 4 > sheet.bottom:

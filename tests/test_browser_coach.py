@@ -1,10 +1,11 @@
 """Lesson 10 in a real browser: a whole hand against bots played to its score sheet by clicking only.
 
-Its own server (``canasta-tutor serve`` on 127.0.0.6, ports 9380-9399) serves the landing page and lesson 10;
+Its own server (``canasta-tutor serve`` on 127.0.0.6, ports 9430-9439) serves the landing page and lesson 10;
 the hand is number 1 with the random bots, so every run plays the same hand. The learner draws, clicks a card and
 discards it, turn after turn; first, an illegal meld is refused with the engine's reason, a turn is undone, and
-one turn is played by keyboard only.
-The page is also checked on a 360-px phone and by axe-core.
+one turn is played by keyboard only. The page is also checked on a 360-px phone and by axe-core.
+Classic for two and Samba, chosen in the page's menu, are played to their score sheets the same way (both draw
+two cards a turn: the hand grows by one card a turn).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import shutil
 import time
 
+import nbformat
 import pytest
 from playwright.sync_api import expect
 from test_browser import (AXE, CHROMIUM, CHROMIUM_ARGS, PHONE, ROOT, axe_violations, browser, serve,  # noqa: F401
@@ -21,8 +23,25 @@ from test_browser_classroom import free_port, new_context
 pytestmark = pytest.mark.browser
 
 HOST = "127.0.0.6"
-PORTS = range(9380, 9400)
-NOTEBOOKS = ["index.ipynb", "10-play-a-hand.ipynb"]
+PORTS = range(9430, 9440)
+NOTEBOOKS = ["index.ipynb", "10-play-a-hand.ipynb", "cards.ipynb"]
+#: A page of jokers as the widgets draw cards in narrow places: small, normal and large cards in a meld and on the
+#: pile, card buttons and toggles as the trainer and the coached hand make them, the deck picker.
+CARDS_PAGE = """\
+import ipywidgets as widgets
+from canasta_tutor.cards import Card
+from canasta_tutor.render import cards_html, melds_html, pile_html
+from canasta_tutor.rules import get_rules
+from canasta_tutor.widgets.cardbuttons import DeckPicker, card_button
+html = [cards_html("JK 2C JK", size=size) for size in ("small", "normal", "large")]
+html += [melds_html([["7H", "7S", "JK"], ["KH", "KS", "KD", "KC", "JK", "JK", "2C"]], get_rules("classic")),
+         pile_html("5D JK 9C JK")]
+buttons = [card_button(Card("JK"), toggle=True), card_button(Card("JK")),
+           card_button(Card("JK"), toggle=True, width="60px", height="40px"),
+           card_button(Card("7H"), toggle=True, width="46px", height="40px")]
+widgets.VBox([widgets.HTML(h) for h in html] + [widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap")),
+              DeckPicker(widgets.Text("JK 10H JK"))])
+"""
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +49,9 @@ def coach_server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("coach")
     lessons = tmp / "lessons"
     lessons.mkdir()
-    for name in NOTEBOOKS:
+    for name in NOTEBOOKS[:2]:
         shutil.copy(ROOT / "lessons" / name, lessons / name)
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(CARDS_PAGE)]), lessons / "cards.ipynb")
     args = ["--ip", HOST, "--lessons", str(lessons)]
     with serve(tmp, args, host=HOST, port=free_port(HOST, PORTS), ready_path="/voila/tree",
                notebooks=NOTEBOOKS) as (base, _proc):
@@ -44,6 +64,29 @@ def moves(hand) -> int:
 
 def wait_moves_past(page, n: int) -> None:
     page.wait_for_function(f"() => +document.querySelector('.ct-turn').dataset.moves > {n}")
+
+
+def play_to_the_score_sheet(page, hand, limit: int = 60) -> int:
+    """Draw (or end the hand when the stock is used up), click the first card, discard it, until the score sheet
+    shows; the number of turns played."""
+    sheet = hand.locator(".ct-score-sheet")
+    turns = 0
+    while not sheet.count():
+        before = moves(hand)
+        draw = hand.get_by_role("button", name="Draw from the stock")
+        end = hand.get_by_role("button", name="End the hand (the stock is used up)")
+        if draw.is_visible():
+            draw.click()
+        elif end.is_visible():
+            end.click()
+        else:
+            hand.locator(".ct-card-toggle").first.click()
+            hand.locator(".ct-selected", has_text="selected:").wait_for()
+            hand.get_by_role("button", name="Discard the selected card").click()
+            turns += 1
+        wait_moves_past(page, before)
+        assert turns < limit, "the hand does not end"
+    return turns
 
 
 def test_a_whole_hand_to_its_score_sheet_by_clicking_only(browser, coach_server):  # noqa: F811
@@ -101,23 +144,8 @@ def test_a_whole_hand_to_its_score_sheet_by_clicking_only(browser, coach_server)
         wait_moves_past(page, 1)
         assert hand.locator(".ct-event-you", has_text=f"You: Discard {card}.").count() == 1
         # the whole hand: draw (or end the hand when the stock is used up), click a card, discard it
+        turns = play_to_the_score_sheet(page, hand)
         sheet = hand.locator(".ct-score-sheet")
-        turns = 0
-        while not sheet.count():
-            before = moves(hand)
-            draw = hand.get_by_role("button", name="Draw from the stock")
-            end = hand.get_by_role("button", name="End the hand (the stock is used up)")
-            if draw.is_visible():
-                draw.click()
-            elif end.is_visible():
-                end.click()
-            else:
-                hand.locator(".ct-card-toggle").first.click()
-                hand.locator(".ct-selected", has_text="selected:").wait_for()
-                hand.get_by_role("button", name="Discard the selected card").click()
-                turns += 1
-            wait_moves_past(page, before)
-            assert turns < 60, "the hand does not end"
         text = sheet.inner_text()
         assert "Score sheet" in text and "You and your partner" in text and "Left opponent and right opponent" in text
         assert text.count("Total") >= 2
@@ -137,3 +165,87 @@ def test_a_whole_hand_to_its_score_sheet_by_clicking_only(browser, coach_server)
     finally:
         context.close()
     assert not context.outside, context.outside
+
+
+@pytest.mark.parametrize("rules, title, teams", [
+    ("classic-2p", "Classic Canasta for two players", ["You", "Your opponent"]),
+    ("samba", "Samba", ["You and your partner", "Left opponent and right opponent"]),
+])
+def test_classic_for_two_and_samba_to_their_score_sheets_by_clicking_only(browser, coach_server, rules, title,  # noqa: F811
+                                                                          teams):
+    context = new_context(browser, coach_server)
+    try:
+        page = context.new_page()
+        start = time.monotonic()
+        page.goto(coach_server["url"] + "/voila/render/10-play-a-hand.ipynb")
+        hand = page.locator(".ct-coached-hand")
+        hand.get_by_text("Your turn.").wait_for()
+        hand.get_by_role("combobox", name="Rules").select_option(label=title)
+        page.wait_for_function(f"() => document.querySelector('.ct-turn').textContent.includes('· {title} ·')")
+        hand.get_by_role("combobox", name="Other players").select_option(label="random bots")
+        hand.get_by_text("Your turn.").wait_for()
+        assert hand.locator(".ct-turn").inner_text().startswith(f"Hand 1 · {title} · move 1")
+        dealt = hand.locator(".ct-card-toggle").count()
+        assert dealt == 15, dealt                      # both deal 15 cards (sources 000, 004)
+        # one turn: two cards drawn, one discarded
+        hand.get_by_role("button", name="Draw from the stock").click()
+        wait_moves_past(page, 0)
+        expect(hand.locator(".ct-card-toggle")).to_have_count(dealt + 2)
+        hand.locator(".ct-card-toggle").first.click()
+        hand.locator(".ct-selected", has_text="selected:").wait_for()
+        hand.get_by_role("button", name="Discard the selected card").click()
+        hand.locator(".ct-coach").wait_for()
+        expect(hand.locator(".ct-card-toggle")).to_have_count(dealt + 1)
+        turns = 1 + play_to_the_score_sheet(page, hand, limit=80)
+        sheet = hand.locator(".ct-score-sheet")
+        text = sheet.inner_text()
+        heads = sheet.locator(":scope > div > b").all_inner_texts()
+        assert heads == teams, heads
+        assert "Score sheet" in text and text.count("Total") == 2, text[:300]
+        assert hand.get_by_text("the hand is over", exact=False).count()
+        assert hand.get_by_role("button", name="Draw from the stock").is_hidden()
+        shot(page, f"coach-{rules}-score-sheet")
+        print(f"\n{rules}: a hand in {turns} turns by clicking, {time.monotonic() - start:.1f} s")
+    finally:
+        context.close()
+    assert not context.outside, context.outside
+
+
+#: For each card drawn as a card or a button: whether each part of its label ("10", "♥", "★", "JOKER"; a button's
+#: whole text) sits on one line, inside the card.
+ONE_LINE = """() => Array.from(document.querySelectorAll(
+    '.ct-card, .ct-card-toggle, .ct-card-button, .ct-deck .widget-toggle-button, .ct-chosen .widget-toggle-button'
+  )).filter(el => el.getBoundingClientRect().width > 0).map(el => {
+    const box = el.getBoundingClientRect();
+    const parts = el.classList.contains('ct-card') ? Array.from(el.childNodes).filter(n => n.nodeName !== 'BR')
+                                                   : [el];
+    let lines = 0, inside = true;
+    for (const part of parts) {
+      const range = document.createRange(); range.selectNodeContents(part);
+      const rects = Array.from(range.getClientRects()).filter(r => r.width > 0);
+      lines = Math.max(lines, new Set(rects.map(r => Math.round(r.top))).size);
+      const t = range.getBoundingClientRect();
+      inside = inside && t.left >= box.left - 0.5 && t.right <= box.right + 0.5;
+    }
+    return {card: el.dataset.card || el.textContent.trim(), cls: String(el.className).split(' ').slice(-1)[0],
+            lines, inside};
+  })"""
+
+
+def test_a_jokers_label_never_breaks_at_360_px(browser, coach_server):  # noqa: F811
+    """"JOKER" on a small card once wrapped as "JOKE" / "R" (the page lets long words break anywhere)."""
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.goto(coach_server["url"] + "/voila/render/cards.ipynb")
+        page.locator(".ct-deck").wait_for()
+        shot(page, "coach-04-jokers-360")
+        cards = page.evaluate(ONE_LINE)
+        jokers = [c for c in cards if c["card"] in ("JK", "Joker", "★")]
+        assert len(jokers) >= 15, cards           # 3 + 3 + 3 in meld, 2 on the pile, 3 buttons, deck and chosen
+        broken = [c for c in cards if c["lines"] != 1 or not c["inside"]]
+        assert not broken, "\n".join(map(str, broken))
+        wide = too_wide(page)
+        assert wide["scrollWidth"] <= PHONE["width"], wide
+    finally:
+        context.close()

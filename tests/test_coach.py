@@ -89,7 +89,7 @@ def test_bots_turns_are_told_with_their_own_sentences():
     w.buttons["discard"].click()
     log = visible(w.log_box.value)
     for who in ("Left opponent", "Your partner", "Right opponent"):
-        assert re.search(who + r": (Draw from the stock|Take the pile)[^.]*\. I picked one of the \d+ legal moves", log)
+        assert re.search(who + r": (Draw from the stock|Take the pile)[^.]*\. “I picked one of the \d+ legal moves", log)
     assert "You: Draw from the stock." in log
 
 
@@ -313,12 +313,23 @@ def test_taking_the_pile_one_of_several_ways_is_chosen_by_the_selected_cards():
     ways = [a for a in w.hand.legal() if a.kind == "take_pile"]
     assert len(ways) > 1 and w.buttons["take_pile"].layout.display != "none"
     w.buttons["take_pile"].click()
-    assert "Select the cards you take the pile with" in w.feedback.value
+    text = visible(w.feedback.value).strip()
+    assert "Select the cards from your hand that take the pile with its top card" in text, text
     assert w.hand.state.history == []
-    chosen = ways[1]
+    # the message names the selections that work, as cards: selecting one of them takes the pile that way
+    listed = text.split("You could select ", 1)[1].removesuffix(".").split("; or ")
+
+    def from_hand(a):
+        return Counter(list(a.melds[0][1:]) + [c for m in a.melds[1:] for c in m])
+
+    selections = {frozenset(from_hand(a).items()) for a in ways}
+    assert len(listed) == min(4, len(selections)) == len(set(listed)) and len(listed) > 1, listed
+    assert {frozenset(Counter(Card(t) for t in sel.split()).items()) for sel in listed} <= selections
+    cards = [Card(t) for t in listed[-1].split()]
+    chosen = next(a for a in ways if from_hand(a) == Counter(cards))   # the first way with these cards
     top = w.hand.observation().pile[-1]
     pile = len(w.hand.observation().pile)
-    w.select(*[c.code for c in chosen.melds[0][1:]], *[c.code for m in chosen.melds[1:] for c in m])
+    w.select(*[c.code for c in cards])
     w.buttons["take_pile"].click()
     assert w.feedback.value == "" and w.hand.state.history == [chosen]
     assert all(m in w.hand.observation().melds for m in chosen.melds) and top in chosen.melds[0]
@@ -387,3 +398,66 @@ def test_the_coach_switches_to_the_club_bot_by_itself_once_it_is_registered(monk
         assert "differently" in hand.coach[0] and len(hand.coach) >= 2
         if not hasattr(bots, "explain_difference"):  # without the bots' own explanation: the bot's reason is quoted
             assert "I take the last move on the list." in " ".join(hand.coach)
+
+
+# --- the sentences a learner reads -----------------------------------------------------------------------------
+def _play_two_classic_hands():
+    """Two classic hands to the end: hand 1 with the learner's moves at random, hand 2 as the beginner bot plays
+    them (against club bots); every event of the log."""
+    import random
+
+    from canasta_tutor.bots import get_bot
+
+    hands = []
+    for seed, mover, level in ((1, None, "beginner"), (2, "beginner", "club")):
+        hand, rng = CoachedHand("classic", seed, level=level), random.Random(seed)
+        bot = get_bot(mover) if mover else None
+        coached = []
+        while not hand.over:
+            legal = hand.legal()
+            before = Counter(hand.observation().hand)
+            action = bot.choose(hand.observation(), legal, rng)[0] if bot else rng.choice(legal)
+            hand.play(action)
+            if action.kind == "draw":
+                drawn = [e.text for e in hand.log if e.kind == "you"][-1]
+                new = Counter(hand.observation().hand) - before if hand.your_turn else None
+                if new:
+                    assert drawn.endswith(" New in your hand: " + " ".join(c.text for c in sorted(new.elements()))
+                                          + "."), drawn
+            if hand.coach and hand.coach not in coached:
+                coached.append(list(hand.coach))
+        hands.append((hand, coached))
+    return hands
+
+
+def test_bots_say_why_without_saying_their_move_twice_and_the_coach_gives_one_note_per_move():
+    hands = _play_two_classic_hands()
+    for hand, coached in hands:
+        bots = [e.text for e in hand.log if e.kind == "bot"]
+        assert bots and all("“" in t and t.endswith("”") for t in bots), bots[:3]
+        for text in bots:   # "Left opponent: Discard 9♦. I discard 9♦: ..." said the move twice
+            who, move = text.split(": ", 1)
+            move, words = move.split(" “", 1)
+            head = words.split(":")[0]
+            assert not (head.startswith("I ") and head != "I take the pile"
+                        and move.lower().startswith(head[2:].lower())), text
+            assert " from your hand" not in text, text
+        assert coached
+        for sentences in coached:
+            head, *notes = sentences
+            assert head.startswith("I (the club bot) would have played this turn"), head
+            assert ("differently:" in head) == bool(notes), sentences
+            assert len(notes) == len(set(notes)), notes
+            # never two notes about the same move of the coach ("I would have chosen: Lay off 8♦ ..." and
+            # "You could have put more cards down first: lay off 8♦ ...")
+            moves = [re.sub(r"^.*?: ", "", n).lower() for n in notes if ": " in n]
+            assert len(moves) == len(set(moves)), notes
+            assert not any(re.search(r": [A-Z][a-z]", n) and "I would have chosen" in n for n in notes), notes
+
+
+def test_the_coachs_hint_reads_as_one_sentence_and_quotes_the_bot():
+    w = PlayAHand(level="random", seed=5)
+    w.hint()
+    text = visible(w.feedback.value)
+    assert re.search(r"The coach would (draw|take) ", text) and "would:" not in text, text
+    assert "“" in text and text.strip().endswith("”"), text

@@ -14,7 +14,8 @@ import html
 import ipywidgets as widgets
 
 from ..cards import Card, sort_key
-from ..coach import (KIND_LABELS, MAX_HAND_NUMBER, RULES_CHOICES, CoachedHand, available_levels, default_level)
+from ..coach import (KIND_LABELS, MAX_HAND_NUMBER, RULES_CHOICES, CoachedHand, _sentence, available_levels, bot_words,
+                     default_level)
 from ..errors import CanastaError
 from ..game import IllegalMove
 from ..render import cards_html, melds_html, pile_html
@@ -144,8 +145,9 @@ class PlayAHand(widgets.VBox):
             self._say("It is not your turn.", error=True)
             return
         action, why = self.hand.advice()
-        text = f"The coach would: {action.describe(self.hand.observation().melds)}"
-        self._say(text + (f" {why}" if why else ""))
+        move = action.describe(self.hand.observation().melds)
+        text = f"The coach would {move[:1].lower()}{move[1:]}"
+        self._say(_sentence(text) + (f" {bot_words(move, why)}" if why else ""))
 
     def undo(self) -> None:
         if self.hand is not None and self.hand.undo():

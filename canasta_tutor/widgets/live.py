@@ -103,8 +103,9 @@ class _LiveTrainer(Trainer):
         for child in self.controls.children:
             child.disabled = True
         self._pending = (correct, given, {k: self.solution.answer[k] for k in given})
+        mine = answer_label(self.puzzle.kind, {**self.solution.answer, **given}, self.puzzle.rules)
         self.feedback.value = (f"<div class='ct-live-wait' style='color:#1565c0'><b>You answered: "
-                               f"{html.escape(answer_label(self.puzzle.kind, {**self.solution.answer, **given}))}."
+                               f"{html.escape(mine)}."
                                f"</b> Wait for your teacher to reveal the answer.</div>")
 
     def reveal(self) -> None:
@@ -119,7 +120,7 @@ class _LiveTrainer(Trainer):
             Trainer._show_feedback(self, *self._pending)
             return
         self.solution = solve(self.puzzle)
-        label = answer_label(self.puzzle.kind, self.solution.answer)
+        label = answer_label(self.puzzle.kind, self.solution.answer, self.puzzle.rules)
         reasons = "".join(f"<li>{html.escape(line)}</li>" for line in self.solution.explanation)
         self.feedback.value = (f"<div class='ct-feedback'><div style='font-size:1.2em'>The answer is "
                                f"<b>{html.escape(label)}</b>.</div><div class='ct-why'><b>Why</b><ul>{reasons}</ul>"
@@ -331,7 +332,8 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
                 return
             answers = self.live.answers(current.id)
             counts = self.live.counts(current.id)
-            right = answer_label(current.puzzle.kind, solve(current.puzzle).answer) if current.revealed else None
+            right = (answer_label(current.puzzle.kind, solve(current.puzzle).answer, current.puzzle.rules)
+                     if current.revealed else None)
             self.chart.value = (f"<div><b>{html.escape(current.puzzle.id)}</b>: "
                                 f"{html.escape(get_kind(current.puzzle.kind).question)}</div>"
                                 + bar_chart_html(counts, right=right))
