@@ -518,21 +518,27 @@ def _meld_phase_actions(state: State) -> list[Action]:
                     if size - len(run) >= 2:
                         acts.append(Action(MELD, melds=(run,)))
             # lay off one card on a meld
+            distinct_wilds = list(dict.fromkeys(wilds))
+            order = None
             for i, m in enumerate(melds):
                 kind, key, m_wild, _best, lo, hi = infos[i]
                 if kind == GROUP:
                     n_nat = len(m) - m_wild
                     if key in _NATURAL_RANKS and n_nat >= 2 and len(m) >= 2:
                         # meld_facts(m + (c,)) for a group of naturals of one rank and wild cards, in numbers
-                        natural_fits = m_wild <= caps[n_nat + 1]
-                        wild_fits = m_wild + 1 <= caps[n_nat]
-                        if natural_fits or wild_fits:
-                            for c in distinct:
-                                if c.is_wild:
-                                    if wild_fits:
-                                        acts.append(_lay_off_action(c, i))
-                                elif natural_fits and c.rank == key:
-                                    acts.append(_lay_off_action(c, i))
+                        naturals = by_rank.get(key) if m_wild <= caps[n_nat + 1] else None
+                        wild_cards = distinct_wilds if m_wild + 1 <= caps[n_nat] else None
+                        if naturals:
+                            naturals = list(dict.fromkeys(naturals))
+                            if wild_cards:   # both, in hand order
+                                if order is None:
+                                    order = {c: k for k, c in enumerate(distinct)}
+                                naturals = sorted(naturals + wild_cards, key=order.__getitem__)
+                            for c in naturals:
+                                acts.append(_lay_off_action(c, i))
+                        elif wild_cards:
+                            for c in wild_cards:
+                                acts.append(_lay_off_action(c, i))
                         continue
                     candidates = [c for c in distinct if c.rank == key or c.is_wild]
                 else:
@@ -631,6 +637,17 @@ def _go_out_action(state: State, by_rank=None, wilds=None, infos=None) -> Action
         sizes = (2, 3, 4) if rules.black_threes_with_wild else (3, 4)
         lone += min([black - v for v in sizes if v <= black] + [black])
         if lone > 1:
+            return None
+    if not sequences and not rules.wild_swap:
+        # each natural pair that is no meld of the team needs a wild card to become a meld (the search's
+        # "wild-short"), and so do two black threes; discarding a card of a pair leaves its partner alone
+        pairs = 0
+        for rank, cs in by_rank.items():
+            if len(cs) == 2 and rank not in groups:
+                pairs += 1
+        if black == 2:
+            pairs += 1
+        if pairs > wilds:
             return None
     short = rules.canastas_to_go_out - canastas
     if short > 0:
