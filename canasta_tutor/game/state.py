@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from ..cards import ALL_CARDS, JOKER, SEQUENCE_ORDER, Card, card_points, format_cards
 from ..errors import CanastaError, SituationError, clip
 from ..going_out import check_go_out, find_go_out
-from ..melds import (GROUP, SEQUENCE, CANASTA_SIZE, check_add_to_meld, check_meld, check_swap, check_team_melds,
-                     meld_facts, meld_key)
+from ..melds import (CANASTA_SIZE, GROUP, NONE, SAMBA, SEQUENCE, check_add_to_meld, check_meld, check_swap,
+                     check_team_melds, meld_facts, meld_key)
 from ..opening import check_opening
 from ..pile import check_take_pile
 from ..rules import RuleSet, get_rules
@@ -363,15 +363,21 @@ def _take_actions(state: State) -> list[Action]:
         return []
     if len(hand) > max_hand_cards(rules):
         return []   # beyond any real game's hand: the engine does not judge it (see the package notes)
-    try:
-        verdict = check_take_pile(_situation(state, p))
-    except SituationError:
-        return []
-    if not verdict.ok:
+    quick = _quick_take(state, hand, melds, top, index) if melds and not rules.sequences else None
+    if quick is None:
+        try:
+            verdict = check_take_pile(_situation(state, p))
+        except SituationError:
+            return []
+        if not verdict.ok:
+            return []
+        quick = (verdict.method, verdict.cards)
+    elif not quick:
         return []
     if melds:
-        target = index if (verdict.method == "lay-off" or (verdict.method == "pair" and index is not None)) else None
-        return [Action(TAKE_PILE, cards=tuple(verdict.cards), target=target)]
+        method, cards = quick
+        target = index if (method == "lay-off" or (method == "pair" and index is not None)) else None
+        return [Action(TAKE_PILE, cards=tuple(cards), target=target)]
     # A team that has not opened: the top card and its natural pair (or more) open, with other melds from hand.
     pile_rest = sum(1 for c in pile[:-1] if not c.is_red_three)
     minimum = rules.opening_minimum(state.scores[t])
@@ -379,6 +385,62 @@ def _take_actions(state: State) -> list[Action]:
     for combo in _opening_combos(hand, rules, minimum, keep=2 - pile_rest, top=top):
         acts.append(Action(TAKE_PILE, cards=combo[0][1:], melds=combo))
     return acts
+
+
+def _quick_take(state: State, hand, melds, top: Card, index: int | None):
+    """``check_take_pile``'s answer for a team that has opened, under rules without sequences, in the common
+    cases, without building a situation or writing a sentence: ``(method, cards shown)`` when the pile may be
+    taken, ``()`` when not, ``None`` to ask the engine (a take that leaves no card to discard, the one-card
+    rule, a red three in hand). The same judgement as the engine's fast path (``pile.py``), which the tests
+    compare with the engine through the plain enumeration. (Kept here while the engine's internals change.)"""
+    rules = state.rules
+    pile = state.pile
+    if rules.one_card_pile_rule and state.stock and len(hand) == 1 and len(pile) == 1:
+        return None
+    rank = top.rank
+    naturals = []
+    for c in hand:
+        if c.rank == rank:
+            naturals.append(c)
+        elif c.is_red_three:
+            return None
+    frozen = rules.pile_always_frozen
+    if not frozen:
+        red, black = rules.red_three_freezes_pile, rules.black_three_freezes_pile
+        for c in pile:
+            if c.is_wild or (red and c.is_red_three) or (black and c.is_black_three):
+                frozen = True
+                break
+    team_meld = melds[index] if index is not None else None
+    option = None
+    if len(naturals) >= 2:
+        pair = (naturals[0], naturals[1])
+        if team_meld is None or _pile_fits(team_meld, (top,) + pair, rules):
+            option = ("pair", pair)
+    if option is None and not frozen:
+        if team_meld is not None:
+            closed = not rules.take_onto_canasta and check_meld(team_meld, rules).canasta != NONE
+            if not closed and _pile_fits(team_meld, (top,), rules):
+                option = ("lay-off", ())
+        elif rules.take_with_natural_and_wild and naturals:
+            for wild in sorted({c for c in hand if c.is_wild}, key=_points):
+                if meld_facts((top, naturals[0], wild), rules) is not None:
+                    option = ("natural-and-wild", (naturals[0], wild))
+                    break
+    if option is None:
+        return ()
+    kept = len(hand) - len(option[1]) + sum(1 for c in pile[:-1] if not c.is_red_three)
+    if kept < 2:
+        return None   # the turn could end only by going out: the engine searches for it
+    return option
+
+
+def _pile_fits(meld: tuple, cards: tuple, rules: RuleSet) -> bool:
+    """May ``cards`` go on ``meld`` (a meld on the table), as the pile's check judges it: not on a samba."""
+    facts = meld_facts(meld, rules, copies_checked=True)
+    if facts is None or facts[2] == SAMBA:
+        return False
+    return meld_facts(meld + cards, rules, copies_checked=True) is not None
 
 
 def _runs(naturals, rules):
