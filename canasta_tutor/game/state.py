@@ -541,18 +541,16 @@ def _meld_phase_actions(state: State) -> list[Action]:
     acts: list[Action] = []
     size = len(hand)
     distinct = list(dict.fromkeys(hand))
-    # one pass over the hand: natural cards by rank (hand order), wild cards
+    # one pass over the hand: natural cards by rank (hand order), wild cards, threes
     by_rank: dict[str, list[Card]] = {}
-    wilds: list[Card] = []
     for c in hand:
-        if c.is_natural:
-            group = by_rank.get(c.rank)
-            if group is None:
-                by_rank[c.rank] = [c]
-            else:
-                group.append(c)
-        elif c.is_wild:
-            wilds.append(c)
+        group = by_rank.get(c.meld_rank)   # the rank, "*" for a wild card
+        if group is None:
+            by_rank[c.meld_rank] = [c]
+        else:
+            group.append(c)
+    wilds = by_rank.pop("*", [])
+    threes = len(by_rank.pop("3", ()))
     get_info = _MELD_INFO.get
     infos = [get_info(m) or _meld_info(m) for m in melds]
     if not melds:
@@ -561,14 +559,14 @@ def _meld_phase_actions(state: State) -> list[Action]:
             acts.append(Action(MELD, melds=combo))
     else:
         if size >= 3:
-            on_table = {(kind, key) for kind, key, *_rest in infos}
+            group_ranks = {info[1] for info in infos if info[0] == GROUP}
             wilds_low = sorted(wilds, key=_points) if len(wilds) > 1 else wilds
             n_wild = len(wilds_low)
             # new groups: a rank's natural cards all together, with 0 or more wild cards (twos first)
             for rank in sorted(by_rank, key=SEQUENCE_ORDER.__getitem__):
                 group = by_rank[rank]
                 n = len(group)
-                if n < 2 or (GROUP, rank) in on_table:
+                if n < 2 or rank in group_ranks:
                     continue
                 top = min(caps[n], n_wild, size - n - 2)
                 if top >= 0:
@@ -621,7 +619,7 @@ def _meld_phase_actions(state: State) -> list[Action]:
                         acts.append(_swap_action(c, i, wild))
     if size >= 2:
         acts += map(_discard_action, distinct)
-    go = _go_out_action(state, by_rank, len(wilds), infos)
+    go = _go_out_action(state, by_rank, len(wilds), infos, threes)
     if go is not None:
         acts.append(go)
     return acts
@@ -643,10 +641,10 @@ def _fits(game: Game, m: tuple, c: Card) -> bool:
     return ok
 
 
-def _go_out_action(state: State, by_rank=None, wilds=None, infos=None) -> Action | None:
+def _go_out_action(state: State, by_rank=None, wilds=None, infos=None, black=None) -> Action | None:
     """The engine's way out for the player to move (``find_go_out``), if there is one. ``by_rank`` (natural
-    cards in hand by rank), ``wilds`` (how many wild cards) and ``infos`` (``_meld_info`` of the team's melds):
-    read by the caller already, or read here."""
+    cards in hand by rank), ``wilds`` (how many wild cards), ``infos`` (``_meld_info`` of the team's melds) and
+    ``black`` (how many threes): read by the caller already, or read here."""
     p = state.current_player
     t = state.team_of(p)
     hand = state.hands[p]
@@ -691,10 +689,8 @@ def _go_out_action(state: State, by_rank=None, wilds=None, infos=None) -> Action
         lone += 1
         if lone > 1:
             return None
-    black = 0
-    for c in hand:
-        if c.rank == "3":
-            black += 1
+    if black is None:
+        black = sum(1 for c in hand if c.rank == "3")
     if black:   # black threes: one meld of three or four (two and a wild card where allowed), the rest lone
         sizes = (2, 3, 4) if rules.black_threes_with_wild else (3, 4)
         lone += min([black - v for v in sizes if v <= black] + [black])
