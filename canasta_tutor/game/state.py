@@ -391,8 +391,9 @@ def _quick_take(state: State, hand, melds, top: Card, index: int | None):
     """``check_take_pile``'s answer for a team that has opened, under rules without sequences, in the common
     cases, without building a situation or writing a sentence: ``(method, cards shown)`` when the pile may be
     taken, ``()`` when not, ``None`` to ask the engine (a take that leaves no card to discard, the one-card
-    rule, a red three in hand). The same judgement as the engine's fast path (``pile.py``), which the tests
-    compare with the engine through the plain enumeration. (Kept here while the engine's internals change.)"""
+    rule, a red three in hand, a choice between wild cards). The same judgement as the engine's fast path
+    (``pile.py``), which the tests compare with the engine through the plain enumeration. (Kept here while the
+    engine's internals change.)"""
     rules = state.rules
     pile = state.pile
     if rules.one_card_pile_rule and state.stock and len(hand) == 1 and len(pile) == 1:
@@ -423,10 +424,12 @@ def _quick_take(state: State, hand, melds, top: Card, index: int | None):
             if not closed and _pile_fits(team_meld, (top,), rules):
                 option = ("lay-off", ())
         elif rules.take_with_natural_and_wild and naturals:
-            for wild in sorted({c for c in hand if c.is_wild}, key=_points):
+            wild_cards = {c for c in hand if c.is_wild}
+            if len(wild_cards) > 1:
+                return None   # which wild card is shown is the engine's choice
+            for wild in wild_cards:
                 if meld_facts((top, naturals[0], wild), rules) is not None:
                     option = ("natural-and-wild", (naturals[0], wild))
-                    break
     if option is None:
         return ()
     kept = len(hand) - len(option[1]) + sum(1 for c in pile[:-1] if not c.is_red_three)
