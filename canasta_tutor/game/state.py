@@ -944,15 +944,8 @@ def why_illegal(state: State, action: Action) -> Verdict:
     elif k == END and state.stock:
         reasons.append(Reason("stock-left", f"The stock still holds {len(state.stock)} cards: draw or take the pile."))
     elif k == TAKE_PILE:
-        try:
-            v = check_take_pile(_situation(state, p))
-        except SituationError as e:
-            v = Verdict(False, (Reason("too-large", str(e)),))
-        if not v.ok:
-            reasons.extend(v.reasons)
-        else:
-            reasons.append(Reason("not-this-way", "You may take the pile, but not this way: "
-                                  + " or ".join(a.describe(melds) for a in _take_actions(state))))
+        reasons += _engine_refusal(state, check_take_pile, lambda v: "You may take the pile, but not this way: "
+                                   + " or ".join(a.describe(melds) for a in _take_actions(state)))
     elif k == MELD:
         for m in action.melds:
             v = check_meld(m, state.rules)
@@ -984,18 +977,24 @@ def why_illegal(state: State, action: Action) -> Verdict:
             reasons.append(Reason("last-card", "Discarding your last card would be going out, which needs "
                                                f"{state.rules.canastas_to_go_out} canasta(s) on your team's side."))
     elif k == GO_OUT:
-        try:
-            v = check_go_out(_situation(state, p))
-        except SituationError as e:
-            v = Verdict(False, (Reason("too-large", str(e)),))
-        if not v.ok:
-            reasons.extend(v.reasons)
-        else:
-            reasons.append(Reason("not-this-way", "You may go out, but not this way: "
-                                  + " ".join(r.text for r in v.reasons[:1])))
+        reasons += _engine_refusal(state, check_go_out, lambda v: "You may go out, but not this way: "
+                                   + " ".join(r.text for r in v.reasons[:1]))
     if not reasons:
         reasons.append(Reason("not-legal", "That is not one of the moves open now."))
     return Verdict(False, tuple(reasons))
+
+
+def _engine_refusal(state: State, check, not_this_way) -> list[Reason]:
+    """Why a take or a way out is refused: the engine's reasons (``check``, ``check_take_pile`` or
+    ``check_go_out``, on the situation of the player to move); when the engine allows it, the action was not
+    the way the game offers, and ``not_this_way(verdict)`` says so."""
+    try:
+        v = check(_situation(state, state.current_player))
+    except SituationError as e:
+        return [Reason("too-large", str(e))]
+    if not v.ok:
+        return list(v.reasons)
+    return [Reason("not-this-way", not_this_way(v))]
 
 
 # --- what a player sees ----------------------------------------------------------------------------------------
