@@ -377,3 +377,50 @@ def test_the_end_is_refused_while_the_stock_holds_cards():
     with pytest.raises(IllegalMove) as e:
         apply(state, Action(END))
     assert e.value.verdict.has("stock-left")
+
+
+def test_a_take_or_a_way_out_the_engine_allows_but_not_this_way_names_the_offered_one():
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="7H 7S KD 4C 9S", melds=["QH QS QD"], pile="5D 7C")
+    offered = [a for a in legal_actions(state) if a.kind == TAKE_PILE]
+    assert offered and offered[0].cards == tuple(parse_cards("7H 7S"))
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(TAKE_PILE, cards=parse_cards("KD 4C")))   # the engine allows a take, not this one
+    assert e.value.verdict.codes == ("not-this-way",)
+    assert e.value.verdict.reasons[0].text == ("You may take the pile, but not this way: Take the pile with 7♥ 7♠ "
+                                               "from your hand.")
+    # a way out the engine allows, written another way: the engine's plan is named
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="KH KS KD 9C", melds=["7H 7S 7D 7C 7H 7S 7D"])
+    state.stock.append(Card("KC"))
+    apply(state, Action(DRAW))
+    assert any(a.kind == GO_OUT for a in legal_actions(state))
+    with pytest.raises(IllegalMove) as e:
+        apply(state, Action(GO_OUT, melds=(tuple(parse_cards("KH KS KD 9C")),), discard=Card("KC")))
+    assert e.value.verdict.codes == ("not-this-way",)
+    text = e.value.verdict.reasons[0].text
+    assert text.startswith("You may go out, but not this way: ") and "9♣" in text
+
+
+def test_a_move_is_told_to_the_player_or_to_others():
+    take = Action(TAKE_PILE, cards=parse_cards("9C 9D"), target=0)
+    assert take.describe() == "Take the pile with 9♣ 9♦ from your hand, laying the top card off on meld 1."
+    assert take.describe(you=False) == "Take the pile with 9♣ 9♦, laying the top card off on meld 1."
+    assert Action(GO_OUT).describe() == "Go out: your hand is empty."
+    assert Action(GO_OUT).describe(you=False) == "Go out: the hand is empty."
+    # told to others, no sentence of random play speaks to "you"; to the player, the sentence is unchanged
+    game = Game("classic")
+    rng = random.Random(5)
+    seen = set()
+    for seed in range(3):
+        state = game.new_initial_state(seed)
+        while not state.is_terminal():
+            acts = legal_actions(state)
+            melds = state.melds[state.team_of(state.current_player)]
+            for a in acts:
+                seen.add(a.kind)
+                other = a.describe(melds, you=False)
+                assert " your " not in f" {other.lower()} " and "you " not in other.lower(), other
+                assert a.describe(melds, you=True) == a.describe(melds)
+            apply(state, acts[rng.randrange(len(acts))])
+    assert {TAKE_PILE, GO_OUT, MELD, LAY_OFF, DISCARD} <= seen

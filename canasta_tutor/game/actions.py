@@ -58,8 +58,15 @@ class Action:
             raise CanastaError(f"unknown action kind {clip(self.kind, 40)!r}: the kinds are {', '.join(KINDS)}")
 
     # --- words -------------------------------------------------------------------------------------------
-    def describe(self, melds=None) -> str:
-        """A plain sentence for a learner; ``melds`` (the team's melds) lets it name the target meld's cards."""
+    def describe(self, melds=None, *, you: bool = True) -> str:
+        """A plain sentence for a learner; ``melds`` (the team's melds) lets it name the target meld's cards.
+        ``you``: the sentence speaks to the player who makes the move ("with 9♣ 9♦ from your hand"); with
+        ``you=False`` it tells others of it, as of a bot's move in the coach's log ("with 9♣ 9♦").
+
+        >>> take = Action("take_pile", cards=parse_cards("9C 9D"))
+        >>> take.describe(), take.describe(you=False)
+        ('Take the pile with 9♣ 9♦ from your hand.', 'Take the pile with 9♣ 9♦.')
+        """
         def meld_name(i):
             if melds is not None and i is not None and 0 <= i < len(melds):
                 return format_cards(melds[i])
@@ -73,7 +80,7 @@ class Action:
         if k == DISCARD:
             return f"Discard {format_cards(self.cards)}."
         if k == TAKE_PILE:
-            shown = f" with {format_cards(self.cards)} from your hand" if self.cards else ""
+            shown = (f" with {format_cards(self.cards)}" + (" from your hand" if you else "")) if self.cards else ""
             where = (f", laying the top card off on {meld_name(self.target)}" if self.target is not None
                      else "")
             text = f"Take the pile{shown}{where}."
@@ -98,7 +105,7 @@ class Action:
         if self.discard is not None:
             steps.append(f"discard {self.discard}")
         if not steps:
-            return "Go out: your hand is empty."
+            return "Go out: your hand is empty." if you else "Go out: the hand is empty."
         text = ", ".join(steps[:-1]) + (" and " if len(steps) > 1 else "") + steps[-1]
         return f"Go out: {text}."
 

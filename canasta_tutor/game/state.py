@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from ..cards import ALL_CARDS, JOKER, SEQUENCE_ORDER, Card, card_points, format_cards
 from ..errors import CanastaError, SituationError, clip
 from ..going_out import check_go_out, find_go_out
-from ..melds import (GROUP, SEQUENCE, CANASTA_SIZE, check_add_to_meld, check_meld, check_swap, check_team_melds,
-                     meld_facts, meld_key)
+from ..melds import (CANASTA_SIZE, GROUP, NONE, SAMBA, SEQUENCE, check_add_to_meld, check_meld, check_swap,
+                     check_team_melds, meld_facts, meld_key)
 from ..opening import check_opening
 from ..pile import check_take_pile
 from ..rules import RuleSet, get_rules
@@ -62,6 +62,10 @@ class Game:
         for card in ALL_CARDS:
             deck += [card] * (self.rules.jokers if card.rank == JOKER else self.rules.decks)
         self.deck = tuple(deck)
+        #: ``rules.wild_capacity(n)`` for ``n`` natural cards, read from a table in the enumeration's loops
+        self.wild_caps = tuple(self.rules.wild_capacity(n) for n in range(4 * len(deck) + 2))
+        #: lay-offs judged so far: ``(meld, card) -> bool`` (``meld_facts``), for the enumeration
+        self.fits: dict = {}
 
     def team_of(self, player: int) -> int:
         return player % self.num_teams
@@ -238,16 +242,6 @@ class State:
 
 # --- legal actions --------------------------------------------------------------------------------------------
 
-def _distinct(cards):
-    seen = set()
-    out = []
-    for c in cards:
-        if c not in seen:
-            seen.add(c)
-            out.append(c)
-    return out
-
-
 def legal_actions(state: State) -> list[Action]:
     """Every action the player to move may take now (an empty list once the hand is over)."""
     if state._legal is None:
@@ -256,12 +250,84 @@ def legal_actions(state: State) -> list[Action]:
         elif state.phase == MELD_PHASE:
             acts = _meld_phase_actions(state)
             if not acts:  # no discard keeps a card and no way out: the hand ends (only a hand of one card)
-                acts = [Action(END)]
+                acts = [_END_ACTION]
         else:
             acts = []
         state._legal = acts
-        state._legal_set = frozenset(acts)
+        state._legal_set = None   # made when first needed (an action not found by identity)
     return list(state._legal)
+
+
+# --- the enumeration's building blocks: shared actions, meld facts read once ----------------------------------
+# Actions are frozen values, so equal ones can be shared: the enumeration looks them up instead of building
+# (and later hashing) new ones. The tables are cleared when they grow large (a long-running process).
+_DRAW_ACTION = Action(DRAW)
+_END_ACTION = Action(END)
+_TABLE_LIMIT = 50_000
+_DISCARDS: dict = {}
+_LAY_OFFS: dict = {}
+_SWAPS: dict = {}
+_MELDS: dict = {}
+_MELD_INFO: dict = {}
+
+
+def _discard_action(c: Card) -> Action:
+    a = _DISCARDS.get(c)
+    if a is None:
+        a = _DISCARDS[c] = Action(DISCARD, cards=(c,))
+    return a
+
+
+def _lay_off_action(c: Card, i: int) -> Action:
+    key = (c, i)
+    a = _LAY_OFFS.get(key)
+    if a is None:
+        if len(_LAY_OFFS) > _TABLE_LIMIT:
+            _LAY_OFFS.clear()
+        a = _LAY_OFFS[key] = Action(LAY_OFF, cards=(c,), target=i)
+    return a
+
+
+def _swap_action(c: Card, i: int, wild: Card) -> Action:
+    key = (c, i, wild)
+    a = _SWAPS.get(key)
+    if a is None:
+        if len(_SWAPS) > _TABLE_LIMIT:
+            _SWAPS.clear()
+        a = _SWAPS[key] = Action(SWAP, cards=(c,), target=i, wild=wild)
+    return a
+
+
+def _meld_action(meld: tuple) -> Action:
+    a = _MELDS.get(meld)
+    if a is None:
+        if len(_MELDS) > _TABLE_LIMIT:
+            _MELDS.clear()
+        a = _MELDS[meld] = Action(MELD, melds=(meld,))
+    return a
+
+
+def _meld_info(m: tuple) -> tuple:
+    """``(kind, key, wild cards, the highest wild card, low, high)`` of a meld on the table (``meld_key``, the
+    count of its wild cards, the wild card a swap takes back, a sequence's lowest and highest rank order),
+    read once per meld (melds are tuples of interned cards)."""
+    info = _MELD_INFO.get(m)
+    if info is None:
+        if len(_MELD_INFO) > _TABLE_LIMIT:
+            _MELD_INFO.clear()
+        kind, key = meld_key(m)
+        wild_in = [c for c in m if c.is_wild]
+        best = max(wild_in, key=_points) if wild_in else None
+        lo = hi = 0
+        if kind == SEQUENCE:
+            orders = [SEQUENCE_ORDER.get(c.rank, 0) for c in m]
+            lo, hi = min(orders), max(orders)
+        info = _MELD_INFO[m] = (kind, key, len(wild_in), best, lo, hi)
+    return info
+
+
+def _points(c: Card) -> int:
+    return c.points
 
 
 def _situation(state: State, player: int, **extra) -> Situation:
@@ -271,10 +337,10 @@ def _situation(state: State, player: int, **extra) -> Situation:
 
 
 def _draw_actions(state: State) -> list[Action]:
-    acts = [Action(DRAW)] if state.stock else []
+    acts = [_DRAW_ACTION] if state.stock else []
     acts += _take_actions(state)
     if not state.stock:
-        acts.append(Action(END))
+        acts.append(_END_ACTION)
     return acts
 
 
@@ -291,20 +357,27 @@ def _take_actions(state: State) -> list[Action]:
     melds = state.melds[t]
     rules = state.rules
     naturals = [c for c in hand if c.rank == top.rank and not c.is_wild]
-    index = next((i for i, m in enumerate(melds) if meld_key(m) == (GROUP, top.rank)), None)
+    key = (GROUP, top.rank)
+    index = next((i for i, m in enumerate(melds) if _meld_info(m)[:2] == key), None)
     if len(naturals) < 2 and index is None and not (naturals and melds and any(c.is_wild for c in hand)):
         return []
     if len(hand) > max_hand_cards(rules):
         return []   # beyond any real game's hand: the engine does not judge it (see the package notes)
-    try:
-        verdict = check_take_pile(_situation(state, p))
-    except SituationError:
-        return []
-    if not verdict.ok:
+    quick = _quick_take(state, hand, melds, top, index) if melds and not rules.sequences else None
+    if quick is None:
+        try:
+            verdict = check_take_pile(_situation(state, p))
+        except SituationError:
+            return []
+        if not verdict.ok:
+            return []
+        quick = (verdict.method, verdict.cards)
+    elif not quick:
         return []
     if melds:
-        target = index if (verdict.method == "lay-off" or (verdict.method == "pair" and index is not None)) else None
-        return [Action(TAKE_PILE, cards=tuple(verdict.cards), target=target)]
+        method, cards = quick
+        target = index if (method == "lay-off" or (method == "pair" and index is not None)) else None
+        return [Action(TAKE_PILE, cards=tuple(cards), target=target)]
     # A team that has not opened: the top card and its natural pair (or more) open, with other melds from hand.
     pile_rest = sum(1 for c in pile[:-1] if not c.is_red_three)
     minimum = rules.opening_minimum(state.scores[t])
@@ -312,6 +385,65 @@ def _take_actions(state: State) -> list[Action]:
     for combo in _opening_combos(hand, rules, minimum, keep=2 - pile_rest, top=top):
         acts.append(Action(TAKE_PILE, cards=combo[0][1:], melds=combo))
     return acts
+
+
+def _quick_take(state: State, hand, melds, top: Card, index: int | None):
+    """``check_take_pile``'s answer for a team that has opened, under rules without sequences, in the common
+    cases, without building a situation or writing a sentence: ``(method, cards shown)`` when the pile may be
+    taken, ``()`` when not, ``None`` to ask the engine (a take that leaves no card to discard, the one-card
+    rule, a red three in hand, a choice between wild cards). The same judgement as the engine's fast path
+    (``pile.py``), which the tests compare with the engine through the plain enumeration. (Kept here while the
+    engine's internals change.)"""
+    rules = state.rules
+    pile = state.pile
+    if rules.one_card_pile_rule and state.stock and len(hand) == 1 and len(pile) == 1:
+        return None
+    rank = top.rank
+    naturals = []
+    for c in hand:
+        if c.rank == rank:
+            naturals.append(c)
+        elif c.is_red_three:
+            return None
+    frozen = rules.pile_always_frozen
+    if not frozen:
+        red, black = rules.red_three_freezes_pile, rules.black_three_freezes_pile
+        for c in pile:
+            if c.is_wild or (red and c.is_red_three) or (black and c.is_black_three):
+                frozen = True
+                break
+    team_meld = melds[index] if index is not None else None
+    option = None
+    if len(naturals) >= 2:
+        pair = (naturals[0], naturals[1])
+        if team_meld is None or _pile_fits(team_meld, (top,) + pair, rules):
+            option = ("pair", pair)
+    if option is None and not frozen:
+        if team_meld is not None:
+            closed = not rules.take_onto_canasta and check_meld(team_meld, rules).canasta != NONE
+            if not closed and _pile_fits(team_meld, (top,), rules):
+                option = ("lay-off", ())
+        elif rules.take_with_natural_and_wild and naturals:
+            wild_cards = {c for c in hand if c.is_wild}
+            if len(wild_cards) > 1:
+                return None   # which wild card is shown is the engine's choice
+            for wild in wild_cards:
+                if meld_facts((top, naturals[0], wild), rules) is not None:
+                    option = ("natural-and-wild", (naturals[0], wild))
+    if option is None:
+        return ()
+    kept = len(hand) - len(option[1]) + sum(1 for c in pile[:-1] if not c.is_red_three)
+    if kept < 2:
+        return None   # the turn could end only by going out: the engine searches for it
+    return option
+
+
+def _pile_fits(meld: tuple, cards: tuple, rules: RuleSet) -> bool:
+    """May ``cards`` go on ``meld`` (a meld on the table), as the pile's check judges it: not on a samba."""
+    facts = meld_facts(meld, rules, copies_checked=True)
+    if facts is None or facts[2] == SAMBA:
+        return False
+    return meld_facts(meld + cards, rules, copies_checked=True) is not None
 
 
 def _runs(naturals, rules):
@@ -398,78 +530,124 @@ def _opening_combos(hand, rules: RuleSet, minimum: int, *, keep: int, top: Card 
 
 
 def _meld_phase_actions(state: State) -> list[Action]:
+    """The meld phase's actions, in this order: new melds (each rank's natural cards, with 0 or more wild
+    cards, twos first; samba's runs), lay-offs of one card (meld by meld, cards in hand order), swaps,
+    discards (hand order), the way out. ``tests/test_game_fast_actions.py`` keeps the plain enumeration
+    (every meld judged by the engine) and checks this one against it."""
     p = state.current_player
-    t = state.team_of(p)
+    game = state.game
+    t = p % game.num_teams
     hand = state.hands[p]
     melds = state.melds[t]
     rules = state.rules
+    caps = game.wild_caps
     acts: list[Action] = []
     size = len(hand)
-    distinct = _distinct(hand)
+    distinct = list(dict.fromkeys(hand))
+    # one pass over the hand: natural cards by rank (hand order), wild cards, threes
+    by_rank: dict[str, list[Card]] = {}
+    for c in hand:
+        group = by_rank.get(c.meld_rank)   # the rank, "*" for a wild card
+        if group is None:
+            by_rank[c.meld_rank] = [c]
+        else:
+            group.append(c)
+    wilds = by_rank.pop("*", [])
+    threes = len(by_rank.pop("3", ()))
+    get_info = _MELD_INFO.get
+    infos = [get_info(m) or _meld_info(m) for m in melds]
     if not melds:
         minimum = rules.opening_minimum(state.scores[t])
         for combo in _opening_combos(hand, rules, minimum, keep=2):
             acts.append(Action(MELD, melds=combo))
     else:
         if size >= 3:
-            groups = {}
-            for i, m in enumerate(melds):
-                key = meld_key(m)
-                groups.setdefault(key, []).append(i)
-            naturals = [c for c in hand if c.is_natural]
-            wilds_low = sorted((c for c in hand if c.is_wild), key=lambda c: c.points)
-            by_rank: dict[str, list[Card]] = {}
-            for c in naturals:
-                by_rank.setdefault(c.rank, []).append(c)
+            group_ranks = {info[1] for info in infos if info[0] == GROUP}
+            wilds_low = sorted(wilds, key=_points) if len(wilds) > 1 else wilds
+            n_wild = len(wilds_low)
             # new groups: a rank's natural cards all together, with 0 or more wild cards (twos first)
-            for rank in sorted(by_rank, key=lambda r: SEQUENCE_ORDER[r]):
+            for rank in sorted(by_rank, key=SEQUENCE_ORDER.__getitem__):
                 group = by_rank[rank]
                 n = len(group)
-                if n < 2 or (GROUP, rank) in groups:
+                if n < 2 or rank in group_ranks:
                     continue
-                for w in range(max(0, 3 - n), min(rules.wild_capacity(n), len(wilds_low)) + 1):
-                    if size - n - w >= 2:
-                        acts.append(Action(MELD, melds=(tuple(group) + tuple(wilds_low[:w]),)))
-            for run in _runs(naturals, rules):
-                if size - len(run) >= 2:
-                    acts.append(Action(MELD, melds=(run,)))
+                top = min(caps[n], n_wild, size - n - 2)
+                if top >= 0:
+                    base = tuple(group)
+                    for w in range(max(0, 3 - n), top + 1):
+                        acts.append(_meld_action(base + tuple(wilds_low[:w]) if w else base))
+            if rules.sequences:
+                for run in _runs([c for c in hand if c.is_natural], rules):
+                    if size - len(run) >= 2:
+                        acts.append(Action(MELD, melds=(run,)))
             # lay off one card on a meld
+            distinct_wilds = list(dict.fromkeys(wilds))
+            order = None
             for i, m in enumerate(melds):
-                kind, key = meld_key(m)
+                kind, key, m_wild, _best, lo, hi = infos[i]
                 if kind == GROUP:
+                    n_nat = len(m) - m_wild
+                    if key in _NATURAL_RANKS and n_nat >= 2 and len(m) >= 2:
+                        # meld_facts(m + (c,)) for a group of naturals of one rank and wild cards, in numbers
+                        naturals = by_rank.get(key) if m_wild <= caps[n_nat + 1] else None
+                        wild_cards = distinct_wilds if m_wild + 1 <= caps[n_nat] else None
+                        if naturals:
+                            naturals = list(dict.fromkeys(naturals))
+                            if wild_cards:   # both, in hand order
+                                if order is None:
+                                    order = {c: k for k, c in enumerate(distinct)}
+                                naturals = sorted(naturals + wild_cards, key=order.__getitem__)
+                            for c in naturals:
+                                acts.append(_lay_off_action(c, i))
+                        elif wild_cards:
+                            for c in wild_cards:
+                                acts.append(_lay_off_action(c, i))
+                        continue
                     candidates = [c for c in distinct if c.rank == key or c.is_wild]
                 else:
-                    orders = [SEQUENCE_ORDER[c.rank] for c in m]
                     if len(m) >= 7:
                         continue
-                    lo, hi = min(orders), max(orders)
                     candidates = [c for c in distinct if c.suit == key and c.is_natural
                                   and SEQUENCE_ORDER[c.rank] in (lo - 1, hi + 1)]
                 for c in candidates:
-                    if meld_facts(m + (c,), rules, copies_checked=True) is not None:
-                        acts.append(Action(LAY_OFF, cards=(c,), target=i))
+                    if _fits(state.game, m, c):
+                        acts.append(_lay_off_action(c, i))
         if rules.wild_swap:
             for i, m in enumerate(melds):
-                kind, rank = meld_key(m)
-                if kind != GROUP or len(m) >= CANASTA_SIZE:
+                kind, rank, m_wild, wild, _lo, _hi = infos[i]
+                if kind != GROUP or len(m) >= CANASTA_SIZE or not m_wild:
                     continue
-                wild_in = [c for c in m if c.is_wild]
-                if not wild_in:
-                    continue
-                wild = max(wild_in, key=lambda c: c.points)
                 for c in distinct:
                     if c.rank == rank and c.is_natural:
-                        acts.append(Action(SWAP, cards=(c,), target=i, wild=wild))
+                        acts.append(_swap_action(c, i, wild))
     if size >= 2:
-        acts += [Action(DISCARD, cards=(c,)) for c in distinct]
-    go = _go_out_action(state)
+        acts += map(_discard_action, distinct)
+    go = _go_out_action(state, by_rank, len(wilds), infos, threes)
     if go is not None:
         acts.append(go)
     return acts
 
 
-def _go_out_action(state: State) -> Action | None:
-    """The engine's way out for the player to move (``find_go_out``), if there is one."""
+#: The ranks a group of natural cards may have (a three is never natural).
+_NATURAL_RANKS = frozenset(SEQUENCE_ORDER)
+
+
+def _fits(game: Game, m: tuple, c: Card) -> bool:
+    """May ``c`` be laid off on ``m`` (``meld_facts``, remembered per game: a meld on the table is judged with
+    the same card again and again)?"""
+    key = (m, c)
+    ok = game.fits.get(key)
+    if ok is None:
+        if len(game.fits) > _TABLE_LIMIT:
+            game.fits.clear()
+        ok = game.fits[key] = meld_facts(m + (c,), game.rules, copies_checked=True) is not None
+    return ok
+
+
+def _go_out_action(state: State, by_rank=None, wilds=None, infos=None, black=None) -> Action | None:
+    """The engine's way out for the player to move (``find_go_out``), if there is one. ``by_rank`` (natural
+    cards in hand by rank), ``wilds`` (how many wild cards), ``infos`` (``_meld_info`` of the team's melds) and
+    ``black`` (how many threes): read by the caller already, or read here."""
     p = state.current_player
     t = state.team_of(p)
     hand = state.hands[p]
@@ -477,71 +655,93 @@ def _go_out_action(state: State) -> Action | None:
     rules = state.rules
     if len(hand) > max_hand_cards(rules):
         return None
-    # Quick necessary conditions (the search is the engine's, and slow): enough cards of a kind for the
-    # canastas needed, and at most one card (the discard) without a place to go.
-    counts: dict[str, int] = {}
-    suit_orders = set()
-    wilds = 0
-    for c in hand:
-        counts[c.rank] = counts.get(c.rank, 0) + 1
-        if c.is_natural:
-            suit_orders.add((c.suit, SEQUENCE_ORDER[c.rank]))
-        elif c.is_wild:
-            wilds += 1
+    if by_rank is None:
+        by_rank, wilds = {}, 0
+        for c in hand:
+            if c.is_natural:
+                by_rank.setdefault(c.rank, []).append(c)
+            elif c.is_wild:
+                wilds += 1
+    if infos is None:
+        infos = [_meld_info(m) for m in melds]
+    # Quick necessary conditions (the search is the engine's, and slow): at most one card (the discard)
+    # without a place to go, and enough cards of a kind for the canastas needed.
     groups = {}
-    on_table = set()
     canastas = 0
-    potential = 0
-    for m in melds:
-        kind, key = meld_key(m)
+    for m, info in zip(melds, infos):
         if len(m) >= CANASTA_SIZE:
             canastas += 1
-        if kind == GROUP:
-            groups[key] = m
-        elif kind == SEQUENCE:
-            on_table.update((key, SEQUENCE_ORDER[c.rank]) for c in m)
-    short = rules.canastas_to_go_out - canastas
-    if short > 0:
-        swappable = sum(1 for m in groups.values() if len(m) < CANASTA_SIZE for c in m if c.is_wild) \
-            if rules.wild_swap else 0
-        spare_wild = min(wilds + swappable, rules.max_wild)
-        for rank in set(counts) | set(groups):
-            if rank in SEQUENCE_ORDER:
-                group = groups.get(rank, ())
-                if len(group) < CANASTA_SIZE and counts.get(rank, 0) + len(group) + spare_wild >= CANASTA_SIZE:
-                    potential += 1
-        if rules.sequences:
-            by_suit: dict[str, int] = {}
-            for suit, _o in suit_orders:
-                by_suit[suit] = by_suit.get(suit, 0) + 1
-            for m in melds:
-                kind, key = meld_key(m)
-                if kind == SEQUENCE and len(m) < CANASTA_SIZE:
-                    by_suit[key] = by_suit.get(key, 0) + len(m)
-            potential += sum(1 for v in by_suit.values() if v >= CANASTA_SIZE)
-        if potential < short:
-            return None
-    placed = suit_orders | on_table
+        if info[0] == GROUP:
+            groups[info[1]] = (m, info[2])
+    sequences = rules.sequences
     lone = 0
-    for c in hand:
-        if c.is_natural and counts[c.rank] == 1 and c.rank not in groups:
-            if rules.sequences:
-                o, su = SEQUENCE_ORDER[c.rank], c.suit
-                if any((su, o + a) in placed and (su, o + b) in placed for a, b in ((-2, -1), (-1, 1), (1, 2))):
-                    continue   # it may be part of a run of three, from hand or with a sequence on the table
-            lone += 1
-    black = counts.get("3", 0)
+    placed = None
+    for rank, cs in by_rank.items():
+        if len(cs) != 1 or rank in groups:
+            continue
+        if sequences:
+            if placed is None:
+                placed = {(c.suit, SEQUENCE_ORDER[c.rank]) for cs2 in by_rank.values() for c in cs2}
+                for m, info in zip(melds, infos):
+                    if info[0] == SEQUENCE:
+                        placed.update((info[1], SEQUENCE_ORDER[x.rank]) for x in m)
+            c = cs[0]
+            o, su = SEQUENCE_ORDER[c.rank], c.suit
+            if any((su, o + a) in placed and (su, o + b) in placed for a, b in ((-2, -1), (-1, 1), (1, 2))):
+                continue   # it may be part of a run of three, from hand or with a sequence on the table
+        lone += 1
+        if lone > 1:
+            return None
+    if black is None:
+        black = sum(1 for c in hand if c.rank == "3")
     if black:   # black threes: one meld of three or four (two and a wild card where allowed), the rest lone
         sizes = (2, 3, 4) if rules.black_threes_with_wild else (3, 4)
         lone += min([black - v for v in sizes if v <= black] + [black])
-    if lone > 1:
-        return None
+        if lone > 1:
+            return None
+    if not sequences and not rules.wild_swap:
+        # each natural pair that is no meld of the team needs a wild card to become a meld (the search's
+        # "wild-short"), and so do two black threes; discarding a card of a pair leaves its partner alone
+        pairs = 0
+        for rank, cs in by_rank.items():
+            if len(cs) == 2 and rank not in groups:
+                pairs += 1
+        if black == 2:
+            pairs += 1
+        if pairs > wilds:
+            return None
+    short = rules.canastas_to_go_out - canastas
+    if short > 0:
+        potential = 0
+        swappable = sum(m_wild for m, m_wild in groups.values() if len(m) < CANASTA_SIZE) \
+            if rules.wild_swap else 0
+        spare_wild = min(wilds + swappable, rules.max_wild)
+        for rank in set(by_rank) | set(groups):
+            if rank in SEQUENCE_ORDER:
+                group = groups.get(rank)
+                glen = len(group[0]) if group else 0
+                if glen < CANASTA_SIZE and len(by_rank.get(rank, ())) + glen + spare_wild >= CANASTA_SIZE:
+                    potential += 1
+        if sequences:
+            by_suit: dict[str, int] = {}
+            for cs in by_rank.values():   # distinct ranks of each suit
+                for suit in {c.suit for c in cs}:
+                    by_suit[suit] = by_suit.get(suit, 0) + 1
+            for m, info in zip(melds, infos):
+                if info[0] == SEQUENCE and len(m) < CANASTA_SIZE:
+                    by_suit[info[1]] = by_suit.get(info[1], 0) + len(m)
+            potential += sum(1 for v in by_suit.values() if v >= CANASTA_SIZE)
+        if potential < short:
+            return None
     minimum = 0
     if not melds and not rules.concealed_needs_no_minimum:
         minimum = rules.opening_minimum(state.scores[t])
     try:
-        plan, _problems = find_go_out(tuple(hand), tuple(melds), rules, need=rules.canastas_to_go_out,
-                                      minimum=minimum)
+        if minimum or rules.sequences:
+            plan, _problems = find_go_out(tuple(hand), tuple(melds), rules, need=rules.canastas_to_go_out,
+                                          minimum=minimum)
+        else:   # the same plan, by the engine's fast path (it skips the discards that surely fail)
+            plan = check_go_out(_situation(state, p)).plan
     except SituationError:
         return None
     if plan is None:
@@ -560,12 +760,23 @@ def apply(state: State, action: Action) -> State:
         raise CanastaError(f"apply: an Action is needed, not {clip(repr(action), 60)}")
     if state._legal is None:
         legal_actions(state)
-    if action not in state._legal_set and not _allowed_beyond_list(state, action):
+    if not _listed(state, action) and not _allowed_beyond_list(state, action):
         raise IllegalMove(why_illegal(state, action), action)
     _do(state, action)
     state.history.append(action)
     state._legal = state._legal_set = None
     return state
+
+
+def _listed(state: State, action: Action) -> bool:
+    """Is ``action`` one of ``legal_actions`` (the same object, as random play and bots pass it back, or an
+    equal one)?"""
+    for a in state._legal:
+        if a is action:
+            return True
+    if state._legal_set is None:
+        state._legal_set = frozenset(state._legal)
+    return action in state._legal_set
 
 
 def _allowed_beyond_list(state: State, a: Action) -> bool:
@@ -733,15 +944,8 @@ def why_illegal(state: State, action: Action) -> Verdict:
     elif k == END and state.stock:
         reasons.append(Reason("stock-left", f"The stock still holds {len(state.stock)} cards: draw or take the pile."))
     elif k == TAKE_PILE:
-        try:
-            v = check_take_pile(_situation(state, p))
-        except SituationError as e:
-            v = Verdict(False, (Reason("too-large", str(e)),))
-        if not v.ok:
-            reasons.extend(v.reasons)
-        else:
-            reasons.append(Reason("not-this-way", "You may take the pile, but not this way: "
-                                  + " or ".join(a.describe(melds) for a in _take_actions(state))))
+        reasons += _engine_refusal(state, check_take_pile, lambda v: "You may take the pile, but not this way: "
+                                   + " or ".join(a.describe(melds) for a in _take_actions(state)))
     elif k == MELD:
         for m in action.melds:
             v = check_meld(m, state.rules)
@@ -773,18 +977,24 @@ def why_illegal(state: State, action: Action) -> Verdict:
             reasons.append(Reason("last-card", "Discarding your last card would be going out, which needs "
                                                f"{state.rules.canastas_to_go_out} canasta(s) on your team's side."))
     elif k == GO_OUT:
-        try:
-            v = check_go_out(_situation(state, p))
-        except SituationError as e:
-            v = Verdict(False, (Reason("too-large", str(e)),))
-        if not v.ok:
-            reasons.extend(v.reasons)
-        else:
-            reasons.append(Reason("not-this-way", "You may go out, but not this way: "
-                                  + " ".join(r.text for r in v.reasons[:1])))
+        reasons += _engine_refusal(state, check_go_out, lambda v: "You may go out, but not this way: "
+                                   + " ".join(r.text for r in v.reasons[:1]))
     if not reasons:
         reasons.append(Reason("not-legal", "That is not one of the moves open now."))
     return Verdict(False, tuple(reasons))
+
+
+def _engine_refusal(state: State, check, not_this_way) -> list[Reason]:
+    """Why a take or a way out is refused: the engine's reasons (``check``, ``check_take_pile`` or
+    ``check_go_out``, on the situation of the player to move); when the engine allows it, the action was not
+    the way the game offers, and ``not_this_way(verdict)`` says so."""
+    try:
+        v = check(_situation(state, state.current_player))
+    except SituationError as e:
+        return [Reason("too-large", str(e))]
+    if not v.ok:
+        return list(v.reasons)
+    return [Reason("not-this-way", not_this_way(v))]
 
 
 # --- what a player sees ----------------------------------------------------------------------------------------
