@@ -108,9 +108,9 @@ def _weigh(cards: tuple[Card, ...], rules: RuleSet, copies_checked: bool):
     if n_nat:
         ranks = w >> W_RANK_SUM_SHIFT & 255
         if n_nat * (w >> W_RANK_SQUARES_SHIFT & 2047) == ranks * ranks:  # one natural rank
-            if not copies_checked and n > rules.decks and (
-                    ((w & W_SUITS) + rules._copies_offset) & COPIES_HIGH or jokers > rules.jokers
-                    or (twos > rules.decks and max(map(cards.count, _TWOS)) > rules.decks)):
+            if not copies_checked and (jokers > rules.jokers or n > rules.decks and (
+                    ((w & W_SUITS) + rules._copies_offset) & COPIES_HIGH
+                    or (twos > rules.decks and max(map(cards.count, _TWOS)) > rules.decks))):
                 return None  # perhaps more copies of a card than the decks hold
             field = ranks // n_nat - 1
             points = n_nat * NATURAL_POINTS[field] + 20 * twos + 50 * jokers
@@ -127,6 +127,7 @@ _meld_rank = attrgetter("meld_rank")
 _points = attrgetter("points")
 _weight = MELD_WEIGHT.__getitem__
 _TWOS = tuple(c for c in MELD_WEIGHT if c.rank == "2")
+_JOKER_CARD = Card("JK")
 
 
 def _meld_reasons(cards, rules, going_out):
@@ -149,9 +150,10 @@ def _explain_meld(cards, rules: RuleSet, going_out: bool) -> MeldVerdict:
             threes = True
     shown = format_cards(cards)
     problems: list[Reason] = []
-    if len(cards) > rules.decks and len(set(cards)) < len(cards):
+    if (len(cards) > rules.decks and len(set(cards)) < len(cards)) or cards.count(_JOKER_CARD) > rules.jokers:
         for card, n, allowed in too_many_copies(cards, rules.decks, rules.jokers):
-            problems.append(Reason("impossible-copies", f"{shown} holds {n} copies of {card}, but {rules.name} is "
+            copies = "copy" if n == 1 else "copies"
+            problems.append(Reason("impossible-copies", f"{shown} holds {n} {copies} of {card}, but {rules.name} is "
                                                         f"played with only {allowed}."))
         if problems:
             return MeldVerdict(False, tuple(problems), points=points, cards=cards)
