@@ -15,6 +15,12 @@ Card('7H')
 (50, 20, 5)
 >>> Card("2D").is_wild, Card("3H").is_red_three, Card("3S").is_black_three
 (True, True, True)
+
+Cards have no order of their own (so that comparing two cards for equality stays fast): sort them with
+:func:`sort_key`, threes first and wild cards last.
+
+>>> sorted(parse_cards("2C KH 7S 3D"), key=sort_key)
+[Card('3D'), Card('7S'), Card('KH'), Card('2C')]
 """
 
 from __future__ import annotations

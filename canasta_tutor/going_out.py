@@ -563,7 +563,7 @@ def _most_canastas(count: dict, wild: int, black: int, table: dict, base: int, r
     for rank, (nat, on_table, size) in table.items():
         k = count.get(rank, 0)
         n = nat + k
-        cap = caps[n] - on_table  # (n <= 4 x decks: the situation's copies are checked)
+        cap = (caps[n] if n < len(caps) else caps[-1]) - on_table
         if cap < 0:
             cap = 0
         if k or cap:
@@ -580,7 +580,7 @@ def _most_canastas(count: dict, wild: int, black: int, table: dict, base: int, r
         if k == 1:
             return None
         lo = 1 if k == 2 else 0
-        cap = caps[k]
+        cap = caps[k] if k < len(caps) else caps[-1]
         if cap < lo:
             return None
         least += lo

@@ -81,40 +81,45 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
         rules = get_rules(rules)
     if cards.__class__ is not tuple or (cards and cards[0].__class__ is not Card):
         cards = as_cards(cards)
-    # Fast path: the cards summed into small ints (cards.MELD_WEIGHT); naturals and wild cards only (threes,
-    # sequences, more copies than the decks hold and big groups take the explained path). The answer and the
-    # fields without a sentence; the reasons are the explained path's, written when read.
+    # Fast path: the answer and the fields from the cards' weights (_weigh), without a sentence; the reasons are
+    # the explained path's, written when read. Threes, sequences, big groups and doubtful copies are explained.
+    facts = _weigh(cards, rules, False)
+    if facts is None or (rules.sequences and not facts[1]):
+        return _explain_meld(cards, rules, going_out)
+    rank, ok, canasta, points = facts
+    return _MeldVerdict_new(MeldVerdict, (ok, LazyReasons(_meld_reasons, cards, rules, going_out),
+                                          GROUP if rank else "", rank, canasta, points, cards))
+
+
+def _weigh(cards: tuple[Card, ...], rules: RuleSet, copies_checked: bool):
+    """A group's facts from the sum of its cards' weights (:data:`cards.MELD_WEIGHT`, one pass in C):
+    ``(rank, ok, canasta, points)``, with rank ``''`` when the natural cards are of several ranks or none; or
+    ``None`` when the explained path must decide (threes, more than 15 cards, perhaps more copies of a card than
+    the decks hold, unless ``copies_checked``). The one decoder behind :func:`check_meld` and :func:`meld_facts`."""
     n = len(cards)
     if n > WEIGHT_MAX_CARDS:
-        return _explain_meld(cards, rules, going_out)
+        return None
     w = sum(map(_weight, cards))
     if w >= W_THREE:
-        return _explain_meld(cards, rules, going_out)
+        return None
     twos = w >> W_TWO_SHIFT & 15
     jokers = w >> W_JOKER_SHIFT
     n_nat = n - twos - jokers
     if n_nat:
         ranks = w >> W_RANK_SUM_SHIFT & 255
         if n_nat * (w >> W_RANK_SQUARES_SHIFT & 2047) == ranks * ranks:  # one natural rank
-            if n > rules.decks and (((w & W_SUITS) + rules._copies_offset) & COPIES_HIGH or jokers > rules.jokers
-                                    or (twos > rules.decks and max(map(cards.count, _TWOS)) > rules.decks)):
-                return _explain_meld(cards, rules, going_out)  # perhaps more copies of a card than the decks hold
+            if not copies_checked and (jokers > rules.jokers or n > rules.decks and (
+                    ((w & W_SUITS) + rules._copies_offset) & COPIES_HIGH
+                    or (twos > rules.decks and max(map(cards.count, _TWOS)) > rules.decks))):
+                return None  # perhaps more copies of a card than the decks hold
             field = ranks // n_nat - 1
-            rank = NATURAL_RANKS[field]
             points = n_nat * NATURAL_POINTS[field] + 20 * twos + 50 * jokers
             if n >= 3 and n_nat >= 2 and twos + jokers <= rules._wild_caps[n_nat]:
-                canasta = NONE if n < CANASTA_SIZE else MIXED if twos + jokers else NATURAL
-                return _MeldVerdict_new(MeldVerdict, (True, LazyReasons(_meld_reasons, cards, rules, going_out),
-                                                      GROUP, rank, canasta, points, cards))
-            if rules.sequences:
-                return _explain_meld(cards, rules, going_out)
-            return _MeldVerdict_new(MeldVerdict, (False, LazyReasons(_meld_reasons, cards, rules, going_out),
-                                                  GROUP, rank, NONE, points, cards))
-    if rules.sequences:
-        return _explain_meld(cards, rules, going_out)
-    # mixed ranks, or no natural card at all: no meld (the explained path also finds impossible copies)
-    return _MeldVerdict_new(MeldVerdict, (False, LazyReasons(_meld_reasons, cards, rules, going_out),
-                                          "", "", NONE, sum(map(_points, cards)), cards))
+                return (NATURAL_RANKS[field], True, NONE if n < CANASTA_SIZE else MIXED if twos + jokers else NATURAL,
+                        points)
+            return (NATURAL_RANKS[field], False, NONE, points)
+    # natural cards of several ranks, or none: no group (the explained path also finds impossible copies)
+    return ("", False, NONE, sum(map(_points, cards)))
 
 
 _MeldVerdict_new = tuple.__new__
@@ -122,6 +127,7 @@ _meld_rank = attrgetter("meld_rank")
 _points = attrgetter("points")
 _weight = MELD_WEIGHT.__getitem__
 _TWOS = tuple(c for c in MELD_WEIGHT if c.rank == "2")
+_JOKER_CARD = Card("JK")
 
 
 def _meld_reasons(cards, rules, going_out):
@@ -144,9 +150,10 @@ def _explain_meld(cards, rules: RuleSet, going_out: bool) -> MeldVerdict:
             threes = True
     shown = format_cards(cards)
     problems: list[Reason] = []
-    if len(cards) > rules.decks and len(set(cards)) < len(cards):
+    if (len(cards) > rules.decks and len(set(cards)) < len(cards)) or cards.count(_JOKER_CARD) > rules.jokers:
         for card, n, allowed in too_many_copies(cards, rules.decks, rules.jokers):
-            problems.append(Reason("impossible-copies", f"{shown} holds {n} copies of {card}, but {rules.name} is "
+            copies = "copy" if n == 1 else "copies"
+            problems.append(Reason("impossible-copies", f"{shown} holds {n} {copies} of {card}, but {rules.name} is "
                                                         f"played with only {allowed}."))
         if problems:
             return MeldVerdict(False, tuple(problems), points=points, cards=cards)
@@ -290,31 +297,12 @@ def meld_facts(cards: tuple[Card, ...], rules: RuleSet, going_out: bool = False,
     ``copies_checked``: the caller has already made sure no card appears more often
     than the decks hold (so this check is not done twice).
     """
-    n = len(cards)
-    if n <= WEIGHT_MAX_CARDS:
-        w = sum(map(_weight, cards))
-        if w < W_THREE:
-            twos = w >> W_TWO_SHIFT & 15
-            jokers = w >> W_JOKER_SHIFT
-            n_nat = n - twos - jokers
-            if n_nat:
-                ranks = w >> W_RANK_SUM_SHIFT & 255
-                if n_nat * (w >> W_RANK_SQUARES_SHIFT & 2047) == ranks * ranks:  # one natural rank
-                    if copies_checked or n <= rules.decks or not (
-                            ((w & W_SUITS) + rules._copies_offset) & COPIES_HIGH or jokers > rules.jokers
-                            or (twos > rules.decks and max(map(cards.count, _TWOS)) > rules.decks)):
-                        if n >= 3 and n_nat >= 2 and twos + jokers <= rules._wild_caps[n_nat]:
-                            field = ranks // n_nat - 1
-                            return (GROUP, NATURAL_RANKS[field],
-                                    NONE if n < CANASTA_SIZE else MIXED if twos + jokers else NATURAL,
-                                    n_nat * NATURAL_POINTS[field] + 20 * twos + 50 * jokers)
-                        if not rules.sequences:
-                            return None
-                    # else: perhaps more copies than the decks hold: check_meld decides
-                elif not rules.sequences:
-                    return None
-            elif not rules.sequences:
-                return None
+    facts = _weigh(cards, rules, copies_checked)
+    if facts is not None:
+        if facts[1]:
+            return GROUP, facts[0], facts[2], facts[3]
+        if not rules.sequences:
+            return None
     v = check_meld(cards, rules, going_out=going_out)
     return (v.kind, v.rank, v.canasta, v.points) if v.ok else None
 

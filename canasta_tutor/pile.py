@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .cards import ALL_CARDS, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural
+from .cards import (ALL_CARDS, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural,
+                    sort_key)
 from .going_out import find_go_out
 from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
 from .opening import _max_groups, explain_minimum, max_meld_points
@@ -475,7 +476,8 @@ def _take_options(hand, melds, top, frozen: bool, rules: RuleSet):
             else:
                 failures.extend(check_add_to_meld(team_meld, (top,), rules).reasons)
         elif rules.take_with_natural_and_wild and naturals:
-            for wild in sorted({c for c in hand if c.is_wild}, key=lambda c: c.points):
+            # cheapest wild card first; among equals the first in sort order (a set's order would vary by run)
+            for wild in sorted({c for c in hand if c.is_wild}, key=lambda c: (c.points, sort_key(c))):
                 new = (top, naturals[0], wild)
                 if check_meld(new, rules).ok:
                     options.append(("natural-and-wild", (naturals[0], wild), new, list(melds) + [new]))

@@ -99,7 +99,8 @@ class RuleSet:
             object.__setattr__(self, "__doc__", self.doc)
         # derived numbers for the engine's inner loops (not options: not fields, not compared)
         # wild cards a meld with n natural cards may hold, for every n a meld or a hand can have of one rank
-        caps = tuple(self.wild_capacity(n) for n in range(max(WEIGHT_MAX_CARDS, 4 * self.decks) + 1))
+        # (from max_wild + 1 natural cards on, the capacity no longer changes: callers clamp there)
+        caps = tuple(self.wild_capacity(n) for n in range(max(WEIGHT_MAX_CARDS, self.max_wild + 1) + 1))
         object.__setattr__(self, "_wild_caps", caps)
         object.__setattr__(self, "_copies_offset", copies_offset(self.decks))
 

@@ -54,7 +54,7 @@ def copies_problem(rules: RuleSet, groups: dict) -> tuple[str, str] | None:
     packs = f"{_NUMBERS.get(decks, decks)} pack{'s' if decks != 1 else ''}"
     holds = f"only {allowed} jokers" if card is _JOKER else f"only {allowed} of each card"
     return (", ".join(where),
-            f"{n} copies of {format_card(card)}, but {rules.name} is played with {packs} and "
+            f"{n} {'copy' if n == 1 else 'copies'} of {format_card(card)}, but {rules.name} is played with {packs} and "
             f"{jokers} jokers, which hold {holds}")
 
 
@@ -204,10 +204,11 @@ class Situation:
         if rules.__class__ is not RuleSet:
             rules = d["rules"] = _get_rules(rules)
         every: list[Card] = []
-        for name in names:
-            kind = _FIELD_KIND.get(name)
-            if kind is None:
-                continue
+        order = _READ_ORDER.get(names)
+        if order is None:  # the given fields in one order, whatever the call's: the first bad one is reported
+            order = _READ_ORDER[names] = tuple(n for n in _FIELD_KIND if n in names)
+        for name in order:
+            kind = _FIELD_KIND[name]
             value = d[name]
             if kind == 1:  # one group of cards
                 if value:
@@ -243,6 +244,8 @@ class Situation:
             _count_elements(seen, every)
             if seen.pop(_JOKER, 0) > rules.jokers or (seen and max(seen.values()) > rules.decks):
                 self.ensure_possible()
+        elif len(every) > rules.jokers and every.count(_JOKER) > rules.jokers:  # a house rule with few jokers
+            self.ensure_possible()
 
     @classmethod
     def _make(cls, values: dict) -> "Situation":
@@ -328,7 +331,8 @@ class Situation:
 
 _FIELD_NAMES = frozenset(f.name for f in fields(Situation))
 #: How :meth:`Situation._read` reads a field: 1 a group of cards, 2 a list of groups, 3 the score, 4 went_out.
-_FIELD_KIND = {**{n: 1 for n in CARD_FIELDS}, **{n: 2 for n in GROUPS_FIELDS}, "score": 3, "went_out": 4}
+_FIELD_KIND = {"score": 3, "went_out": 4, **{n: 1 for n in CARD_FIELDS}, **{n: 2 for n in GROUPS_FIELDS}}
+_READ_ORDER: dict[tuple, tuple] = {}  # the fields a call form gives -> the fields to read, in _FIELD_KIND's order
 _DEFAULTS = {f.name: f.default for f in fields(Situation)}
 SITUATION_FIELDS = tuple(f.name for f in fields(Situation))
 

@@ -259,3 +259,45 @@ def test_counted_canastas_equal_the_placement_search(case):
         table[rank] = (len(melds[idx]) - w, w, len(melds[idx]))
     counted = _most_canastas(count, len(wilds), len(black), table, base, rules)
     assert counted == (parts[2] if parts is not None else None)
+
+
+def test_house_rules_with_few_jokers_count_them_even_in_a_small_situation():
+    """Found in review of the fast copies check: a situation smaller than the number of packs must still refuse more
+    jokers than the house rule has, and a meld holding a joker under a no-joker house rule is impossible."""
+    import pytest
+
+    from canasta_tutor import Situation, check_meld, score_hand
+    from canasta_tutor.errors import SituationError
+    from canasta_tutor.melds import count_canastas
+    from canasta_tutor.rules import with_options
+
+    with pytest.raises(SituationError, match="3 copies of Joker"):
+        Situation(hand="JK JK JK", rules=with_options("classic-6p", jokers=2))
+    with pytest.raises(SituationError, match="1 copy of Joker"):
+        score_hand([], "", ["JK"], False, with_options("classic", jokers=0))
+    no_jokers = with_options("classic", jokers=0)
+    v = check_meld("JK 8C 8H 2S 8D 8S 2H", no_jokers)
+    assert not v.ok and v.codes == ("impossible-copies",)
+    assert count_canastas(["JK 8C 8H 2S 8D 8S 2H"], no_jokers) == 0
+
+
+def test_bad_fields_are_reported_in_one_order_whatever_the_call_form():
+    """The adapter reads the score first, then single groups of cards, then lists of groups (as Situation does)."""
+    import pytest
+
+    from canasta_tutor import check_go_out, check_take_pile
+    from canasta_tutor.errors import CanastaError
+
+    with pytest.raises(CanastaError, match="score"):
+        check_go_out("XX", [], "x")
+    with pytest.raises(CanastaError, match="'YY'"):
+        check_take_pile("7H", ["XX"], 0, "YY")
+
+
+def test_the_cheapest_wild_card_of_equals_is_the_first_in_sort_order():
+    """Taking with one natural card and a wild card: between two twos the choice does not depend on a set's order."""
+    from canasta_tutor import check_take_pile
+
+    for hand in ("9H 2S 2C 5D 6C", "9H 2C 2S 5D 6C"):
+        v = check_take_pile(hand, ["KH KS KD"], 0, "4C 9D")
+        assert v.ok and v.method == "natural-and-wild" and v.cards == parse_cards("9H 2C")
