@@ -138,7 +138,7 @@ def check_take_pile(situation: Situation) -> TakeVerdict:
     ensure_no_red_three_in_hand(hand)
     ensure_hand_size(rules, hand)
     if not rules.sequences:  # without sequences every search is polynomial: no budget needed
-        fast = _fast_take(hand, melds, score, pile, rules, stock_empty)
+        fast = fast_take(hand, melds, score, pile, rules, stock_empty)
         return fast if fast is not None else _check_take_pile(hand, melds, score, pile, rules, stock_empty)
     with search_budget(f"hand ({len(hand)} cards)"):
         return _check_take_pile(hand, melds, score, pile, rules, stock_empty)
@@ -157,10 +157,12 @@ def _take_reasons(hand, melds, score, pile, rules, stock_empty):
     return _check_take_pile(hand, melds, score, pile, rules, stock_empty).reasons
 
 
-def _fast_take(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict | None:
-    """The common cases of :func:`_check_take_pile` (rules without sequences), decided without writing a
-    sentence: a stopped pile, and a team that has opened and keeps a card after taking. ``None`` for the
-    others (the explained path answers them). The reasons are the explained path's, written when read."""
+def fast_take(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict | None:
+    """The common cases of :func:`check_take_pile` (rules without sequences), decided without writing a
+    sentence: a stopped pile, a team that has opened and keeps a card after taking, an unopened team below its
+    minimum or keeping two pile cards. ``None`` for the others (the explained path answers them). The reasons
+    are the explained path's, written when read. The arguments are a possible situation's, already read (tuples
+    of cards, ``melds`` a list, no red three in hand): the game's enumeration calls this directly."""
     if not pile:
         return None
     top = pile[-1]

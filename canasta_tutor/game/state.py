@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from ..cards import ALL_CARDS, JOKER, SEQUENCE_ORDER, Card, card_points, format_cards
 from ..errors import CanastaError, SituationError, clip
 from ..going_out import check_go_out, find_go_out
-from ..melds import (CANASTA_SIZE, GROUP, NONE, SAMBA, SEQUENCE, check_add_to_meld, check_meld, check_swap,
+from ..melds import (CANASTA_SIZE, GROUP, SEQUENCE, check_add_to_meld, check_meld, check_swap,
                      check_team_melds, meld_facts, meld_key)
 from ..opening import check_opening
-from ..pile import check_take_pile
+from ..pile import check_take_pile, fast_take
 from ..rules import RuleSet, get_rules
 from ..scoring import score_hand
 from ..situation import Situation, max_hand_cards
@@ -26,6 +26,7 @@ DRAW_PHASE, MELD_PHASE, HAND_OVER = "draw", "meld", "hand-over"
 OPENING_LIMIT = 64
 
 _DEFAULT_TEAMS = {2: 2, 3: 3, 4: 2, 6: 2}
+_RED_THREES = frozenset(c for c in ALL_CARDS if c.is_red_three)
 
 
 class IllegalMove(CanastaError):
@@ -388,62 +389,17 @@ def _take_actions(state: State) -> list[Action]:
 
 
 def _quick_take(state: State, hand, melds, top: Card, index: int | None):
-    """``check_take_pile``'s answer for a team that has opened, under rules without sequences, in the common
-    cases, without building a situation or writing a sentence: ``(method, cards shown)`` when the pile may be
-    taken, ``()`` when not, ``None`` to ask the engine (a take that leaves no card to discard, the one-card
-    rule, a red three in hand, a choice between wild cards). The same judgement as the engine's fast path
-    (``pile.py``), which the tests compare with the engine through the plain enumeration. (Kept here while the
-    engine's internals change.)"""
-    rules = state.rules
-    pile = state.pile
-    if rules.one_card_pile_rule and state.stock and len(hand) == 1 and len(pile) == 1:
+    """``check_take_pile``'s answer for a team that has opened, under rules without sequences, from the engine's
+    fast path (no situation built, no sentence written): ``(method, cards shown)`` when the pile may be taken,
+    ``()`` when not, ``None`` to ask ``check_take_pile`` (a red three in hand, or a case the fast path leaves to
+    the explained one)."""
+    if not _RED_THREES.isdisjoint(hand):
         return None
-    rank = top.rank
-    naturals = []
-    for c in hand:
-        if c.rank == rank:
-            naturals.append(c)
-        elif c.is_red_three:
-            return None
-    frozen = rules.pile_always_frozen
-    if not frozen:
-        red, black = rules.red_three_freezes_pile, rules.black_three_freezes_pile
-        for c in pile:
-            if c.is_wild or (red and c.is_red_three) or (black and c.is_black_three):
-                frozen = True
-                break
-    team_meld = melds[index] if index is not None else None
-    option = None
-    if len(naturals) >= 2:
-        pair = (naturals[0], naturals[1])
-        if team_meld is None or _pile_fits(team_meld, (top,) + pair, rules):
-            option = ("pair", pair)
-    if option is None and not frozen:
-        if team_meld is not None:
-            closed = not rules.take_onto_canasta and check_meld(team_meld, rules).canasta != NONE
-            if not closed and _pile_fits(team_meld, (top,), rules):
-                option = ("lay-off", ())
-        elif rules.take_with_natural_and_wild and naturals:
-            wild_cards = {c for c in hand if c.is_wild}
-            if len(wild_cards) > 1:
-                return None   # which wild card is shown is the engine's choice
-            for wild in wild_cards:
-                if meld_facts((top, naturals[0], wild), rules) is not None:
-                    option = ("natural-and-wild", (naturals[0], wild))
-    if option is None:
-        return ()
-    kept = len(hand) - len(option[1]) + sum(1 for c in pile[:-1] if not c.is_red_three)
-    if kept < 2:
-        return None   # the turn could end only by going out: the engine searches for it
-    return option
-
-
-def _pile_fits(meld: tuple, cards: tuple, rules: RuleSet) -> bool:
-    """May ``cards`` go on ``meld`` (a meld on the table), as the pile's check judges it: not on a samba."""
-    facts = meld_facts(meld, rules, copies_checked=True)
-    if facts is None or facts[2] == SAMBA:
-        return False
-    return meld_facts(meld + cards, rules, copies_checked=True) is not None
+    verdict = fast_take(hand, list(melds), state.scores[state.team_of(state.current_player)], state.pile, state.rules,
+                        not state.stock)
+    if verdict is None:
+        return None
+    return (verdict.method, verdict.cards) if verdict.ok else ()
 
 
 def _runs(naturals, rules):
