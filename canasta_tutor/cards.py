@@ -244,7 +244,7 @@ def parse_cards(group) -> tuple[Card, ...]:
     if isinstance(group, Card):
         return (group,)
     if isinstance(group, str):
-        tokens = [t for t in _TOKEN.split(group) if t]
+        tokens = group.split() if "," not in group else [t for t in _TOKEN.split(group) if t]
         shown = group
     elif isinstance(group, (list, tuple)):
         tokens = list(group)
