@@ -13,7 +13,8 @@ On top of the beginner's habits it
 from __future__ import annotations
 
 from . import register
-from ._common import (CANASTA_SIZE, DISCARD, GO_OUT, LAY_OFF, MELD, action_cards, best_discard, format_cards,
+from ..cards import count_of
+from ._common import (CANASTA_SIZE, DISCARD, DRAW, GO_OUT, LAY_OFF, MELD, TAKE_PILE, action_cards, best_discard, format_cards,
                       opponents_ranks, pile_is_frozen, pile_words, team_canastas)
 from .beginner import BeginnerBot
 
@@ -47,8 +48,30 @@ class ClubBot(BeginnerBot):
         partners = {p for p in range(n) if p % len(obs.table) == obs.team} if obs.table else {me}
         return any(sizes[p] <= 4 for p in range(n) if p not in partners)
 
+    @staticmethod
+    def pile_gain(obs) -> int:
+        """The cards of the pile the bot can use: all but the black threes (a black three in hand only waits to
+        be discarded again)."""
+        return sum(1 for c in obs.pile if not c.is_black_three)
+
+    @staticmethod
+    def pile_worth_at_least(obs) -> int:
+        """How many usable cards make the pile worth more than the stock: ``2 * draw_count - 1``. With one card
+        from the stock, the pile's top card (sure to be melded) beats one unknown card; with two, a pile must
+        bring three usable cards, or the bot takes back little more than its own discard."""
+        return 2 * obs.rules.draw_count - 1
+
     def wants_pile(self, obs) -> bool:
-        return True
+        return self.pile_gain(obs) >= self.pile_worth_at_least(obs)
+
+    def draw_phase(self, obs, acts, rng):
+        takes = acts.get(TAKE_PILE, [])
+        if takes and DRAW in acts and not self.wants_pile(obs):
+            gain, n = self.pile_gain(obs), obs.rules.draw_count
+            return acts[DRAW][0], (f"I draw {count_of(n, 'card')} from the stock instead of taking the pile "
+                                   f"({pile_words(obs.pile)}): it holds only {count_of(gain, 'card')} I could "
+                                   f"use{'' if gain == len(obs.pile) else ' besides black threes'}.")
+        return super().draw_phase(obs, acts, rng)
 
     def wants_to_go_out(self, obs, acts) -> bool:
         ours = _table_points(obs.melds)
