@@ -13,13 +13,18 @@ On top of the beginner's habits it
 from __future__ import annotations
 
 from . import register
-from ..cards import count_of
+from ..cards import count_of, number_word
 from ._common import (CANASTA_SIZE, DISCARD, DRAW, GO_OUT, LAY_OFF, MELD, TAKE_PILE, action_cards, best_discard, format_cards,
                       opponents_ranks, pile_is_frozen, pile_words, team_canastas)
 from .beginner import BeginnerBot
 
 #: The club player holds a new meld back when melding would leave fewer cards than this in its hand.
 HOLD_BACK_BELOW = 5
+
+
+def _canastas_needed(obs) -> int:
+    need = obs.rules.canastas_to_go_out
+    return need if isinstance(need, int) else 1
 
 
 def _table_points(melds) -> int:
@@ -39,8 +44,7 @@ class ClubBot(BeginnerBot):
 
     def opponents_close(self, obs) -> bool:
         """An opponent holds few cards and their side may go out (it has the canastas it needs)."""
-        need = obs.rules.canastas_to_go_out if isinstance(obs.rules.canastas_to_go_out, int) else 1
-        if team_canastas(obs.opponents_melds) < need:
+        if team_canastas(obs.opponents_melds) < _canastas_needed(obs):
             return False
         me = obs.player
         sizes = obs.hand_sizes
@@ -80,26 +84,49 @@ class ClubBot(BeginnerBot):
             return True
         return self.opponents_close(obs) or obs.stock_left < 20 or len(obs.hand) <= 3
 
+    def canastas_missing(self, obs) -> int:
+        """How many more canastas the side needs before it may go out (``rules.canastas_to_go_out``)."""
+        return max(0, _canastas_needed(obs) - team_canastas(obs.melds))
+
     def pick_lay_off(self, obs, lay_offs):
         natural = [a for a in lay_offs if not any(c.is_wild for c in a.cards)]
         if natural:
             # the meld nearest a canasta first
             return max(natural, key=lambda a: len(obs.melds[a.target]) if a.target is not None
                        and a.target < len(obs.melds) else 0)
-        for a in lay_offs:   # a wild card only where it completes a canasta
+        for a in lay_offs:   # a wild card where it completes a canasta
             if a.target is not None and a.target < len(obs.melds) and len(obs.melds[a.target]) == CANASTA_SIZE - 1:
                 return a
-        return None
+        return self.pick_swappable_wild_lay_off(obs, lay_offs)
+
+    def pick_swappable_wild_lay_off(self, obs, lay_offs):
+        """Where a wild card may be swapped back later (``rules.wild_swap``) and the side still lacks canastas,
+        a wild card goes onto the unfinished meld nearest a canasta, if the wild cards in hand can finish it."""
+        if not obs.rules.wild_swap or not self.canastas_missing(obs):
+            return None
+        wild_in_hand = sum(1 for c in obs.hand if c.is_wild)
+        reachable = [a for a in lay_offs if a.target is not None and a.target < len(obs.melds)
+                     and len(obs.melds[a.target]) < CANASTA_SIZE
+                     and len(obs.melds[a.target]) + wild_in_hand >= CANASTA_SIZE]
+        if not reachable:
+            return None
+        return max(reachable, key=lambda a: len(obs.melds[a.target]))
 
     def pick_meld(self, obs, melds):
         if not melds:
             return None
-        if obs.melds:   # opened: meld natural cards only, keep the wild cards for canastas
+        if obs.melds and not self.wild_melds_allowed(obs):
+            # opened: meld natural cards only, keep the wild cards for canastas
             natural = [a for a in melds if not any(c.is_wild for m in a.melds for c in m)]
             if not natural:
                 return None
             melds = natural
         return super().pick_meld(obs, melds)
+
+    def wild_melds_allowed(self, obs) -> bool:
+        """A side that needs two canastas or more (``rules.canastas_to_go_out``) and lacks some puts wild cards
+        into new melds: each meld on the table is a canasta begun."""
+        return _canastas_needed(obs) >= 2 and self.canastas_missing(obs) > 0
 
     def meld_phase(self, obs, acts, rng):
         discards = acts.get(DISCARD, [])
@@ -115,7 +142,26 @@ class ClubBot(BeginnerBot):
         held = self.hold_back(obs, acts)
         if held is not None:
             return held
-        return super().meld_phase(obs, acts, rng)
+        action, why = super().meld_phase(obs, acts, rng)
+        return action, self.reword(obs, action, why)
+
+    def reword(self, obs, action, why) -> str:
+        """The club's own reasons for the wild cards it puts down (the beginner's sentence otherwise)."""
+        wilds = [c for c in action_cards(action) if c.is_wild]
+        if not wilds or action.kind not in (MELD, LAY_OFF) or not obs.melds:
+            return why
+        missing = self.canastas_missing(obs)
+        need = count_of(_canastas_needed(obs), "canasta")
+        if action.kind == MELD:
+            return (f"I put down {format_cards(action_cards(action))} with {count_of(len(wilds), 'wild card')}: "
+                    f"we need {need} to go out and still lack {number_word(missing)}, so every new meld is a "
+                    "canasta begun.")
+        target = obs.melds[action.target]
+        if len(target) == CANASTA_SIZE - 1:
+            return f"I lay off {wilds[0]} on {format_cards(target)}: it completes a canasta."
+        return (f"I lay off {wilds[0]} on {format_cards(target)}: my wild cards can make it a canasta, we still "
+                f"lack {number_word(missing)} of the {need} needed to go out, and a wild card can be swapped "
+                "back later.")
 
     def hold_back(self, obs, acts):
         """Keep a new natural meld in hand while the side cannot go out yet and melding would leave too few cards:
@@ -124,8 +170,7 @@ class ClubBot(BeginnerBot):
         melds, discards = acts.get(MELD, []), acts.get(DISCARD, [])
         if not obs.melds or not melds or not discards or acts.get(GO_OUT) or acts.get(LAY_OFF):
             return None
-        need = obs.rules.canastas_to_go_out if isinstance(obs.rules.canastas_to_go_out, int) else 1
-        if team_canastas(obs.melds) >= need or self.opponents_close(obs) or obs.stock_left < 20:
+        if team_canastas(obs.melds) >= _canastas_needed(obs) or self.opponents_close(obs) or obs.stock_left < 20:
             return None
         meld = self.pick_meld(obs, melds)
         if meld is None or len(obs.hand) - len(action_cards(meld)) >= HOLD_BACK_BELOW:
