@@ -150,18 +150,18 @@ class ClubBot(BeginnerBot):
         wilds = [c for c in action_cards(action) if c.is_wild]
         if not wilds or action.kind not in (MELD, LAY_OFF) or not obs.melds:
             return why
-        missing = self.canastas_missing(obs)
-        need = count_of(_canastas_needed(obs), "canasta")
+        need = _canastas_needed(obs)
+        have = need - self.canastas_missing(obs)
+        lack = (f"we have {number_word(have) if have else 'none'} of the {count_of(need, 'canasta')} we need "
+                "to go out")
         if action.kind == MELD:
             return (f"I put down {format_cards(action_cards(action))} with {count_of(len(wilds), 'wild card')}: "
-                    f"we need {need} to go out and still lack {number_word(missing)}, so every new meld is a "
-                    "canasta begun.")
+                    f"{lack}, so every new meld is a canasta begun.")
         target = obs.melds[action.target]
         if len(target) == CANASTA_SIZE - 1:
             return f"I lay off {wilds[0]} on {format_cards(target)}: it completes a canasta."
-        return (f"I lay off {wilds[0]} on {format_cards(target)}: my wild cards can make it a canasta, we still "
-                f"lack {number_word(missing)} of the {need} needed to go out, and a wild card can be swapped "
-                "back later.")
+        return (f"I lay off {wilds[0]} on {format_cards(target)}: my wild cards can make it a canasta, {lack}, "
+                "and a wild card can be swapped back later.")
 
     def hold_back(self, obs, acts):
         """Keep a new natural meld in hand while the side cannot go out yet and melding would leave too few cards:
