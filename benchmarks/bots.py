@@ -29,14 +29,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from canasta_tutor.bots import get_bot  # noqa: E402
 from canasta_tutor.game import Game, apply, legal_actions, observation  # noqa: E402
+from canasta_tutor.rules import PRESETS  # noqa: E402
 
 
 def play_game(rules: str, seed: int, first, second, max_hands: int = 60):
-    """Play one game; ``first`` holds team 0's seats when the seed is even, team 1's when odd.
-    Returns (score of first's side, score of second's side, hands, stopped)."""
+    """Play one game. With two teams, ``first`` holds team 0's seats when the seed is even, team 1's when odd;
+    with more teams (classic-3p: each player alone), ``first`` holds team ``seed % teams`` and ``second`` every
+    other team. Returns (``first``'s total, the best total of ``second``'s teams, hands, stopped)."""
     game = Game(rules)
-    swap = seed % 2 == 1
-    team_bot = [second, first] if swap else [first, second]
+    mine_team = seed % game.num_teams
+    team_bot = [first if t == mine_team else second for t in range(game.num_teams)]
     state = game.new_initial_state(f"bots:{seed}")
     hands = 1
     while True:
@@ -48,8 +50,8 @@ def play_game(rules: str, seed: int, first, second, max_hands: int = 60):
             apply(state, action)
         if state.is_game_over() or hands >= max_hands:
             totals = state.totals()
-            mine, theirs = (totals[1], totals[0]) if swap else (totals[0], totals[1])
-            return mine, theirs, hands, not state.is_game_over()
+            theirs = max(v for t, v in enumerate(totals) if t != mine_team)
+            return totals[mine_team], theirs, hands, not state.is_game_over()
         state = state.next_hand()
         hands += 1
 
@@ -67,7 +69,8 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=400)
-    ap.add_argument("--rules", default="classic")
+    ap.add_argument("--rules", default="classic", choices=sorted(PRESETS),
+                    help="the preset to play (default: classic)")
     ap.add_argument("--pairs", nargs="*", default=["beginner:random", "club:beginner"])
     ap.add_argument("--max-hands", type=int, default=60)
     ap.add_argument("--seed", type=int, default=0)

@@ -262,3 +262,12 @@ def test_club_reads_from_the_rules_what_freezes_the_pile_and_onto_which_melds_it
     assert get_bot("club").choose(frozen, acts, random.Random(0))[0].cards == cards("AC")
     open_pile = obs_of("AC 8H 8S", "6D 7C 9H", melds=["4H 4S 4D"], opponents=["AH AS AD"], rules="samba")
     assert get_bot("club").choose(open_pile, acts, random.Random(0))[0].cards != cards("AC")
+
+
+def test_the_coach_says_why_drawing_beat_a_small_pile():
+    obs = obs_of("9H 9S 4C 5D 6D 7S 8C JD QH KS AC", "3C 9D", melds=["KH KS KD"], opponents=["QH QS QD"],
+                 hand_sizes=(11, 11), rules="classic-2p")
+    take = Action(TAKE_PILE, cards=cards("9H 9S"))
+    club, _ = get_bot("club").choose(obs, [Action(DRAW), take], random.Random(0))
+    assert explain_difference(obs, take, club) == ("I would have drawn two cards from the stock: this pile (two "
+                                                   "cards) brings only one card you can use besides black threes.")

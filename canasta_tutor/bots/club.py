@@ -1,13 +1,19 @@
 """The ``club`` bot: plays as a club player would.
 
 On top of the beginner's habits it
-- takes the pile whenever it may (its big piles are what wins games);
+- takes the pile when it brings more than the stock: at least ``2 * draw_count - 1`` cards it can use (black
+  threes do not count), so with one card from the stock any pile it may take, with two (``classic-2p``, samba)
+  not a pile that is little more than its own last discard;
 - freezes the pile (discards a wild card) when the opponents are close to going out and the pile is worth having;
-- keeps wild cards for canastas: it lays a wild card off only when that completes a canasta;
+- keeps wild cards for canastas: once opened it lays a wild card off only when that completes a canasta, and puts
+  none into a new meld; but while its side lacks canastas and needs two or more (``canastas_to_go_out``), new
+  melds take wild cards, and where a wild card can be swapped back later (``wild_swap``) it goes onto the
+  unfinished meld the wild cards in hand can make a canasta;
 - goes out when its side is ahead in the hand, or when waiting is dangerous (the opponents are close to going
   out, or the stock is running low); otherwise it keeps building canastas;
 - holds a new meld back while its side cannot go out yet and melding would leave it fewer than five cards;
-- blocks with black threes, and never discards a rank the opponents could lay off to take the pile.
+- blocks with black threes, and never discards a rank the opponents could lay off to take the pile (what freezes
+  the pile and whether a finished canasta takes it are read from the rule set).
 """
 
 from __future__ import annotations
