@@ -199,14 +199,23 @@ def test_club_draws_two_instead_of_taking_back_little_more_than_its_own_black_th
     action, why = get_bot("club").choose(obs, acts, random.Random(0))
     assert action == Action(DRAW)
     assert why == ("I draw two cards from the stock instead of taking the pile (two cards): it holds only one "
-                   "card I could use besides black threes.")
+                   "card the other players discarded, black threes aside, and the rest are my own discards.")
     assert get_bot("beginner").choose(obs, acts, random.Random(0))[0] == take
-    # a pile of three usable cards beats two unknown ones; with one card from the stock (classic) any pile does
+    # the same with a plain card of its own under the opponent's 9: still only one card from the other side
+    own = obs_of("9H 9S 4C 5D 6D 7S 8C JD QH KS AC", "4H 9D", melds=["KH KS KD"], opponents=["QH QS QD"],
+                 hand_sizes=(11, 11), rules="classic-2p")
+    assert get_bot("club").choose(own, acts, random.Random(0))[0] == Action(DRAW)
+    # two of the opponent's discards (6H, 9D; 3C and 7D are the club's) are worth two unknown cards; with one card
+    # from the stock (classic) any pile is
     bigger = obs_of("9H 9S 4C 5D 6D 7S 8C JD QH KS AC", "3C 6H 7D 9D", melds=["KH KS KD"],
                     opponents=["QH QS QD"], hand_sizes=(11, 11), rules="classic-2p")
     assert get_bot("club").choose(bigger, acts, random.Random(0))[0] == take
     classic = obs_of("9H 9S 4C 5D 6D 7S 8C JD QH KS AC", "3C 9D", melds=["KH KS KD"], opponents=["QH QS QD"])
     assert get_bot("club").choose(classic, acts, random.Random(0))[0] == take
+    # three players: the club's own black three is the third card from the top; 7D and 9D are the others'
+    three = obs_of("9H 9S 4C 5D 6D 7S 8C JD QH KS AC", "3C 7D 9D", melds=["KH KS KD"], opponents=["QH QS QD"],
+                   hand_sizes=(11, 11, 11), rules="classic-3p")
+    assert get_bot("club").choose(three, acts, random.Random(0))[0] == take
 
 
 def test_club_puts_wild_cards_into_new_melds_while_its_side_lacks_the_two_canastas_it_needs():
@@ -270,4 +279,4 @@ def test_the_coach_says_why_drawing_beat_a_small_pile():
     take = Action(TAKE_PILE, cards=cards("9H 9S"))
     club, _ = get_bot("club").choose(obs, [Action(DRAW), take], random.Random(0))
     assert explain_difference(obs, take, club) == ("I would have drawn two cards from the stock: this pile (two "
-                                                   "cards) brings only one card you can use besides black threes.")
+                                                   "cards) is mostly your own discards and black threes.")

@@ -1,9 +1,9 @@
 """The ``club`` bot: plays as a club player would.
 
 On top of the beginner's habits it
-- takes the pile when it brings more than the stock: at least ``2 * draw_count - 1`` cards it can use (black
-  threes do not count), so with one card from the stock any pile it may take, with two (``classic-2p``, samba)
-  not a pile that is little more than its own last discard;
+- takes the pile when it brings at least as many cards discarded by the other players (black threes aside) as
+  the stock gives (``draw_count``): with one card from the stock any pile it may take, with two (``classic-2p``,
+  ``classic-3p``, samba) not a pile that is little more than its own last discard;
 - freezes the pile (discards a wild card) when the opponents are close to going out and the pile is worth having;
 - keeps wild cards for canastas: once opened it lays a wild card off only when that completes a canasta, and puts
   none into a new meld; but while its side lacks canastas and needs two or more (``canastas_to_go_out``), new
@@ -60,27 +60,27 @@ class ClubBot(BeginnerBot):
 
     @staticmethod
     def pile_gain(obs) -> int:
-        """The cards of the pile the bot can use: all but the black threes (a black three in hand only waits to
-        be discarded again)."""
-        return sum(1 for c in obs.pile if not c.is_black_three)
-
-    @staticmethod
-    def pile_worth_at_least(obs) -> int:
-        """How many usable cards make the pile worth more than the stock: ``2 * draw_count - 1``. With one card
-        from the stock, the pile's top card (sure to be melded) beats one unknown card; with two, a pile must
-        bring three usable cards, or the bot takes back little more than its own discard."""
-        return 2 * obs.rules.draw_count - 1
+        """The pile's cards the other players discarded, black threes left out: one discard a turn, so the card
+        ``k`` places from the top came from the player ``k`` seats back, and every ``players``-th card from the
+        top is the bot's own discard (a card it did not want; a black three in hand only waits to be discarded
+        again)."""
+        n = max(1, len(obs.hand_sizes))
+        size = len(obs.pile)
+        return sum(1 for i, c in enumerate(obs.pile) if not c.is_black_three and (size - i) % n != 0)
 
     def wants_pile(self, obs) -> bool:
-        return self.pile_gain(obs) >= self.pile_worth_at_least(obs)
+        """The pile must bring at least as many of the other players' cards as the stock gives
+        (``draw_count``): with one card from the stock any pile it may take; with two, not a pile that is little
+        more than its own last discard."""
+        return self.pile_gain(obs) >= obs.rules.draw_count
 
     def draw_phase(self, obs, acts, rng):
         takes = acts.get(TAKE_PILE, [])
         if takes and DRAW in acts and not self.wants_pile(obs):
             gain, n = self.pile_gain(obs), obs.rules.draw_count
             return acts[DRAW][0], (f"I draw {count_of(n, 'card')} from the stock instead of taking the pile "
-                                   f"({pile_words(obs.pile)}): it holds only {count_of(gain, 'card')} I could "
-                                   f"use{'' if gain == len(obs.pile) else ' besides black threes'}.")
+                                   f"({pile_words(obs.pile)}): it holds only {count_of(gain, 'card')} the other "
+                                   "players discarded, black threes aside, and the rest are my own discards.")
         return super().draw_phase(obs, acts, rng)
 
     def wants_to_go_out(self, obs, acts) -> bool:

@@ -29,10 +29,8 @@ def explain_difference(observation, learner_action, bot_action) -> str:
     if theirs == TAKE_PILE and mine != TAKE_PILE:
         return f"You could have taken the pile: {pile_words(obs.pile)}."
     if mine == TAKE_PILE and theirs == DRAW:
-        usable = sum(1 for c in obs.pile if not c.is_black_three)
         return (f"I would have drawn {count_of(obs.rules.draw_count, 'card')} from the stock: this pile "
-                f"({pile_words(obs.pile)}) brings only {count_of(usable, 'card')} you can use"
-                f"{'' if usable == len(obs.pile) else ' besides black threes'}.")
+                f"({pile_words(obs.pile)}) is mostly your own discards and black threes.")
     if theirs == GO_OUT and mine != GO_OUT:
         return f"You could have gone out: {_first_lower(bot_action.describe(obs.melds)[len('Go out: '):])}"
     if mine == GO_OUT and theirs != GO_OUT:
