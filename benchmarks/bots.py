@@ -5,14 +5,27 @@
 
 A game is played to the preset's target score (5000 in classic), hand after hand. One bot kind holds every
 seat of team 1, the other every seat of team 2; which side deals and starts alternates with the seed, so neither
-kind gets the first turn more often. A tie (equal totals) counts as half a win. The goals (issue 9): beginner beats
-random in at least 90 % of games, club beats beginner in at least 60 %. The 95 % interval is Wilson's.
+kind gets the first turn more often. With three teams (classic-3p: each player alone) the first bot holds one seat
+(which one turns with the seed) against two of the second, and wins when its total is the highest (a chance
+player would win a third of the games). A tie (equal totals) counts as half a win. The goals (issue 9): beginner
+beats random in at least 90 % of games, club beats beginner in at least 60 %. The 95 % interval is Wilson's.
 A game that runs past --max-hands hands is stopped and scored on the totals (reported).
 
-Measured on 2026-11-30 (400 games, classic): beginner beats random 400/400 (95% 99.0-100 %); club beats beginner
-270/400 = 67.5 % (62.8-71.9 %), 267/400 = 66.8 % after club learned to hold melds back. Not yet met elsewhere
-(100 games each): club beats beginner 41 % in classic-2p and 40 % in samba (both need two canastas to go out);
-beginner beats random 100/100 in both.
+Measured on 2026-11-30 (machine shared with other engineers' runs), club beats beginner:
+
+    preset       games  wins    rate    95 % interval   s/game
+    classic        400  267    66.8 %   62.0-71.2 %     0.04-0.06
+    classic-2p     400  353.5  88.4 %   84.9-91.2 %     0.08
+    samba          400  262.5  65.6 %   60.8-70.1 %     0.16
+    hoyle          200  126    63.0 %   56.1-69.4 %     0.04
+    danish         200  148    74.0 %   67.5-79.6 %     0.04
+    classic-6p     200  110    55.0 %   48.1-61.7 %     0.03   (goal NOT met)
+    classic-3p     200   86.5  43.2 %   36.6-50.2 %     0.15   (first of three; goal NOT met)
+
+Before the club learned to weigh the pile against the stock (draw_count) and to read the rules' data for wild
+cards and the frozen pile: classic-2p 49.8 %, samba 35.4 %, classic-6p 45.8 % (400 games each). Beginner beats
+random: classic 400/400, classic-2p 398/400, samba 400/400 (99.0-100 %), hoyle, classic-6p, classic-3p
+200/200, danish 196/200 (95.0-99.2 %).
 """
 
 from __future__ import annotations
