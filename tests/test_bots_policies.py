@@ -187,3 +187,96 @@ def test_club_holds_a_meld_back_while_its_side_cannot_go_out_yet():
     opened = obs_of("KH KS KD 9C 5D 7H", "6D 7C 10S", melds=["4H 4S 4D 4C 4H 4S 2C"], opponents=["QH QS QD"],
                     hand_sizes=(6, 8, 8, 8), stock_left=40)
     assert get_bot("club").choose(opened, acts, random.Random(0))[0] == kings
+
+
+def test_club_draws_two_instead_of_taking_back_little_more_than_its_own_black_three():
+    # two cards from the stock (classic-2p): a pile of the opponent's 9 on the club's own black three brings one
+    # usable card, so the club draws; the beginner takes it anyway
+    obs = obs_of("9H 9S 4C 5D 6D 7S 8C JD QH KS AC", "3C 9D", melds=["KH KS KD"], opponents=["QH QS QD"],
+                 hand_sizes=(11, 11), rules="classic-2p")
+    take = Action(TAKE_PILE, cards=cards("9H 9S"))
+    acts = [Action(DRAW), take]
+    action, why = get_bot("club").choose(obs, acts, random.Random(0))
+    assert action == Action(DRAW)
+    assert why == ("I draw two cards from the stock instead of taking the pile (two cards): it holds only one "
+                   "card the other players discarded, black threes aside, and the rest are my own discards.")
+    assert get_bot("beginner").choose(obs, acts, random.Random(0))[0] == take
+    # the same with a plain card of its own under the opponent's 9: still only one card from the other side
+    own = obs_of("9H 9S 4C 5D 6D 7S 8C JD QH KS AC", "4H 9D", melds=["KH KS KD"], opponents=["QH QS QD"],
+                 hand_sizes=(11, 11), rules="classic-2p")
+    assert get_bot("club").choose(own, acts, random.Random(0))[0] == Action(DRAW)
+    # two of the opponent's discards (6H, 9D; 3C and 7D are the club's) are worth two unknown cards; with one card
+    # from the stock (classic) any pile is
+    bigger = obs_of("9H 9S 4C 5D 6D 7S 8C JD QH KS AC", "3C 6H 7D 9D", melds=["KH KS KD"],
+                    opponents=["QH QS QD"], hand_sizes=(11, 11), rules="classic-2p")
+    assert get_bot("club").choose(bigger, acts, random.Random(0))[0] == take
+    classic = obs_of("9H 9S 4C 5D 6D 7S 8C JD QH KS AC", "3C 9D", melds=["KH KS KD"], opponents=["QH QS QD"])
+    assert get_bot("club").choose(classic, acts, random.Random(0))[0] == take
+    # three players: the club's own black three is the third card from the top; 7D and 9D are the others'
+    three = obs_of("9H 9S 4C 5D 6D 7S 8C JD QH KS AC", "3C 7D 9D", melds=["KH KS KD"], opponents=["QH QS QD"],
+                   hand_sizes=(11, 11, 11), rules="classic-3p")
+    assert get_bot("club").choose(three, acts, random.Random(0))[0] == take
+
+
+def test_club_puts_wild_cards_into_new_melds_while_its_side_lacks_the_two_canastas_it_needs():
+    hand = "KH KS 2C 9C 5D 7H 8S JD"
+    wild_kings = Action(MELD, melds=(cards("KH KS 2C"),))
+    acts = [wild_kings] + [Action(DISCARD, cards=cards(c)) for c in ("9C", "5D", "7H", "8S", "JD")]
+    obs = obs_of(hand, "6D 7C 10S", melds=["4H 4S 4D 4C 4H 4S 4D", "QH QS QD"], opponents=["AH AS AD"],
+                 hand_sizes=(8, 11), stock_left=60, rules="classic-2p")
+    action, why = get_bot("club").choose(obs, acts, random.Random(0))
+    assert action == wild_kings
+    assert why == ("I put down K♥ K♠ 2♣ with one wild card: we have one of the two canastas we need to go out, "
+                   "so every new meld is a canasta begun.")
+    # one canasta is enough in classic: the club keeps the wild card for a canasta and discards
+    classic = obs_of(hand, "6D 7C 10S", melds=["QH QS QD"], opponents=["AH AS AD"], stock_left=60)
+    assert get_bot("club").choose(classic, acts, random.Random(0))[0].kind == DISCARD
+    # with both canastas made, neither
+    done = obs_of(hand, "6D 7C 10S", melds=["4H 4S 4D 4C 4H 4S 4D", "QH QS QD QC QH QS QD"],
+                  opponents=["AH AS AD"], hand_sizes=(8, 11), stock_left=60, rules="classic-2p")
+    assert get_bot("club").choose(done, acts, random.Random(0))[0].kind == DISCARD
+
+
+def test_club_lays_a_wild_card_off_where_it_may_be_swapped_back_and_its_wild_cards_finish_a_canasta():
+    # samba (wild_swap): five queens and two wild cards in hand make a canasta; the side still lacks both
+    obs = obs_of("2C JK 9C 5D 7H 8S", "6D 7C 10S", melds=["QH QS QD QC QH", "4H 4S 4D"],
+                 opponents=["AH AS AD"], stock_left=60, hand_sizes=(6, 15, 15, 15), rules="samba")
+    onto_queens = Action(LAY_OFF, cards=cards("2C"), target=0)
+    onto_fours = Action(LAY_OFF, cards=cards("2C"), target=1)
+    acts = [onto_fours, onto_queens] + [Action(DISCARD, cards=cards(c)) for c in ("9C", "5D", "7H", "8S")]
+    action, why = get_bot("club").choose(obs, acts, random.Random(0))
+    assert action == onto_queens
+    assert why == ("I lay off 2♣ on Q♥ Q♠ Q♦ Q♣ Q♥: my wild cards can make it a canasta, we have none of the two "
+                   "canastas we need to go out, and a wild card can be swapped back later.")
+    # without the swap (classic-2p), or with one wild card too few, the club keeps its wild cards
+    no_swap = obs_of("2C JK 9C 5D 7H 8S", "6D 7C 10S", melds=["QH QS QD QC QH", "4H 4S 4D"],
+                     opponents=["AH AS AD"], stock_left=60, hand_sizes=(6, 15), rules="classic-2p")
+    assert get_bot("club").choose(no_swap, acts, random.Random(0))[0].kind == DISCARD
+    short = obs_of("2C 9C 5D 7H 8S", "6D 7C 10S", melds=["QH QS QD QC QH", "4H 4S 4D"],
+                   opponents=["AH AS AD"], stock_left=60, hand_sizes=(5, 15, 15, 15), rules="samba")
+    assert get_bot("club").choose(short, acts[:2] + acts[3:], random.Random(0))[0].kind == DISCARD
+
+
+def test_club_reads_from_the_rules_what_freezes_the_pile_and_onto_which_melds_it_may_be_taken():
+    # classic: the opponents' canasta of aces takes the pile with a discarded ace
+    acts = [Action(DISCARD, cards=cards(c)) for c in ("AC", "8H", "8S")]
+    classic = obs_of("AC 8H 8S", "6D 7C 9H", melds=["4H 4S 4D"], opponents=["AH AS AD AC AH AS AD"])
+    assert get_bot("club").choose(classic, acts, random.Random(0))[0].cards != cards("AC")
+    # samba: no taking the pile onto a finished canasta, so the lone ace goes and the pair stays
+    samba = obs_of("AC 8H 8S", "6D 7C 9H", melds=["4H 4S 4D"], opponents=["AH AS AD AC AH AS AD"],
+                   rules="samba")
+    assert get_bot("club").choose(samba, acts, random.Random(0))[0].cards == cards("AC")
+    # samba: a black three in the pile freezes it, so an unfinished meld of aces cannot take it either
+    frozen = obs_of("AC 8H 8S", "6D 3C 9H", melds=["4H 4S 4D"], opponents=["AH AS AD"], rules="samba")
+    assert get_bot("club").choose(frozen, acts, random.Random(0))[0].cards == cards("AC")
+    open_pile = obs_of("AC 8H 8S", "6D 7C 9H", melds=["4H 4S 4D"], opponents=["AH AS AD"], rules="samba")
+    assert get_bot("club").choose(open_pile, acts, random.Random(0))[0].cards != cards("AC")
+
+
+def test_the_coach_says_why_drawing_beat_a_small_pile():
+    obs = obs_of("9H 9S 4C 5D 6D 7S 8C JD QH KS AC", "3C 9D", melds=["KH KS KD"], opponents=["QH QS QD"],
+                 hand_sizes=(11, 11), rules="classic-2p")
+    take = Action(TAKE_PILE, cards=cards("9H 9S"))
+    club, _ = get_bot("club").choose(obs, [Action(DRAW), take], random.Random(0))
+    assert explain_difference(obs, take, club) == ("I would have drawn two cards from the stock: this pile (two "
+                                                   "cards) is mostly your own discards and black threes.")

@@ -53,14 +53,23 @@ def meld_score(action) -> tuple[int, int]:
 
 
 def pile_is_frozen(obs) -> bool:
-    """Is the pile frozen for everybody (a wild card or a red three in it)? The engine's rule, read simply."""
-    return any(c.is_wild or c.is_red_three for c in obs.pile)
+    """Is the pile frozen for everybody? The rule set's data, read simply: always frozen under
+    ``pile_always_frozen``, else a wild card in it, a red three (``red_three_freezes_pile``) or a black three
+    (``black_three_freezes_pile``)."""
+    rules = obs.rules
+    if rules.pile_always_frozen:
+        return True
+    red, black = rules.red_three_freezes_pile, rules.black_three_freezes_pile
+    return any(c.is_wild or (red and c.is_red_three) or (black and c.is_black_three) for c in obs.pile)
 
 
 def opponents_ranks(obs) -> set[str]:
-    """The ranks of the opponents' group melds (a discard of such a rank may give them the pile)."""
+    """The ranks of the opponents' group melds they may lay the top card off on to take the pile (a discard of
+    such a rank may give them the pile); a finished canasta counts only under ``take_onto_canasta``."""
     ranks = set()
     for meld in obs.opponents_melds:
+        if len(meld) >= CANASTA_SIZE and not obs.rules.take_onto_canasta:
+            continue
         naturals = [c.rank for c in meld if c.is_natural]
         if naturals and len(set(naturals)) == 1:
             ranks.add(naturals[0])

@@ -1,24 +1,36 @@
 """The ``club`` bot: plays as a club player would.
 
 On top of the beginner's habits it
-- takes the pile whenever it may (its big piles are what wins games);
+- takes the pile when it brings at least as many cards discarded by the other players (black threes aside) as
+  the stock gives (``draw_count``): with one card from the stock any pile it may take, with two (``classic-2p``,
+  ``classic-3p``, samba) not a pile that is little more than its own last discard;
 - freezes the pile (discards a wild card) when the opponents are close to going out and the pile is worth having;
-- keeps wild cards for canastas: it lays a wild card off only when that completes a canasta;
+- keeps wild cards for canastas: once opened it lays a wild card off only when that completes a canasta, and puts
+  none into a new meld; but while its side lacks canastas and needs two or more (``canastas_to_go_out``), new
+  melds take wild cards, and where a wild card can be swapped back later (``wild_swap``) it goes onto the
+  unfinished meld the wild cards in hand can make a canasta;
 - goes out when its side is ahead in the hand, or when waiting is dangerous (the opponents are close to going
   out, or the stock is running low); otherwise it keeps building canastas;
 - holds a new meld back while its side cannot go out yet and melding would leave it fewer than five cards;
-- blocks with black threes, and never discards a rank the opponents could lay off to take the pile.
+- blocks with black threes, and never discards a rank the opponents could lay off to take the pile (what freezes
+  the pile and whether a finished canasta takes it are read from the rule set).
 """
 
 from __future__ import annotations
 
 from . import register
-from ._common import (CANASTA_SIZE, DISCARD, GO_OUT, LAY_OFF, MELD, action_cards, best_discard, format_cards,
+from ..cards import count_of, number_word
+from ._common import (CANASTA_SIZE, DISCARD, DRAW, GO_OUT, LAY_OFF, MELD, TAKE_PILE, action_cards, best_discard, format_cards,
                       opponents_ranks, pile_is_frozen, pile_words, team_canastas)
 from .beginner import BeginnerBot
 
 #: The club player holds a new meld back when melding would leave fewer cards than this in its hand.
 HOLD_BACK_BELOW = 5
+
+
+def _canastas_needed(obs) -> int:
+    need = obs.rules.canastas_to_go_out
+    return need if isinstance(need, int) else 1
 
 
 def _table_points(melds) -> int:
@@ -38,8 +50,7 @@ class ClubBot(BeginnerBot):
 
     def opponents_close(self, obs) -> bool:
         """An opponent holds few cards and their side may go out (it has the canastas it needs)."""
-        need = obs.rules.canastas_to_go_out if isinstance(obs.rules.canastas_to_go_out, int) else 1
-        if team_canastas(obs.opponents_melds) < need:
+        if team_canastas(obs.opponents_melds) < _canastas_needed(obs):
             return False
         me = obs.player
         sizes = obs.hand_sizes
@@ -47,8 +58,30 @@ class ClubBot(BeginnerBot):
         partners = {p for p in range(n) if p % len(obs.table) == obs.team} if obs.table else {me}
         return any(sizes[p] <= 4 for p in range(n) if p not in partners)
 
+    @staticmethod
+    def pile_gain(obs) -> int:
+        """The pile's cards the other players discarded, black threes left out: one discard a turn, so the card
+        ``k`` places from the top came from the player ``k`` seats back, and every ``players``-th card from the
+        top is the bot's own discard (a card it did not want; a black three in hand only waits to be discarded
+        again)."""
+        n = max(1, len(obs.hand_sizes))
+        size = len(obs.pile)
+        return sum(1 for i, c in enumerate(obs.pile) if not c.is_black_three and (size - i) % n != 0)
+
     def wants_pile(self, obs) -> bool:
-        return True
+        """The pile must bring at least as many of the other players' cards as the stock gives
+        (``draw_count``): with one card from the stock any pile it may take; with two, not a pile that is little
+        more than its own last discard."""
+        return self.pile_gain(obs) >= obs.rules.draw_count
+
+    def draw_phase(self, obs, acts, rng):
+        takes = acts.get(TAKE_PILE, [])
+        if takes and DRAW in acts and not self.wants_pile(obs):
+            gain, n = self.pile_gain(obs), obs.rules.draw_count
+            return acts[DRAW][0], (f"I draw {count_of(n, 'card')} from the stock instead of taking the pile "
+                                   f"({pile_words(obs.pile)}): it holds only {count_of(gain, 'card')} the other "
+                                   "players discarded, black threes aside, and the rest are my own discards.")
+        return super().draw_phase(obs, acts, rng)
 
     def wants_to_go_out(self, obs, acts) -> bool:
         ours = _table_points(obs.melds)
@@ -57,26 +90,49 @@ class ClubBot(BeginnerBot):
             return True
         return self.opponents_close(obs) or obs.stock_left < 20 or len(obs.hand) <= 3
 
+    def canastas_missing(self, obs) -> int:
+        """How many more canastas the side needs before it may go out (``rules.canastas_to_go_out``)."""
+        return max(0, _canastas_needed(obs) - team_canastas(obs.melds))
+
     def pick_lay_off(self, obs, lay_offs):
         natural = [a for a in lay_offs if not any(c.is_wild for c in a.cards)]
         if natural:
             # the meld nearest a canasta first
             return max(natural, key=lambda a: len(obs.melds[a.target]) if a.target is not None
                        and a.target < len(obs.melds) else 0)
-        for a in lay_offs:   # a wild card only where it completes a canasta
+        for a in lay_offs:   # a wild card where it completes a canasta
             if a.target is not None and a.target < len(obs.melds) and len(obs.melds[a.target]) == CANASTA_SIZE - 1:
                 return a
-        return None
+        return self.pick_swappable_wild_lay_off(obs, lay_offs)
+
+    def pick_swappable_wild_lay_off(self, obs, lay_offs):
+        """Where a wild card may be swapped back later (``rules.wild_swap``) and the side still lacks canastas,
+        a wild card goes onto the unfinished meld nearest a canasta, if the wild cards in hand can finish it."""
+        if not obs.rules.wild_swap or not self.canastas_missing(obs):
+            return None
+        wild_in_hand = sum(1 for c in obs.hand if c.is_wild)
+        reachable = [a for a in lay_offs if a.target is not None and a.target < len(obs.melds)
+                     and len(obs.melds[a.target]) < CANASTA_SIZE
+                     and len(obs.melds[a.target]) + wild_in_hand >= CANASTA_SIZE]
+        if not reachable:
+            return None
+        return max(reachable, key=lambda a: len(obs.melds[a.target]))
 
     def pick_meld(self, obs, melds):
         if not melds:
             return None
-        if obs.melds:   # opened: meld natural cards only, keep the wild cards for canastas
+        if obs.melds and not self.wild_melds_allowed(obs):
+            # opened: meld natural cards only, keep the wild cards for canastas
             natural = [a for a in melds if not any(c.is_wild for m in a.melds for c in m)]
             if not natural:
                 return None
             melds = natural
         return super().pick_meld(obs, melds)
+
+    def wild_melds_allowed(self, obs) -> bool:
+        """A side that needs two canastas or more (``rules.canastas_to_go_out``) and lacks some puts wild cards
+        into new melds: each meld on the table is a canasta begun."""
+        return _canastas_needed(obs) >= 2 and self.canastas_missing(obs) > 0
 
     def meld_phase(self, obs, acts, rng):
         discards = acts.get(DISCARD, [])
@@ -92,7 +148,26 @@ class ClubBot(BeginnerBot):
         held = self.hold_back(obs, acts)
         if held is not None:
             return held
-        return super().meld_phase(obs, acts, rng)
+        action, why = super().meld_phase(obs, acts, rng)
+        return action, self.reword(obs, action, why)
+
+    def reword(self, obs, action, why) -> str:
+        """The club's own reasons for the wild cards it puts down (the beginner's sentence otherwise)."""
+        wilds = [c for c in action_cards(action) if c.is_wild]
+        if not wilds or action.kind not in (MELD, LAY_OFF) or not obs.melds:
+            return why
+        need = _canastas_needed(obs)
+        have = need - self.canastas_missing(obs)
+        lack = (f"we have {number_word(have) if have else 'none'} of the {count_of(need, 'canasta')} we need "
+                "to go out")
+        if action.kind == MELD:
+            return (f"I put down {format_cards(action_cards(action))} with {count_of(len(wilds), 'wild card')}: "
+                    f"{lack}, so every new meld is a canasta begun.")
+        target = obs.melds[action.target]
+        if len(target) == CANASTA_SIZE - 1:
+            return f"I lay off {wilds[0]} on {format_cards(target)}: it completes a canasta."
+        return (f"I lay off {wilds[0]} on {format_cards(target)}: my wild cards can make it a canasta, {lack}, "
+                "and a wild card can be swapped back later.")
 
     def hold_back(self, obs, acts):
         """Keep a new natural meld in hand while the side cannot go out yet and melding would leave too few cards:
@@ -101,8 +176,7 @@ class ClubBot(BeginnerBot):
         melds, discards = acts.get(MELD, []), acts.get(DISCARD, [])
         if not obs.melds or not melds or not discards or acts.get(GO_OUT) or acts.get(LAY_OFF):
             return None
-        need = obs.rules.canastas_to_go_out if isinstance(obs.rules.canastas_to_go_out, int) else 1
-        if team_canastas(obs.melds) >= need or self.opponents_close(obs) or obs.stock_left < 20:
+        if team_canastas(obs.melds) >= _canastas_needed(obs) or self.opponents_close(obs) or obs.stock_left < 20:
             return None
         meld = self.pick_meld(obs, melds)
         if meld is None or len(obs.hand) - len(action_cards(meld)) >= HOLD_BACK_BELOW:

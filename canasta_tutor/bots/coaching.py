@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from ..cards import count_of
 from ._common import (DISCARD, DRAW, GO_OUT, LAY_OFF, MELD, TAKE_PILE, action_cards, opponents_ranks, pile_is_frozen,
                       pile_words)
 
@@ -28,8 +29,8 @@ def explain_difference(observation, learner_action, bot_action) -> str:
     if theirs == TAKE_PILE and mine != TAKE_PILE:
         return f"You could have taken the pile: {pile_words(obs.pile)}."
     if mine == TAKE_PILE and theirs == DRAW:
-        return ("I would have drawn from the stock: taking this pile shows your cards for little gain "
-                f"({pile_words(obs.pile)}).")
+        return (f"I would have drawn {count_of(obs.rules.draw_count, 'card')} from the stock: this pile "
+                f"({pile_words(obs.pile)}) is mostly your own discards and black threes.")
     if theirs == GO_OUT and mine != GO_OUT:
         return f"You could have gone out: {_first_lower(bot_action.describe(obs.melds)[len('Go out: '):])}"
     if mine == GO_OUT and theirs != GO_OUT:
