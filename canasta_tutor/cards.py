@@ -168,6 +168,10 @@ del _r, _s, _c
 
 #: Every distinct card, jokers last.
 ALL_CARDS: tuple[Card, ...] = tuple(Card._cache[r + s] for r in RANKS for s in SUITS) + (Card._cache[JOKER],)
+#: The kinds of card as sets, for membership tests in C (``RED_THREES.isdisjoint(hand)``).
+WILD_CARDS = frozenset(c for c in ALL_CARDS if c.is_wild)
+RED_THREES = frozenset(c for c in ALL_CARDS if c.is_red_three)
+BLACK_THREES = frozenset(c for c in ALL_CARDS if c.is_black_three)
 
 
 # --- small ints for the engine's inner loops -----------------------------------------------------------------

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .cards import (ALL_CARDS, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural,
-                    sort_key)
+from .cards import (ALL_CARDS, BLACK_THREES, RED_THREES, WILD_CARDS, Card, card_points, count_of, format_cards,
+                    join_words, number_word, rank_plural, sort_key)
 from .going_out import find_go_out
 from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
 from .opening import _max_groups, explain_minimum, max_meld_points
@@ -147,10 +147,7 @@ def check_take_pile(situation: Situation) -> TakeVerdict:
 _TakeVerdict_new = tuple.__new__
 #: rank -> the distinct cards of that rank (for set tests in C)
 _SAME_RANK = {r: frozenset(c for c in ALL_CARDS if c.rank == r) for r in {c.rank for c in ALL_CARDS}}
-_WILDS = frozenset(c for c in ALL_CARDS if c.is_wild)
 _RED_THREE_H, _RED_THREE_D = Card("3H"), Card("3D")
-_RED_THREES = frozenset((_RED_THREE_H, _RED_THREE_D))
-_BLACK_THREES = frozenset(c for c in ALL_CARDS if c.is_black_three)
 
 
 def _take_reasons(hand, melds, score, pile, rules, stock_empty):
@@ -171,9 +168,9 @@ def fast_take(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict | Non
                                                                  stock_empty), "", (), (), top))
     if rules.one_card_pile_rule and not stock_empty and len(hand) == 1 and len(pile) == 1:
         return None
-    frozen = (rules.pile_always_frozen or not melds or not _WILDS.isdisjoint(pile)
-              or (rules.red_three_freezes_pile and not _RED_THREES.isdisjoint(pile))
-              or (rules.black_three_freezes_pile and not _BLACK_THREES.isdisjoint(pile)))
+    frozen = (rules.pile_always_frozen or not melds or not WILD_CARDS.isdisjoint(pile)
+              or (rules.red_three_freezes_pile and not RED_THREES.isdisjoint(pile))
+              or (rules.black_three_freezes_pile and not BLACK_THREES.isdisjoint(pile)))
     options, _failures = _take_options(hand, melds, top, frozen, rules)
     if not options:
         return _TakeVerdict_new(TakeVerdict, (False, LazyReasons(_take_reasons, hand, melds, score, pile, rules,

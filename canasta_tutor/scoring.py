@@ -19,7 +19,7 @@ from collections import namedtuple
 from dataclasses import dataclass, field
 from operator import attrgetter
 
-from .cards import Card, card_points, count_of, format_cards, number_word, rank_plural
+from .cards import RED_THREES, card_points, count_of, format_cards, number_word, rank_plural
 from .errors import SituationError
 from .melds import MIXED, NATURAL, NONE, SAMBA, check_team_melds, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
@@ -27,7 +27,6 @@ from .situation import WENT_OUT_VALUES, Situation, parse_went_out, takes_situati
 from .verdict import Reason
 
 _Facts = namedtuple("_Facts", "kind rank canasta points")
-_RED_THREES = frozenset((Card("3H"), Card("3D")))
 _points = attrgetter("points")
 
 
@@ -132,12 +131,12 @@ def score_hand(situation: Situation) -> ScoreSheet:
     rules, went_out, red_threes = d["rules"], d["went_out"], d["red_threes"]
     concealed_canastas = d["concealed_canastas"]
     melds, hands = d["melds"], d["hands"]
-    if red_threes and not _RED_THREES.issuperset(red_threes):
+    if red_threes and not RED_THREES.issuperset(red_threes):
         not_red = [c for c in red_threes if not c.is_red_three]
         raise SituationError(f"red_threes holds {format_cards(not_red)}, which {'is' if len(not_red) == 1 else 'are'} "
                              f"not a red three")
     for h in hands:
-        if not _RED_THREES.isdisjoint(h):
+        if not RED_THREES.isdisjoint(h):
             in_hand = [c for h in hands for c in h if c.is_red_three]
             raise SituationError(f"{format_cards(in_hand)} is left in a hand, but red threes are laid down at once")
     if len(red_threes) > rules.red_threes_in_game:

@@ -11,14 +11,13 @@ from dataclasses import dataclass, fields, replace
 from functools import wraps
 from itertools import chain
 
-from .cards import Card, format_card
+from .cards import RED_THREES, Card, format_card
 from .errors import SituationError
 from .melds import as_cards as _as_cards, as_groups as _as_groups
 from .rules import CLASSIC, MAX_SCORE, RuleSet, check_score, get_rules as _get_rules
 
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
 _JOKER = Card("JK")
-_RED_THREES = frozenset((Card("3H"), Card("3D")))
 
 
 def copies_problem(rules: RuleSet, groups: dict) -> tuple[str, str] | None:
@@ -68,7 +67,7 @@ def ensure_possible(rules: RuleSet, **groups) -> None:
 
 def ensure_no_red_three_in_hand(hand) -> None:
     """A red three is laid down at once and replaced from the stock: it is never held."""
-    if _RED_THREES.isdisjoint(hand):
+    if RED_THREES.isdisjoint(hand):
         return
     red = [c for c in hand if c.is_red_three]
     if red:

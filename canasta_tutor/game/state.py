@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..cards import ALL_CARDS, JOKER, SEQUENCE_ORDER, Card, card_points, format_cards
+from ..cards import ALL_CARDS, JOKER, RED_THREES, SEQUENCE_ORDER, Card, card_points, format_cards
 from ..errors import CanastaError, SituationError, clip
 from ..going_out import check_go_out, find_go_out
 from ..melds import (CANASTA_SIZE, GROUP, SEQUENCE, check_add_to_meld, check_meld, check_swap,
@@ -26,7 +26,6 @@ DRAW_PHASE, MELD_PHASE, HAND_OVER = "draw", "meld", "hand-over"
 OPENING_LIMIT = 64
 
 _DEFAULT_TEAMS = {2: 2, 3: 3, 4: 2, 6: 2}
-_RED_THREES = frozenset(c for c in ALL_CARDS if c.is_red_three)
 
 
 class IllegalMove(CanastaError):
@@ -393,7 +392,7 @@ def _quick_take(state: State, hand, melds, top: Card, index: int | None):
     fast path (no situation built, no sentence written): ``(method, cards shown)`` when the pile may be taken,
     ``()`` when not, ``None`` to ask ``check_take_pile`` (a red three in hand, or a case the fast path leaves to
     the explained one)."""
-    if not _RED_THREES.isdisjoint(hand):
+    if not RED_THREES.isdisjoint(hand):
         return None
     verdict = fast_take(hand, list(melds), state.scores[state.team_of(state.current_player)], state.pile, state.rules,
                         not state.stock)
