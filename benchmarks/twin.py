@@ -9,8 +9,10 @@ Set up the peer once (any scratch folder, here ``$WORK``; nothing goes into the 
     git clone https://github.com/jhtschultz/canasta-openspiel $WORK/openspiel
     python3.11 -m venv $WORK/venv-peer && $WORK/venv-peer/bin/pip install open_spiel
 
-Run (from the project folder; the engine is pure Python, so it is imported from this checkout into the
-peer's venv and both engines share one interpreter):
+Run (from the project folder, after ``bash scripts/test.sh --co -q`` or ``pip install -e .``, which build the
+engine's compiled modules in place, ``canasta_tutor/_speedups``; the engine is imported from this checkout into the
+peer's venv, so both engines share one interpreter, and the peer's Python must be the one the modules were built
+for, 3.11 here; this script first prints which compiled modules the run uses and why any is not used):
 
     PEER_SRC=$WORK/openspiel PEER_PY=$WORK/venv-peer/bin/python \\
         python benchmarks/twin.py --rounds 9 --block 0.3 --random-play 10   # agreement + timing (~1 min)
@@ -36,6 +38,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+_SHOW_COMPILED = """if True:
+    import sys; sys.path.insert(0, sys.argv[1])
+    from pathlib import Path
+    from canasta_tutor import speedups
+    names = sorted(p.stem for p in (Path(sys.argv[1]) / "canasta_tutor" / "_speedups").glob("*.pyx"))
+    used = [n for n in names if speedups.load(n) is not None]
+    print("compiled modules used:", ", ".join(used) or "none",
+          "".join(f"; {n} not used: {speedups.NOT_USED[n]}" for n in names if n not in used))
+"""
+
+
 def main(argv: list[str]) -> int:
     harness = Path(os.environ.get("TWIN_HARNESS", ROOT.parent / "shared" / "bench" / "twin")) / "twin_bench.py"
     peer_src, peer_py = os.environ.get("PEER_SRC"), os.environ.get("PEER_PY")
@@ -45,6 +58,7 @@ def main(argv: list[str]) -> int:
         print(f"twin.py: {what}; see the setup at the top of {Path(__file__).name}", file=sys.stderr)
         return 2
     env = dict(os.environ, TUTOR_SRC=str(ROOT), PEER_SRC=peer_src)
+    subprocess.call([peer_py, "-c", _SHOW_COMPILED, str(ROOT)], env=env)
     return subprocess.call([peer_py, str(harness), *argv], env=env, cwd=harness.parent)
 
 
