@@ -254,6 +254,18 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
         def landing(self) -> str:
             return url_path_join(self.base_url, "voila/render/index.ipynb")
 
+        def refuse(self, status: int, title: str, heading: str, detail: str = "") -> None:
+            """Answer ``status`` with a small page saying why (``detail``: plain text, escaped here)."""
+            self.set_status(status)
+            self.finish(page(title, f"<h1>{heading}</h1>" + (f"<p>{html.escape(detail)}</p>" if detail else "")))
+
+        def refuse_unless_teacher(self) -> bool:
+            """True (and a 403 page sent) when the visitor is not the teacher."""
+            if Visitor.teacher(self):
+                return False
+            self.refuse(403, "Teacher only", "The teacher key is needed")
+            return True
+
     class SignInHandler(ClassHandler):
         """The sign-in page: a name (and the class code, when the teacher set one), once."""
 
@@ -337,20 +349,15 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
         """The class's results for a gradebook: learners.csv, puzzles.csv, gradebook.xlsx (teacher only)."""
 
         def get(self, name):
-            if not Visitor.teacher(self):
-                self.set_status(403)
-                self.finish(page("Teacher only", "<h1>The teacher key is needed</h1>"))
+            if self.refuse_unless_teacher():
                 return
             try:
                 download = class_export(room, name)
-            except LookupError:
-                self.set_status(404)
-                self.finish("Not found")
+            except LookupError as e:
+                self.refuse(404, "Not found", "No such download", str(e))
                 return
             except CanastaError as e:
-                self.set_status(503)
-                self.finish(page("No results", f"<h1>The class's results cannot be read</h1><p>"
-                                                f"{html.escape(str(e))}</p>"))
+                self.refuse(503, "No results", "The class's results cannot be read", str(e))
                 return
             send(self, download)
 
@@ -359,9 +366,7 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
         request (teacher only): ``/classroom/worksheet/set/05-take-pile.pdf``, ``.../assignment/3.pdf``."""
 
         async def get(self, kind, name):
-            if not Visitor.teacher(self):
-                self.set_status(403)
-                self.finish(page("Teacher only", "<h1>The teacher key is needed</h1>"))
+            if self.refuse_unless_teacher():
                 return
             answers = self.get_query_argument("answers", "") == "1"
             try:
@@ -369,13 +374,10 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
                 download = await asyncio.get_running_loop().run_in_executor(
                     None, lambda: worksheet_download(kind, name, answers=answers, path=room.path))
             except LookupError as e:
-                self.set_status(404)
-                self.finish(page("Not found", f"<h1>No such worksheet</h1><p>{html.escape(str(e))}</p>"))
+                self.refuse(404, "Not found", "No such worksheet", str(e))
                 return
             except CanastaError as e:
-                self.set_status(422)
-                self.finish(page("No worksheet", f"<h1>This worksheet cannot be made</h1><p>"
-                                                 f"{html.escape(str(e))}</p>"))
+                self.refuse(422, "No worksheet", "This worksheet cannot be made", str(e))
                 return
             send(self, download)
 

@@ -226,6 +226,8 @@ def test_a_class_signs_in_answers_and_the_teacher_sees_it(browser, server):  # n
         assert rows[ANA]["attempts"] == "2" and rows[ANA]["correct"] == "1" and rows[BO]["attempts"] == "2"
         r = teacher_ctx.request.get(server["url"] + "/classroom/export/gradebook.xlsx")
         assert r.status == 200 and r.body()[:2] == b"PK"
+        r = teacher_ctx.request.get(server["url"] + "/classroom/export/grades.csv")  # no such export: says which are
+        assert r.status == 404 and "learners.csv, puzzles.csv, gradebook.xlsx" in r.text()
 
         # --- only the visitor who got a kernel may shut it down ----------------------------------------
         ana.goto(server["url"] + "/voila/render/04-taking-the-pile.ipynb")
