@@ -235,3 +235,14 @@ def test_two_learner_kernels_in_voila_follow_the_teacher(tmp_path):
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
+
+
+def test_a_damaged_class_file_is_named_on_both_screens_and_nothing_polls(tmp_path):
+    path = tmp_path / "class.sqlite3"
+    path.write_bytes(b"this is not SQLite at all" * 100)
+    learner = LiveLearnerView(learner="Ana", class_code="7B", path=path, poll=0.05)
+    panel = LiveTeacherPanel(class_code="7B", path=path, poll=0.05)
+    assert learner.live is None and panel.live is None
+    assert str(path) in learner.status.value and "not a database" in learner.status.value
+    assert str(path) in panel.message.value and "not a database" in panel.message.value
+    assert getattr(learner, "_thread", None) is None and getattr(panel, "_thread", None) is None

@@ -34,7 +34,22 @@ _BAD = "#c62828"
 
 
 class _Poller:
-    """Calls ``refresh`` every ``poll`` seconds in a daemon thread until stopped."""
+    """Calls ``refresh`` every ``poll`` seconds in a daemon thread until stopped. ``_problem_area``: the HTML
+    widget where a problem is shown."""
+
+    def _connect(self, connect, poll: float, auto: bool) -> None:
+        """Open the live class with ``connect()``; when it cannot be, say why; else show it and keep it fresh."""
+        try:
+            connect()
+        except CanastaError as e:
+            self._show_problem(str(e))
+            return
+        self.refresh()
+        if auto:
+            self._start_polling(poll)
+
+    def _show_problem(self, text: str) -> None:
+        self._problem_area.value = f"<div style='color:{_BAD}'>{html.escape(text)}</div>"
 
     def _start_polling(self, poll: float) -> None:
         self._stop_event = threading.Event()
@@ -144,18 +159,12 @@ class LiveLearnerView(_Poller, widgets.VBox):
         self.live_id: int | None = None
         self.live: LiveClass | None = None
         self._store = None
-        try:
+        self._problem_area = self.status
+
+        def connect():
             self.live = LiveClass(self.class_code, path)
             self._store = ProgressStore(self.live.path)
-        except CanastaError as e:
-            self._show_problem(str(e))
-            return
-        self.refresh()
-        if auto:
-            self._start_polling(poll)
-
-    def _show_problem(self, text: str) -> None:
-        self.status.value = f"<div style='color:{_BAD}'>{html.escape(text)}</div>"
+        self._connect(connect, poll, auto)
 
     def refresh(self) -> None:
         """Read the live puzzle: show a new one, or the explanation once it is revealed."""
@@ -234,19 +243,13 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
                          self.preview, widgets.HBox([self.send_button, self.reveal_button]), self.message,
                          self.chart, self.who]
         self.add_class("ct-live-teacher")
+        self._problem_area = self.message
         if problems:
             self._show_problem("Some puzzles could not be loaded: " + "; ".join(problems[:3]))
-        try:
-            self.live = LiveClass(self.class_code, path)
-        except CanastaError as e:
-            self._show_problem(str(e))
-            return
-        self.refresh()
-        if auto:
-            self._start_polling(poll)
 
-    def _show_problem(self, text: str) -> None:
-        self.message.value = f"<div style='color:{_BAD}'>{html.escape(text)}</div>"
+        def connect():
+            self.live = LiveClass(self.class_code, path)
+        self._connect(connect, poll, auto)
 
     def _say(self, text: str) -> None:
         self.message.value = f"<div style='color:#444'>{html.escape(text)}</div>"
