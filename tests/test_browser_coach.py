@@ -89,14 +89,20 @@ def play_to_the_score_sheet(page, hand, limit: int = 60) -> int:
     return turns
 
 
+def open_lesson_10(context, server):
+    """Lesson 10 in a new page of ``context``, the learner's first turn shown; the page and the coached hand."""
+    page = context.new_page()
+    page.goto(server["url"] + "/voila/render/10-play-a-hand.ipynb")
+    hand = page.locator(".ct-coached-hand")
+    hand.get_by_text("Your turn.").wait_for()
+    return page, hand
+
+
 def test_a_whole_hand_to_its_score_sheet_by_clicking_only(browser, coach_server):  # noqa: F811
     context = new_context(browser, coach_server)
     try:
-        page = context.new_page()
         start = time.monotonic()
-        page.goto(coach_server["url"] + "/voila/render/10-play-a-hand.ipynb")
-        hand = page.locator(".ct-coached-hand")
-        hand.get_by_text("Your turn.").wait_for()
+        page, hand = open_lesson_10(context, coach_server)
         hand.get_by_role("combobox", name="Other players").select_option(label="random bots")
         page.wait_for_function("() => document.querySelector('.ct-turn').textContent.includes('Hand 1')")
         hand.get_by_text("Your turn.").wait_for()
@@ -175,11 +181,8 @@ def test_classic_for_two_and_samba_to_their_score_sheets_by_clicking_only(browse
                                                                           teams):
     context = new_context(browser, coach_server)
     try:
-        page = context.new_page()
         start = time.monotonic()
-        page.goto(coach_server["url"] + "/voila/render/10-play-a-hand.ipynb")
-        hand = page.locator(".ct-coached-hand")
-        hand.get_by_text("Your turn.").wait_for()
+        page, hand = open_lesson_10(context, coach_server)
         hand.get_by_role("combobox", name="Rules").select_option(label=title)
         page.wait_for_function(f"() => document.querySelector('.ct-turn').textContent.includes('· {title} ·')")
         hand.get_by_role("combobox", name="Other players").select_option(label="random bots")
