@@ -25,6 +25,7 @@ from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, 
 from .opening import _max_groups, explain_minimum, max_meld_points
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
+from .speedups import load
 from .verdict import LazyReasons, Reason, Verdict, verdict_type
 
 
@@ -481,3 +482,10 @@ def _take_options(hand, melds, top, frozen: bool, rules: RuleSet):
                 if check_meld(new, rules).ok:
                     options.append(("natural-and-wild", (naturals[0], wild), new, list(melds) + [new]))
     return options, failures
+
+
+# --- the compiled path: canasta_tutor/_speedups/take.pyx (the same answers; the pure function above when not built) ---
+_pure_check_take_pile = check_take_pile
+_compiled = load("take")
+if _compiled is not None:
+    check_take_pile = _compiled.bind(_pure_check_take_pile, _check_take_pile, _take_reasons, TakeVerdict)
