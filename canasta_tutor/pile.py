@@ -132,6 +132,10 @@ def check_take_pile(situation: Situation) -> TakeVerdict:
 
     Takes a :class:`Situation` (``hand``, ``melds``, ``score``, ``pile``, ``rules``, ``stock_empty``), or the
     old ``check_take_pile(hand, melds=(), score=0, pile=(), rules=CLASSIC, *, stock_empty=False)``.
+
+    Compiled where built (``_speedups/take.pyx``, the same answers and lazily written reasons): a call with
+    tuples of cards, an ``int`` score and a rule set without sequences is read and decided in C; every other
+    call (notation, bad arguments, samba, an answer that needs a search) is answered by this function in Python.
     """
     rules, hand, pile, score, stock_empty = (situation.rules, situation.hand, situation.pile, situation.score,
                                              situation.stock_empty)
