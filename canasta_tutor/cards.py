@@ -67,11 +67,12 @@ class Card:
     Attributes (all read-only): ``rank`` (``'A'``..``'K'`` or ``'JK'``),
     ``suit`` (``'S' 'H' 'D' 'C'`` or ``''`` for a joker), ``code`` (``'7H'``),
     ``points``, ``is_wild``, ``is_natural``, ``is_red_three``,
-    ``is_black_three``, ``is_red``.
+    ``is_black_three``, ``is_red``, ``index`` (the card's place in :data:`ALL_CARDS`, 0..52: a small int for
+    the compiled modules' tables).
     """
 
     __slots__ = ("rank", "suit", "code", "points", "is_wild", "is_natural",
-                 "is_red_three", "is_black_three", "is_red", "_text", "meld_rank")
+                 "is_red_three", "is_black_three", "is_red", "_text", "meld_rank", "index")
     _cache: dict[str, Card] = {}
 
     def __new__(cls, notation: str | Card) -> Card:
@@ -168,6 +169,9 @@ del _r, _s, _c
 
 #: Every distinct card, jokers last.
 ALL_CARDS: tuple[Card, ...] = tuple(Card._cache[r + s] for r in RANKS for s in SUITS) + (Card._cache[JOKER],)
+for _i, _c in enumerate(ALL_CARDS):
+    object.__setattr__(_c, "index", _i)
+del _i, _c
 #: The kinds of card as sets, for membership tests in C (``RED_THREES.isdisjoint(hand)``).
 WILD_CARDS = frozenset(c for c in ALL_CARDS if c.is_wild)
 RED_THREES = frozenset(c for c in ALL_CARDS if c.is_red_three)

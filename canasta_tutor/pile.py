@@ -25,6 +25,7 @@ from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, 
 from .opening import _max_groups, explain_minimum, max_meld_points
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
+from .speedups import load
 from .verdict import LazyReasons, Reason, Verdict, verdict_type
 
 
@@ -131,6 +132,10 @@ def check_take_pile(situation: Situation) -> TakeVerdict:
 
     Takes a :class:`Situation` (``hand``, ``melds``, ``score``, ``pile``, ``rules``, ``stock_empty``), or the
     old ``check_take_pile(hand, melds=(), score=0, pile=(), rules=CLASSIC, *, stock_empty=False)``.
+
+    Compiled where built (``_speedups/take.pyx``, the same answers and lazily written reasons): a call with
+    tuples of cards, an ``int`` score and a rule set without sequences is read and decided in C; every other
+    call (notation, bad arguments, samba, an answer that needs a search) is answered by this function in Python.
     """
     rules, hand, pile, score, stock_empty = (situation.rules, situation.hand, situation.pile, situation.score,
                                              situation.stock_empty)
@@ -481,3 +486,10 @@ def _take_options(hand, melds, top, frozen: bool, rules: RuleSet):
                 if check_meld(new, rules).ok:
                     options.append(("natural-and-wild", (naturals[0], wild), new, list(melds) + [new]))
     return options, failures
+
+
+# --- the compiled path: canasta_tutor/_speedups/take.pyx (the same answers; the pure function above when not built) ---
+_pure_check_take_pile = check_take_pile
+_compiled = load("take")
+if _compiled is not None:
+    check_take_pile = _compiled.bind(_pure_check_take_pile, _check_take_pile, _take_reasons, TakeVerdict)

@@ -1,6 +1,7 @@
 # Shared set-up for scripts/start.sh and scripts/test.sh: a virtual environment in .venv
 # with canasta-tutor installed (editable) and its dependencies. Re-installs only when
-# pyproject.toml changed since the last install.
+# pyproject.toml, setup.py or a compiled module's source (canasta_tutor/_speedups/*.pyx) changed since the last
+# install (the re-install rebuilds the compiled modules in place).
 #
 # Sourced, so it never reads the caller's arguments: the caller names the extras to install in
 # CANASTA_SETUP_EXTRAS (empty for the lessons, "test" for the test suite).
@@ -28,7 +29,7 @@ if [ ! -x .venv/bin/python ]; then
   "$(pick_python)" -m venv .venv
 fi
 stamp=".venv/.canasta-tutor-installed${setup_extras:+-$setup_extras}"
-want="$(sha256sum < pyproject.toml | cut -c1-16)"
+want="$(cat pyproject.toml setup.py canasta_tutor/_speedups/*.pyx 2>/dev/null | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "== installing canasta-tutor${setup_extras:+[$setup_extras]} and its dependencies (first run takes a few minutes)"
   .venv/bin/python -m pip install --quiet --upgrade pip

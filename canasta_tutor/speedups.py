@@ -1,0 +1,55 @@
+"""The engine's optional compiled modules (Cython, ``canasta_tutor/_speedups/*.pyx``) and how they are found.
+
+Each compiled module does, in C, a hot path whose pure-Python twin stays in the engine and answers whenever the
+module is not there: no C compiler at install time, a build from a source tree whose ``.pyx`` changed since (a
+stale module is never used: the module carries the SHA-256 of the source it was built from), or the environment
+variable ``CANASTA_TUTOR_PURE=1`` (for tests and for comparing the two). Compiled and pure paths give the same
+answers; the tests compare them on random inputs.
+
+>>> load("no_such_module") is None
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+from pathlib import Path
+from types import ModuleType
+
+_HERE = Path(__file__).resolve().parent / "_speedups"
+#: Why each module asked for is not used (module name -> reason), for ``canasta-tutor --version``-style reports.
+NOT_USED: dict[str, str] = {}
+
+
+def pure() -> bool:
+    """True when ``CANASTA_TUTOR_PURE`` asks for the pure-Python engine only."""
+    return os.environ.get("CANASTA_TUTOR_PURE", "").strip() not in ("", "0")
+
+
+def source_sha(name: str) -> str | None:
+    """SHA-256 of ``_speedups/<name>.pyx`` as it is now, or ``None`` when the source is not shipped."""
+    path = _HERE / f"{name}.pyx"
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def load(name: str) -> ModuleType | None:
+    """The compiled module ``canasta_tutor._speedups.<name>``, or ``None`` when it must not or cannot be used
+    (the reason goes into :data:`NOT_USED`)."""
+    if pure():
+        NOT_USED[name] = "CANASTA_TUTOR_PURE is set"
+        return None
+    try:
+        module = importlib.import_module(f"canasta_tutor._speedups.{name}")
+    except ImportError as error:
+        NOT_USED[name] = f"not built ({error})"
+        return None
+    now = source_sha(name)
+    if now is not None and getattr(module, "SOURCE_SHA", None) != now:
+        NOT_USED[name] = f"stale: _speedups/{name}.pyx changed since it was built (run scripts/test.sh or pip install -e .)"
+        return None
+    return module

@@ -1,0 +1,26 @@
+"""Build the optional compiled speed-ups of the rules engine (``canasta_tutor/_speedups/*.pyx``, Cython).
+
+Everything else is in ``pyproject.toml``. The package works without them: each compiled module has a pure-Python
+twin in the engine, which answers when the module is missing (no compiler) or ``CANASTA_TUTOR_PURE=1`` is set
+(``canasta_tutor/speedups.py``).
+"""
+
+import hashlib
+from glob import glob
+from pathlib import Path
+
+from setuptools import setup
+
+try:
+    from Cython.Build import cythonize
+except ImportError:  # a build without Cython: the pure-Python engine only
+    extensions = []
+else:
+    extensions = cythonize(sorted(glob("canasta_tutor/_speedups/*.pyx")), language_level=3, quiet=True)
+    for extension in extensions:
+        extension.optional = True  # no compiler: install anyway, the pure-Python engine answers
+        # the SHA-256 of the source, so that canasta_tutor.speedups never uses a module built from an older one
+        (source,) = (s for s in extension.sources if s.endswith(".c"))
+        sha = hashlib.sha256(Path(source).with_suffix(".pyx").read_bytes()).hexdigest()
+        extension.define_macros.append(("CANASTA_SOURCE_SHA", f'"{sha}"'))
+setup(ext_modules=extensions)

@@ -1,0 +1,42 @@
+"""The compiled modules (``canasta_tutor/_speedups``): built and used where a compiler is (CI), never used when stale
+or when ``CANASTA_TUTOR_PURE`` is set. Whether each compiled path answers as its pure-Python twin is tested beside
+the engine's fast paths (tests/test_fast_paths.py and the tests named there)."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from canasta_tutor import speedups
+
+NAMES = sorted(p.stem for p in (Path(speedups.__file__).parent / "_speedups").glob("*.pyx"))
+
+
+def test_there_are_compiled_modules():
+    assert NAMES
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_built_and_used_in_ci(name, monkeypatch):
+    monkeypatch.delenv("CANASTA_TUTOR_PURE", raising=False)
+    module = speedups.load(name)
+    if os.environ.get("CI"):  # the CI machine has gcc and the Python headers: the module must be built and fresh
+        assert module is not None, speedups.NOT_USED.get(name)
+    if module is not None:
+        assert module.SOURCE_SHA == speedups.source_sha(name)
+        assert module.__file__.endswith(".so")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_stale_module_is_not_used(name, monkeypatch):
+    monkeypatch.delenv("CANASTA_TUTOR_PURE", raising=False)
+    monkeypatch.setattr(speedups, "source_sha", lambda _name: "0" * 64)  # as if the .pyx had changed since the build
+    assert speedups.load(name) is None
+    assert speedups.NOT_USED[name].startswith("stale")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_pure_asks_for_the_python_engine(name, monkeypatch):
+    monkeypatch.setenv("CANASTA_TUTOR_PURE", "1")
+    assert speedups.load(name) is None
+    assert speedups.NOT_USED[name] == "CANASTA_TUTOR_PURE is set"
