@@ -20,10 +20,12 @@ import itertools
 from operator import attrgetter
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial, update_wrapper
 
 from .cards import SEQUENCE_ORDER, SORT_KEY, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural, sort_key
 from .melds import as_groups, BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, NONE, as_cards, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
+from .speedups import load
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
 from .verdict import LazyReasons, Reason, Verdict, verdict_type
 
@@ -64,13 +66,76 @@ class GoOutPlan:
 
 
 class GoOutVerdict(verdict_type("GoOutVerdictBase", "plan", (None,), "")):
-    """May the player go out? ``plan``: a way to do it (a :class:`GoOutPlan`) when yes."""
+    """May the player go out? ``plan``: a way to do it (a :class:`GoOutPlan`) when yes.
+
+    The compiled check (``_speedups/goout.pyx``) decides yes or no by counting and leaves the plan to be found when
+    first read: its ``plan`` field then holds a :class:`LazyPlan`, which ``plan``, iteration and indexing turn into the
+    :class:`GoOutPlan` (equality, hashing, ``repr`` and pickling see the plan too)."""
 
     __slots__ = ()
 
     @property
+    def plan(self) -> GoOutPlan | None:
+        plan = _tuple_item(self, 2)
+        return plan.get() if plan.__class__ is LazyPlan else plan
+
+    @property
     def discard(self) -> Card | None:
-        return self.plan.discard if self.plan else None
+        plan = self.plan
+        return plan.discard if plan else None
+
+    def __iter__(self):
+        return iter((self.ok, self.reasons, self.plan))
+
+    def __getitem__(self, i):
+        return (self.ok, self.reasons, self.plan)[i]
+
+
+_tuple_item = tuple.__getitem__
+
+
+class LazyPlan(partial):
+    """A :class:`GoOutVerdict`'s plan, found when first read: ``LazyPlan(find, *args)`` stands for ``find(*args)``
+    (a :class:`GoOutPlan`), computed once. It compares, hashes, prints and pickles as that plan and passes its
+    attributes on (a ``functools.partial`` underneath, made in C, as :class:`~canasta_tutor.verdict.LazyReasons`)."""
+
+    __slots__ = ("_value",)
+
+    def get(self) -> GoOutPlan | None:
+        try:
+            return self._value
+        except AttributeError:
+            value = self._value = self()
+            return value
+
+    def __getattr__(self, name):
+        if name == "_value":
+            raise AttributeError(name)
+        return getattr(self.get(), name)
+
+    def __eq__(self, other):
+        if isinstance(other, LazyPlan):
+            other = other.get()
+        return self.get() == other
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self.get())
+
+    def __bool__(self) -> bool:
+        return bool(self.get())
+
+    def __repr__(self) -> str:
+        return repr(self.get())
+
+    def __reduce__(self):
+        return (_same, (self.get(),))
+
+
+def _same(value):
+    return value
 
 
 @dataclass
@@ -481,6 +546,10 @@ def _go_out_reasons(hand, melds, rules, need, minimum):
     return _explain_go_out(hand, melds, rules, need, minimum).reasons
 
 
+def _lazy_yes_reasons(plan: LazyPlan, melds, rules, need, minimum):
+    return _yes_reasons(plan.get(), melds, rules, need, minimum)
+
+
 def _fast_go_out(hand, melds, rules, need) -> GoOutPlan | None:
     """The plan :func:`find_go_out` finds (rules without sequences, no minimum), or ``None``.
 
@@ -641,3 +710,12 @@ def _yes_reasons(plan, melds, rules, need, minimum) -> tuple:
                                                f"under these rules it must still reach the opening minimum "
                                                f"({minimum}), and it does."))
     return tuple(reasons)
+
+
+# --- the compiled fast path (canasta_tutor/_speedups/goout.pyx), when built ---------------------------------------
+#: The pure-Python check (the reference; every call the compiled one does not cover goes here).
+pure_check_go_out = check_go_out
+_compiled = load("goout")
+if _compiled is not None:
+    check_go_out = update_wrapper(_compiled.install(pure_check_go_out, GoOutVerdict, _go_out_reasons,
+                                                    _lazy_yes_reasons, LazyPlan, _fast_go_out), pure_check_go_out)
