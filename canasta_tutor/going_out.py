@@ -520,6 +520,13 @@ def check_go_out(situation: Situation) -> GoOutVerdict:
 
     Takes a :class:`Situation` (``hand``, ``melds``, ``score``, ``rules``), or the old
     ``check_go_out(hand, melds=(), score=0, rules=CLASSIC)``.
+
+    Where the compiled module ``_speedups/goout`` is built, ``check_go_out`` is its entry: it decides the common
+    call (cards as tuples or lists of :class:`Card`, an int score, rules without sequences or wild-card swaps, a
+    team that has melded or needs no minimum to go out concealed) by counting in C, and leaves the reasons and the
+    ``plan`` to be written when first read (by this module's search: the same sentences, the same plan). Every
+    other call (notation, bad input, samba, an opening minimum...) goes to this pure-Python function
+    (:data:`pure_check_go_out`), which gives the same answers everywhere.
     """
     rules, hand, score = situation.rules, situation.hand, situation.score
     melds = list(situation.melds)
@@ -713,9 +720,16 @@ def _yes_reasons(plan, melds, rules, need, minimum) -> tuple:
 
 
 # --- the compiled fast path (canasta_tutor/_speedups/goout.pyx), when built ---------------------------------------
-#: The pure-Python check (the reference; every call the compiled one does not cover goes here).
+#: The pure-Python check: the reference, and the answer to every call the compiled one does not cover.
 pure_check_go_out = check_go_out
+
+
+def _install(module, pure=pure_check_go_out):
+    """The compiled ``check_go_out`` of ``module`` (``_speedups/goout``), handed the pure-Python pieces it uses:
+    ``pure`` for every call it does not decide, the verdict type, the lazy reasons and the lazy plan."""
+    return module.install(pure, GoOutVerdict, _go_out_reasons, _lazy_yes_reasons, LazyPlan, _fast_go_out)
+
+
 _compiled = load("goout")
 if _compiled is not None:
-    check_go_out = update_wrapper(_compiled.install(pure_check_go_out, GoOutVerdict, _go_out_reasons,
-                                                    _lazy_yes_reasons, LazyPlan, _fast_go_out), pure_check_go_out)
+    check_go_out = update_wrapper(_install(_compiled), pure_check_go_out)
