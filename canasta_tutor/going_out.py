@@ -20,10 +20,12 @@ import itertools
 from operator import attrgetter
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial, update_wrapper
 
 from .cards import SEQUENCE_ORDER, SORT_KEY, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural, sort_key
 from .melds import as_groups, BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, NONE, as_cards, meld_facts
 from .rules import CLASSIC, RuleSet, get_rules
+from .speedups import load
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
 from .verdict import LazyReasons, Reason, Verdict, verdict_type
 
@@ -64,13 +66,76 @@ class GoOutPlan:
 
 
 class GoOutVerdict(verdict_type("GoOutVerdictBase", "plan", (None,), "")):
-    """May the player go out? ``plan``: a way to do it (a :class:`GoOutPlan`) when yes."""
+    """May the player go out? ``plan``: a way to do it (a :class:`GoOutPlan`) when yes.
+
+    The compiled check (``_speedups/goout.pyx``) decides yes or no by counting and leaves the plan to be found when
+    first read: its ``plan`` field then holds a :class:`LazyPlan`, which ``plan``, iteration and indexing turn into the
+    :class:`GoOutPlan` (equality, hashing, ``repr`` and pickling see the plan too)."""
 
     __slots__ = ()
 
     @property
+    def plan(self) -> GoOutPlan | None:
+        plan = _tuple_item(self, 2)
+        return plan.get() if plan.__class__ is LazyPlan else plan
+
+    @property
     def discard(self) -> Card | None:
-        return self.plan.discard if self.plan else None
+        plan = self.plan
+        return plan.discard if plan else None
+
+    def __iter__(self):
+        return iter((self.ok, self.reasons, self.plan))
+
+    def __getitem__(self, i):
+        return (self.ok, self.reasons, self.plan)[i]
+
+
+_tuple_item = tuple.__getitem__
+
+
+class LazyPlan(partial):
+    """A :class:`GoOutVerdict`'s plan, found when first read: ``LazyPlan(find, *args)`` stands for ``find(*args)``
+    (a :class:`GoOutPlan`), computed once. It compares, hashes, prints and pickles as that plan and passes its
+    attributes on (a ``functools.partial`` underneath, made in C, as :class:`~canasta_tutor.verdict.LazyReasons`)."""
+
+    __slots__ = ("_value",)
+
+    def get(self) -> GoOutPlan | None:
+        try:
+            return self._value
+        except AttributeError:
+            value = self._value = self()
+            return value
+
+    def __getattr__(self, name):
+        if name == "_value":
+            raise AttributeError(name)
+        return getattr(self.get(), name)
+
+    def __eq__(self, other):
+        if isinstance(other, LazyPlan):
+            other = other.get()
+        return self.get() == other
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self.get())
+
+    def __bool__(self) -> bool:
+        return bool(self.get())
+
+    def __repr__(self) -> str:
+        return repr(self.get())
+
+    def __reduce__(self):
+        return (_same, (self.get(),))
+
+
+def _same(value):
+    return value
 
 
 @dataclass
@@ -455,6 +520,13 @@ def check_go_out(situation: Situation) -> GoOutVerdict:
 
     Takes a :class:`Situation` (``hand``, ``melds``, ``score``, ``rules``), or the old
     ``check_go_out(hand, melds=(), score=0, rules=CLASSIC)``.
+
+    Where the compiled module ``_speedups/goout`` is built, ``check_go_out`` is its entry: it decides the common
+    call (cards as tuples or lists of :class:`Card`, an int score, rules without sequences or wild-card swaps, a
+    team that has melded or needs no minimum to go out concealed) by counting in C, and leaves the reasons and the
+    ``plan`` to be written when first read (by this module's search: the same sentences, the same plan). Every
+    other call (notation, bad input, samba, an opening minimum...) goes to this pure-Python function
+    (:data:`pure_check_go_out`), which gives the same answers everywhere.
     """
     rules, hand, score = situation.rules, situation.hand, situation.score
     melds = list(situation.melds)
@@ -479,6 +551,10 @@ _GoOutVerdict_new = tuple.__new__
 
 def _go_out_reasons(hand, melds, rules, need, minimum):
     return _explain_go_out(hand, melds, rules, need, minimum).reasons
+
+
+def _lazy_yes_reasons(plan: LazyPlan, melds, rules, need, minimum):
+    return _yes_reasons(plan.get(), melds, rules, need, minimum)
 
 
 def _fast_go_out(hand, melds, rules, need) -> GoOutPlan | None:
@@ -641,3 +717,19 @@ def _yes_reasons(plan, melds, rules, need, minimum) -> tuple:
                                                f"under these rules it must still reach the opening minimum "
                                                f"({minimum}), and it does."))
     return tuple(reasons)
+
+
+# --- the compiled fast path (canasta_tutor/_speedups/goout.pyx), when built ---------------------------------------
+#: The pure-Python check: the reference, and the answer to every call the compiled one does not cover.
+pure_check_go_out = check_go_out
+
+
+def _install(module, pure=pure_check_go_out):
+    """The compiled ``check_go_out`` of ``module`` (``_speedups/goout``), handed the pure-Python pieces it uses:
+    ``pure`` for every call it does not decide, the verdict type, the lazy reasons and the lazy plan."""
+    return module.install(pure, GoOutVerdict, _go_out_reasons, _lazy_yes_reasons, LazyPlan, _fast_go_out)
+
+
+_compiled = load("goout")
+if _compiled is not None:
+    check_go_out = update_wrapper(_install(_compiled), pure_check_go_out)
