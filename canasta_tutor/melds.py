@@ -76,6 +76,9 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
 
     ``going_out``: the player goes out this turn (black threes may then be melded).
     The reasons are written when first read (:class:`~canasta_tutor.verdict.LazyReasons`).
+    Where the compiled module ``_speedups/meld.pyx`` is built, it answers a call with a tuple or list of cards,
+    a ``RuleSet`` and a bool ``going_out`` in C (same verdict, same fields); any other call, a card seen more often
+    than the decks hold, and threes or two-card groups under samba come here.
     """
     if rules.__class__ is not RuleSet:
         rules = get_rules(rules)
@@ -467,3 +470,25 @@ def count_canastas(melds: Iterable, rules: RuleSet | str = CLASSIC) -> int:
 def meld_points(cards) -> int:
     """The card points of a meld (bonuses are counted by scoring, not here)."""
     return card_points(as_cards(cards))
+
+
+def _compiled_check_meld(compiled, pure):
+    """The compiled check of ``compiled`` (``_speedups/meld.pyx``) set up to fall back on ``pure`` (the function
+    above), dressed as it (name, docstring, signature)."""
+    from functools import update_wrapper
+
+    compiled.configure(pure, MeldVerdict, LazyReasons, _meld_reasons, ("", GROUP, BLACK_THREES, SEQUENCE),
+                       (NONE, NATURAL, MIXED, SAMBA))
+    return update_wrapper(compiled.check_meld, pure)
+
+
+def _use_compiled(pure):
+    """:func:`check_meld` in C (``_speedups/meld.pyx``) when it is built and fresh: it answers the common call and
+    hands everything else to the pure-Python function; else the pure-Python function itself."""
+    from .speedups import load
+
+    compiled = load("meld")
+    return pure if compiled is None else _compiled_check_meld(compiled, pure)
+
+
+check_meld = _use_compiled(check_meld)
