@@ -491,4 +491,5 @@ def _use_compiled(pure):
     return pure if compiled is None else _compiled_check_meld(compiled, pure)
 
 
+_check_meld_py = check_meld  # the pure-Python check_meld (the reference; the compiled one falls back on it)
 check_meld = _use_compiled(check_meld)

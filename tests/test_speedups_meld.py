@@ -11,7 +11,7 @@ from canasta_tutor import melds, speedups
 from canasta_tutor.cards import ALL_CARDS, Card
 from canasta_tutor.rules import PRESETS, get_rules, with_options
 
-PURE = melds.check_meld.__wrapped__ if hasattr(melds.check_meld, "__wrapped__") else melds.check_meld
+PURE = melds._check_meld_py
 
 
 @pytest.fixture(scope="module")
