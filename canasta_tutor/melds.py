@@ -299,6 +299,7 @@ def meld_facts(cards: tuple[Card, ...], rules: RuleSet, going_out: bool = False,
     engine's inner loops (scoring, going out). Unusual melds defer to :func:`check_meld`.
     ``copies_checked``: the caller has already made sure no card appears more often
     than the decks hold (so this check is not done twice).
+    Compiled (``_speedups/meld.pyx``) for a tuple of cards, a ``RuleSet`` and a bool ``going_out``, where built.
     """
     facts = _weigh(cards, rules, copies_checked)
     if facts is not None:
@@ -482,14 +483,25 @@ def _compiled_check_meld(compiled, pure):
     return update_wrapper(compiled.check_meld, pure)
 
 
-def _use_compiled(pure):
-    """:func:`check_meld` in C (``_speedups/meld.pyx``) when it is built and fresh: it answers the common call and
-    hands everything else to the pure-Python function; else the pure-Python function itself."""
+def _compiled_meld_facts(compiled, pure):
+    """The compiled ``meld_facts`` of ``compiled``, falling back on ``pure``, dressed as it."""
+    from functools import update_wrapper
+
+    compiled.configure_facts(pure)
+    return update_wrapper(compiled.meld_facts, pure)
+
+
+def _use_compiled(check, facts):
+    """:func:`check_meld` and :func:`meld_facts` in C (``_speedups/meld.pyx``) when it is built and fresh: they
+    answer the common call and hand everything else to the pure-Python functions; else those functions themselves."""
     from .speedups import load
 
     compiled = load("meld")
-    return pure if compiled is None else _compiled_check_meld(compiled, pure)
+    if compiled is None:
+        return check, facts
+    return _compiled_check_meld(compiled, check), _compiled_meld_facts(compiled, facts)
 
 
-_check_meld_py = check_meld  # the pure-Python check_meld (the reference; the compiled one falls back on it)
-check_meld = _use_compiled(check_meld)
+# the pure-Python functions (the reference; the compiled ones fall back on them)
+_check_meld_py, _meld_facts_py = check_meld, meld_facts
+check_meld, meld_facts = _use_compiled(check_meld, meld_facts)

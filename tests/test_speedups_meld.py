@@ -12,6 +12,7 @@ from canasta_tutor.cards import ALL_CARDS, Card
 from canasta_tutor.rules import PRESETS, get_rules, with_options
 
 PURE = melds._check_meld_py
+PURE_FACTS = melds._meld_facts_py
 
 
 @pytest.fixture(scope="module")
@@ -27,6 +28,12 @@ def compiled():
             pytest.fail(f"the compiled meld check is not used in CI: {speedups.NOT_USED.get('meld')}")
         pytest.skip(f"the compiled meld check is not built: {speedups.NOT_USED.get('meld')}")
     return melds._compiled_check_meld(module, PURE)
+
+
+@pytest.fixture(scope="module")
+def compiled_facts(compiled):
+    return melds._compiled_meld_facts(speedups.load("meld") or __import__("canasta_tutor._speedups.meld").
+                                      _speedups.meld, PURE_FACTS)
 
 
 RULES = [get_rules(name) for name in PRESETS] + [
@@ -146,3 +153,25 @@ def test_the_public_check_is_the_compiled_one_when_built(compiled):
     if speedups.load("meld") is not None:
         assert melds.check_meld is not PURE and melds.check_meld.__wrapped__ is PURE
         assert melds.check_meld.__doc__ == PURE.__doc__ and melds.check_meld.__name__ == "check_meld"
+
+
+def facts_outcome(facts, cards, rules, going_out, copies_checked):
+    try:
+        return facts(cards, rules, going_out, copies_checked=copies_checked)
+    except Exception as error:
+        return ("raised", type(error), str(error))
+
+
+@given(st.lists(st.tuples(card_lists(), st.sampled_from(RULES), st.sampled_from([False, True, 0, None]),
+                          st.booleans()), min_size=1, max_size=12))
+def test_compiled_meld_facts_answer_as_the_pure_ones(compiled_facts, cases):
+    """meld_facts, the sentence-free judgement the engine's inner loops use (copies_checked: the caller vouches for
+    the copies, so the pure function may answer without checking them: the compiled one hands those to it)."""
+    for cards, rules, going_out, copies_checked in cases:
+        fast = facts_outcome(compiled_facts, cards, rules, going_out, copies_checked)
+        pure = facts_outcome(PURE_FACTS, cards, rules, going_out, copies_checked)
+        assert fast == pure, (cards, rules.name, going_out, copies_checked)
+        if not isinstance(fast, tuple) or fast[0] != "raised":
+            v = PURE(tuple(cards), rules, going_out=bool(going_out))
+            if fast is not None or not copies_checked:
+                assert (fast is not None) == v.ok or "impossible-copies" in v.codes

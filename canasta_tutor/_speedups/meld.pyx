@@ -1,7 +1,8 @@
 cdef extern from *:
     const char* CANASTA_SOURCE_SHA
 SOURCE_SHA = CANASTA_SOURCE_SHA.decode()
-"""The compiled meld check: :func:`canasta_tutor.melds.check_meld` in C for the common call.
+"""The compiled meld check: :func:`canasta_tutor.melds.check_meld` (and its sentence-free twin ``meld_facts``) in C
+for the common call.
 
 What is compiled: a call ``check_meld(cards, rules, going_out=...)`` with ``cards`` a tuple (or list) of
 :class:`~canasta_tutor.cards.Card`, ``rules`` a :class:`~canasta_tutor.rules.RuleSet` (or left out) and
@@ -18,7 +19,9 @@ sequences, and samba's two-card groups (the explained path's "low sequence" case
 
 The tables are built at import from ``canasta_tutor.cards`` and, once per rule set, from the ``RuleSet``
 (:func:`rules_table`, a table cache keyed by the rule set's identity that keeps the rule set alive; never an
-answer cache). ``score.pyx`` uses :func:`classify` for the melds of a score sheet.
+answer cache). ``meld_facts`` is compiled for a tuple of cards, a RuleSet and a bool ``going_out`` alike (a card
+seen more often than the decks hold goes to the pure function, which may skip that check: ``copies_checked``).
+``score.pyx`` uses :func:`classify` for the melds of a score sheet.
 """
 
 cimport cython
@@ -317,3 +320,23 @@ cdef inline void _put(object tup, Py_ssize_t i, object o) noexcept:
     """Fill slot ``i`` of a freshly allocated tuple (subclass)."""
     Py_INCREF(o)
     PyTuple_SET_ITEM(tup, i, o)
+
+
+cdef object _pure_facts = None     # melds.meld_facts as written in Python
+
+
+def configure_facts(pure):
+    """Called once by ``canasta_tutor.melds``: the pure-Python ``meld_facts`` to fall back on."""
+    global _pure_facts
+    _pure_facts = pure
+
+
+def meld_facts(cards, rules, going_out=False, *, copies_checked=False):
+    cdef Facts f
+    if (cards.__class__ is not tuple or rules.__class__ is not _RuleSet
+            or (going_out is not False and going_out is not True)
+            or not classify(cards, rules_table(rules), going_out is True, &f)):
+        return _pure_facts(cards, rules, going_out, copies_checked=copies_checked)
+    if not f.ok:
+        return None
+    return (_KINDS[f.kind], rank_text(f.kind, f.rank), _CANASTAS[f.canasta], f.points)
