@@ -76,6 +76,9 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
 
     ``going_out``: the player goes out this turn (black threes may then be melded).
     The reasons are written when first read (:class:`~canasta_tutor.verdict.LazyReasons`).
+    Where the compiled module ``_speedups/meld.pyx`` is built, it answers a call with a tuple or list of cards,
+    a ``RuleSet`` and a bool ``going_out`` in C (same verdict, same fields); any other call, a card seen more often
+    than the decks hold, and threes or two-card groups under samba come here.
     """
     if rules.__class__ is not RuleSet:
         rules = get_rules(rules)
@@ -296,6 +299,7 @@ def meld_facts(cards: tuple[Card, ...], rules: RuleSet, going_out: bool = False,
     engine's inner loops (scoring, going out). Unusual melds defer to :func:`check_meld`.
     ``copies_checked``: the caller has already made sure no card appears more often
     than the decks hold (so this check is not done twice).
+    Compiled (``_speedups/meld.pyx``) for a tuple of cards, a ``RuleSet`` and a bool ``going_out``, where built.
     """
     facts = _weigh(cards, rules, copies_checked)
     if facts is not None:
@@ -467,3 +471,37 @@ def count_canastas(melds: Iterable, rules: RuleSet | str = CLASSIC) -> int:
 def meld_points(cards) -> int:
     """The card points of a meld (bonuses are counted by scoring, not here)."""
     return card_points(as_cards(cards))
+
+
+def _compiled_check_meld(compiled, pure):
+    """The compiled check of ``compiled`` (``_speedups/meld.pyx``) set up to fall back on ``pure`` (the function
+    above), dressed as it (name, docstring, signature)."""
+    from functools import update_wrapper
+
+    compiled.configure(pure, MeldVerdict, LazyReasons, _meld_reasons, ("", GROUP, BLACK_THREES, SEQUENCE),
+                       (NONE, NATURAL, MIXED, SAMBA))
+    return update_wrapper(compiled.check_meld, pure)
+
+
+def _compiled_meld_facts(compiled, pure):
+    """The compiled ``meld_facts`` of ``compiled``, falling back on ``pure``, dressed as it."""
+    from functools import update_wrapper
+
+    compiled.configure_facts(pure)
+    return update_wrapper(compiled.meld_facts, pure)
+
+
+def _use_compiled(check, facts):
+    """:func:`check_meld` and :func:`meld_facts` in C (``_speedups/meld.pyx``) when it is built and fresh: they
+    answer the common call and hand everything else to the pure-Python functions; else those functions themselves."""
+    from .speedups import load
+
+    compiled = load("meld")
+    if compiled is None:
+        return check, facts
+    return _compiled_check_meld(compiled, check), _compiled_meld_facts(compiled, facts)
+
+
+# the pure-Python functions (the reference; the compiled ones fall back on them)
+_check_meld_py, _meld_facts_py = check_meld, meld_facts
+check_meld, meld_facts = _use_compiled(check_meld, meld_facts)

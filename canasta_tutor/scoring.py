@@ -210,8 +210,11 @@ def _red_three_points(count: int, opened: bool, rules: RuleSet) -> int:
 
 
 def _score_items(melds, facts, concealed_canastas, red_threes, went_out, hands, rules):
-    """The lines of a score sheet, with their details in words."""
+    """The lines of a score sheet, with their details in words (``facts``: the melds' :func:`meld_facts`, ``None``
+    when the compiled score did not keep them: looked up again here)."""
     melds, hands = list(melds), list(hands)
+    if facts is None:
+        facts = [meld_facts(m, rules, bool(went_out), copies_checked=True) for m in melds]
     verdicts = [_Facts(*f) for f in facts]
     canastas = [(m, v) for m, v in zip(melds, verdicts) if v.canasta != NONE]
     items = []
@@ -303,3 +306,24 @@ class GameScore:
         frame.index = [f"hand {i}" for i in range(1, len(frame) + 1)]
         frame.loc["total"] = [self.totals[t] for t in self.teams]
         return frame
+
+
+def _compiled_score_hand(compiled, pure):
+    """The compiled ``score_hand`` of ``compiled`` (``_speedups/score.pyx``) set up to fall back on ``pure`` (the
+    function above), dressed as it (name, docstring, signature)."""
+    from functools import update_wrapper
+
+    compiled.configure(pure, ScoreSheet)
+    return update_wrapper(compiled.score_hand, pure)
+
+
+def _use_compiled(pure):
+    """:func:`score_hand` in C (``_speedups/score.pyx``) when it is built and fresh, else the pure-Python one."""
+    from .speedups import load
+
+    compiled = load("score")
+    return pure if compiled is None else _compiled_score_hand(compiled, pure)
+
+
+_score_hand_py = score_hand  # the pure-Python score_hand (the reference; the compiled one falls back on it)
+score_hand = _use_compiled(score_hand)
