@@ -93,6 +93,8 @@ class Row:
 #: Every option of a RuleSet appears in exactly one row (a test holds this).
 ROWS = (
     ("Players", ("players", "teams"), lambda r: f"{_n(r.players)}: {r.teams}"),
+    ("The first to take the pile plays alone; the others are partners for that hand", ("lone_hand",),
+     lambda r: _yes(r.lone_hand)),
     ("Cards in play", ("decks", "jokers"),
      lambda r: f"{_n(r.decks)} packs and {_n(r.jokers)} jokers ({52 * r.decks + r.jokers} cards)"),
     ("Cards dealt to each player", ("hand_size",), lambda r: _n(r.hand_size)),
