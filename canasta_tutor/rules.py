@@ -222,7 +222,8 @@ def _preset(name: str, title: str, summary: str, sources: dict[str, str], base: 
 
 
 _CLASSIC_SOURCES = {
-    "players, draw_count, lone_hand": f"{S002}: 'Vier spelers in twee teams, 108 kaarten, ieder 11 kaarten.' and 'Neem de bovenste kaart van de stock'.",
+    "players, draw_count": f"{S002}: 'Vier spelers in twee teams, 108 kaarten, ieder 11 kaarten.' and 'Neem de bovenste kaart van de stock'.",
+    "lone_hand": f"{S002}: 'Vier spelers in twee teams, 108 kaarten, ieder 11 kaarten.' and 'Neem de bovenste kaart van de stock'.",
     "sequences, samba_bonus": f"{S002}: 'Je legt sets van minstens 3 kaarten met dezelfde waarde. Rijen bestaan niet.'",
     "decks, jokers, hand_size": f"{S002}: 'Schud twee pakken van 52 kaarten en 4 jokers door elkaar' and 'Geef iedere speler 11 kaarten'.",
     "wild_limit, max_wild": f"{S002}: 'Een set bevat minstens 2 gewone kaarten en hoogstens 3 wilde.' (000 agrees; 001 and 003 differ).",
@@ -263,10 +264,12 @@ CLASSIC_3P = _preset(
     "classic-3p", "Classic Canasta for three players",
     "Three players: 13 cards each, draw two and discard one; the first to take the pile plays alone "
     "against the other two for that hand; two canastas to go out; 7500 to win.",
-    {"players, hand_size, draw_count, target_score, lone_hand":
+    {"players, hand_size, draw_count, target_score":
          f"{S002}: 'Ieder krijgt 13 kaarten en trekt twee kaarten per beurt van de stock, maar legt er één af. "
          "Wie als eerste de stapel pakt, speelt die ronde alleen tegen de andere twee. Je speelt tot 7500 punten.'",
-     "canastas_to_go_out": f"{S000}: 'Om het uit te kunnen maken moet je minimaal twee canasta's hebben gevormd.' (three players; 002 is silent)"},
+     "canastas_to_go_out": f"{S000}: 'Om het uit te kunnen maken moet je minimaal twee canasta's hebben gevormd.' (three players; 002 is silent)",
+     "lone_hand": f"{S002}: 'Wie als eerste de stapel pakt, speelt die ronde alleen tegen de andere twee.' (rule-decisions, "
+                  "player counts; where 002 is silent the game model follows the published Cutthroat Canasta rules)"},
     base=CLASSIC, players=3, teams="one alone against two (the first to take the pile plays alone)",
     hand_size=13, draw_count=2, canastas_to_go_out=2, target_score=7500, lone_hand=True)
 
