@@ -6,8 +6,11 @@ uniformly among the legal actions, checking after every action that
 - every meld on the table is a legal meld (the engine's ``check_team_melds``);
 - what a player observes holds no hidden card;
 - a take or a way out that is offered is one the engine's ``check_take_pile`` / ``check_go_out`` allows;
+- the sides are the game's teams, or under classic-3p's lone hand each player alone until the pile is first
+  taken, then the taker alone and the other two on one table (the going-out player alone when nobody took it);
 
-and at the end of each hand that the scores are ``score_hand``'s and agree with an independent tally written
+and at the end of each hand that the scores (per team; in classic-3p per player, with his own red threes) are
+``score_hand``'s and agree with an independent tally written
 here, and that every hand and every game ends. 2,030 hands per run across the presets.
 """
 

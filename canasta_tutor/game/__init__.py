@@ -21,7 +21,12 @@ The API
   is over), ``is_game_over()`` (and a team reached the preset's ``target_score``), ``hand_result()`` (per team,
   the ``score_hand`` sheet), ``hand_scores()``, ``totals()``, ``winner()``, ``next_hand()`` (deal the next hand
   of the game), ``clone()`` (a cheap copy for undo and look-ahead); ``game.deal(seed, hand_number, scores)``
-  deals a hand again by its number (replay).
+  deals a hand again by its number (replay). ``team_of(p)`` is the player's side in this hand (the index of his
+  side's ``melds``), ``sides()`` the sides as they stand, ``score_of(p)`` his score before the hand (his team's
+  column, which sets his opening minimum), ``lone`` the lone hand (``classic-3p``, below) once there is one, and
+  ``side_sheet(players, red_threes)`` ``score_hand``'s sheet of a side. ``game.team_of(p)`` is the player's
+  team for the whole game: his score column and the owner of his red threes (the same as his side except in
+  ``classic-3p``).
 - :class:`Action`: a frozen, hashable value: ``kind`` (``draw``, ``take_pile``, ``meld``, ``lay_off``, ``swap``,
   ``discard``, ``go_out``, ``end``) with its ``cards``, ``target`` meld and ``melds``; ``describe()`` is a plain
   sentence, ``to_text()`` / ``Action.parse()`` a stable text form for logs and JSON.
@@ -30,7 +35,8 @@ The API
   ``legal_actions`` raises :class:`IllegalMove` (a ``CanastaError``) whose ``verdict`` holds the engine's
   reasons (``check_take_pile``, ``check_meld``, ``check_opening``, ``check_go_out``...).
 - ``observation(state, player)``: the :class:`Observation` (a :class:`~canasta_tutor.situation.Situation` with
-  the table's public facts) that player sees: never another player's hand or the stock.
+  the table's public facts) that player sees: never another player's hand or the stock; its ``sides`` and
+  ``partners`` say who plays with whom now.
 
 A turn is a sequence of small actions
 -------------------------------------
