@@ -58,7 +58,7 @@ def play_game(rules: str, seed: int, first, second, max_hands: int = 60):
         rng = random.Random(f"{seed}:{hands}")
         while not state.is_terminal():
             p = state.current_player
-            bot = team_bot[state.team_of(p)]
+            bot = team_bot[game.team_of(p)]   # the seat's own team (classic-3p: its own column)
             action, _ = bot.choose(observation(state, p), legal_actions(state), rng)
             apply(state, action)
         if state.is_game_over() or hands >= max_hands:

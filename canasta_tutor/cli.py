@@ -239,9 +239,14 @@ def _play(args) -> int:
             else:
                 sys.stdout.write(summary_line(record) + "\n")
                 for i, team in enumerate(record["teams"]):
-                    totals[i] = totals.get(i, 0) + team["score"]
+                    if "player_scores" in team:   # sides change from hand to hand (classic-3p): per player
+                        for p, v in zip(team["players"], team["player_scores"]):
+                            totals[p] = totals.get(p, 0) + v
+                    else:
+                        totals[i] = totals.get(i, 0) + team["score"]
     if not args.json:
-        shown = ", ".join(f"team {i + 1} {v:+d}" for i, v in totals.items())
+        who = "player" if rules.lone_hand else "team"
+        shown = ", ".join(f"{who} {i + (0 if rules.lone_hand else 1)} {v:+d}" for i, v in sorted(totals.items()))
         sys.stdout.write(f"{args.hands} hand{'s' if args.hands != 1 else ''} of {rules.name}; all hands together: "
                          f"{shown}\n")
     return 0
@@ -328,7 +333,10 @@ def main(argv=None) -> int:
                                                                                              "1 to 100,000")
     p_play.add_argument("--bots", default="random", help="one bot for every seat, or one per seat, "
                                                          "comma-separated (default random)")
-    p_play.add_argument("--json", action="store_true", help="one JSON line per hand")
+    p_play.add_argument("--json", action="store_true", help="one JSON line per hand: rules, seed, hand, went_out, "
+                        "teams (players, melds, red_threes, hands_left, score), stock_left, pile; where the first to "
+                        "take the pile plays alone (classic-3p) the teams are the sides at the end of the hand, "
+                        "score is the side's before red threes and player_scores each player's with his own")
     p_serve = sub.add_parser("serve", help="start the lessons as a web app (Voilà), landing page first")
     p_serve.add_argument("--port", type=_whole_number(1, 65535, "--port"), default=8866,
                          help="the TCP port, 1 to 65535 (default 8866)")

@@ -117,17 +117,20 @@ def cut(kind: str, seen, moment: str, rng: random.Random) -> dict | None:
 def score_sheet_position(state, team: int, rng: random.Random) -> dict:
     """One side's end of the hand as a score-hand situation: its melds, red threes, the cards left in its
     players' hands (the learner's first), and whether it went out."""
-    players = list(state.game.teams[team])
+    # ``team`` is a score column; its side in the hand (classic-3p's lone hand: the partnership's table and hands,
+    # with this column's own red threes, as the game scores it; other presets: the same team)
+    side = state.team_of(state.game.teams[team][0])
+    players = [p for p in range(state.game.num_players) if state.team_of(p) == side]
     rng.shuffle(players)
     went = False
-    if state.went_out is not None and state.team_of(state.went_out[0]) == team:
+    if state.went_out is not None and state.team_of(state.went_out[0]) == side:
         went = "concealed" if state.went_out[1] else True
-    out = {"melds": _melds(state.melds[team]), "red_threes": _codes(state.red_threes[team]),
+    out = {"melds": _melds(state.melds[side]), "red_threes": _codes(state.red_threes[team]),
            "hands": [_codes(state.hands[p]) for p in players], "went_out": went}
-    if went != "concealed" and state.concealed_canastas[team]:
-        canastas = sum(1 for m in state.melds[team] if len(m) >= 7)
-        if min(state.concealed_canastas[team], canastas):
-            out["concealed_canastas"] = min(state.concealed_canastas[team], canastas)
+    if went != "concealed" and state.concealed_canastas[side]:
+        canastas = sum(1 for m in state.melds[side] if len(m) >= 7)
+        if min(state.concealed_canastas[side], canastas):
+            out["concealed_canastas"] = min(state.concealed_canastas[side], canastas)
     return out
 
 

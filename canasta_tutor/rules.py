@@ -52,7 +52,9 @@ class RuleSet:
     Field names are the option names a puzzle file may override (``_`` or
     ``-`` both accepted there). ``opening_table`` is a tuple of
     ``(lowest score, minimum)`` pairs in increasing order; the first pair's
-    score is ``None`` for "any score below the next threshold".
+    score is ``None`` for "any score below the next threshold". ``lone_hand``: the first player to take the
+    pile in a hand plays alone and the others are partners for the rest of that hand (``classic-3p``; the game
+    model, :mod:`canasta_tutor.game`, plays it).
     """
 
     name: str
@@ -88,6 +90,7 @@ class RuleSet:
     sequences: bool = False
     wild_swap: bool = False
     target_score: int = 5000
+    lone_hand: bool = False
     sources: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
     doc: str = field(default="", compare=False, repr=False)
 
@@ -220,6 +223,7 @@ def _preset(name: str, title: str, summary: str, sources: dict[str, str], base: 
 
 _CLASSIC_SOURCES = {
     "players, draw_count": f"{S002}: 'Vier spelers in twee teams, 108 kaarten, ieder 11 kaarten.' and 'Neem de bovenste kaart van de stock'.",
+    "lone_hand": f"{S002}: 'Vier spelers in twee teams, 108 kaarten, ieder 11 kaarten.' and 'Neem de bovenste kaart van de stock'.",
     "sequences, samba_bonus": f"{S002}: 'Je legt sets van minstens 3 kaarten met dezelfde waarde. Rijen bestaan niet.'",
     "decks, jokers, hand_size": f"{S002}: 'Schud twee pakken van 52 kaarten en 4 jokers door elkaar' and 'Geef iedere speler 11 kaarten'.",
     "wild_limit, max_wild": f"{S002}: 'Een set bevat minstens 2 gewone kaarten en hoogstens 3 wilde.' (000 agrees; 001 and 003 differ).",
@@ -263,9 +267,11 @@ CLASSIC_3P = _preset(
     {"players, hand_size, draw_count, target_score":
          f"{S002}: 'Ieder krijgt 13 kaarten en trekt twee kaarten per beurt van de stock, maar legt er één af. "
          "Wie als eerste de stapel pakt, speelt die ronde alleen tegen de andere twee. Je speelt tot 7500 punten.'",
-     "canastas_to_go_out": f"{S000}: 'Om het uit te kunnen maken moet je minimaal twee canasta's hebben gevormd.' (three players; 002 is silent)"},
+     "canastas_to_go_out": f"{S000}: 'Om het uit te kunnen maken moet je minimaal twee canasta's hebben gevormd.' (three players; 002 is silent)",
+     "lone_hand": f"{S002}: 'Wie als eerste de stapel pakt, speelt die ronde alleen tegen de andere twee.' (rule-decisions, "
+                  "player counts; where 002 is silent the game model follows the published Cutthroat Canasta rules)"},
     base=CLASSIC, players=3, teams="one alone against two (the first to take the pile plays alone)",
-    hand_size=13, draw_count=2, canastas_to_go_out=2, target_score=7500)
+    hand_size=13, draw_count=2, canastas_to_go_out=2, target_score=7500, lone_hand=True)
 
 CLASSIC_6P = _preset(
     "classic-6p", "Classic Canasta for six players",

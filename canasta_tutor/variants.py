@@ -93,6 +93,8 @@ class Row:
 #: Every option of a RuleSet appears in exactly one row (a test holds this).
 ROWS = (
     ("Players", ("players", "teams"), lambda r: f"{_n(r.players)}: {r.teams}"),
+    ("The first to take the pile plays alone; the others are partners for that hand", ("lone_hand",),
+     lambda r: _yes(r.lone_hand)),
     ("Cards in play", ("decks", "jokers"),
      lambda r: f"{_n(r.decks)} packs and {_n(r.jokers)} jokers ({52 * r.decks + r.jokers} cards)"),
     ("Cards dealt to each player", ("hand_size",), lambda r: _n(r.hand_size)),
@@ -285,6 +287,11 @@ _q("'Ieder krijgt 13 kaarten en trekt twee kaarten per beurt van de stock, maar 
      "stapel pakt, speelt die ronde alleen tegen de andere twee. Je speelt tot 7500 punten.",
      "Each gets 13 cards and draws two cards from the stock each turn, but discards one. Whoever takes the pile "
      "first plays that hand alone against the other two. You play to 7500 points."),))
+_q("'Wie als eerste de stapel pakt, speelt die ronde alleen tegen de andere twee.' (rule-decisions, player counts; "
+   "where 002 is silent the game model follows the published Cutthroat Canasta rules)",
+   (("Wie als eerste de stapel pakt, speelt die ronde alleen tegen de andere twee.",
+     "Whoever takes the pile first plays that hand alone against the other two."),),
+   "The other two play as partners for that hand, on one table; until someone takes the pile, each plays alone.")
 _q("rule-decisions.md (classic): frozen when a wild card or a red three lies in it; a black three does not freeze "
    "the pile.", (),
    "The classic rules freeze the pile with a wild card or a red three in it; a black three on top only blocks it "

@@ -44,7 +44,7 @@ def test_json_lines_follow_the_issue_field_by_field(capsys, name):
         seats = []
         deck = Counter()
         for team in r["teams"]:
-            assert set(team) == TEAM_KEYS
+            assert set(team) == TEAM_KEYS | ({"player_scores"} if rules.lone_hand else set())
             assert isinstance(team["score"], int) and not isinstance(team["score"], bool)
             assert all(isinstance(p, int) for p in team["players"])
             seats += team["players"]
@@ -55,6 +55,8 @@ def test_json_lines_follow_the_issue_field_by_field(capsys, name):
             assert all(parse_cards(m) and " " in m for m in team["melds"])
             assert all(c.is_red_three for c in parse_cards(team["red_threes"]))
         assert sorted(seats) == list(range(rules.players))
+        if rules.lone_hand:   # one alone against two, or (nobody took the pile, nobody went out) each alone
+            assert sorted(len(t["players"]) for t in r["teams"]) in ([1, 2], [1, 1, 1])
         assert isinstance(r["stock_left"], int) and r["stock_left"] >= 0
         assert isinstance(r["pile"], str)
         deck.update(parse_cards(r["pile"]))
@@ -89,6 +91,44 @@ def test_the_summary_is_short_and_matches_the_json(capsys):
             assert f"{team['score']:+d}" in line
     total = sum(r["teams"][0]["score"] for r in lines)
     assert f"team 1 {total:+d}" in text[-1]
+
+
+def red_three_value(reds: int, melded: bool) -> int:
+    """Classic's red threes, written out here: 100 each, 800 for all four; negative for a side without melds."""
+    value = 800 if reds == 4 else 100 * reds
+    return value if melded else -value
+
+
+def test_three_players_sides_and_each_players_score(capsys):
+    """classic-3p: the sides at the end of each hand, and each player's score the side's plus or minus his own
+    red threes (which the record lists in player order); the summary adds up per player."""
+    rules = get_rules("classic-3p")
+    lines = records(run(capsys, "--rules", "classic-3p", "--seed", "2", "--hands", "12", "--json")[1])
+    shapes = Counter()
+    totals = Counter()
+    for r in lines:
+        shapes[len(r["teams"])] += 1
+        for team in r["teams"]:
+            scores = team["player_scores"]
+            assert len(scores) == len(team["players"]) and all(type(v) is int for v in scores)
+            reds = parse_cards(team["red_threes"])
+            others = [c for t in r["teams"] if t is not team for c in parse_cards(t["red_threes"])]
+            assert len(reds) + len(others) <= rules.red_threes_in_game
+            differences = [v - team["score"] for v in scores]
+            for d in differences:
+                assert d % 100 == 0 and abs(d) <= 800
+            # the partners' own red threes add up to the side's
+            own = [abs(d) // 100 if abs(d) != 800 else 4 for d in differences]
+            assert sum(own) == len(reds), (team, own)
+            for d, k in zip(differences, own):
+                assert d == red_three_value(k, bool(team["melds"]))
+            for p, v in zip(team["players"], scores):
+                totals[p] += v
+    assert shapes[2] > 0   # someone took the pile in some hand
+    status, out, _ = run(capsys, "--rules", "classic-3p", "--seed", "2", "--hands", "12")
+    last = out.splitlines()[-1]
+    for p in range(3):
+        assert f"player {p} {totals[p]:+d}" in last
 
 
 def test_bots_one_per_seat(capsys):

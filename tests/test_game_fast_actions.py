@@ -47,9 +47,15 @@ def reference_legal_actions(state) -> list[Action]:
     return []
 
 
+def own_score(state, player: int) -> int:
+    """The player's score column: his team's, or under lone_hand (classic-3p) his own, whatever side he is on now
+    (``game.teams`` seats each player alone there)."""
+    return state.scores[next(c for c, players in enumerate(state.game.teams) if player in players)]
+
+
 def _situation(state, player: int, **extra) -> Situation:
     t = state.team_of(player)
-    return Situation(hand=tuple(state.hands[player]), melds=tuple(state.melds[t]), score=state.scores[t],
+    return Situation(hand=tuple(state.hands[player]), melds=tuple(state.melds[t]), score=own_score(state, player),
                      pile=tuple(state.pile), rules=state.rules, stock_empty=not state.stock, **extra)
 
 
@@ -90,7 +96,7 @@ def _take_actions(state) -> list[Action]:
         return [Action(TAKE_PILE, cards=tuple(verdict.cards), target=target)]
     # A team that has not opened: the top card and its natural pair (or more) open, with other melds from hand.
     pile_rest = sum(1 for c in pile[:-1] if not c.is_red_three)
-    minimum = rules.opening_minimum(state.scores[t])
+    minimum = rules.opening_minimum(own_score(state, p))
     acts = []
     for combo in _opening_combos(hand, rules, minimum, keep=2 - pile_rest, top=top):
         acts.append(Action(TAKE_PILE, cards=combo[0][1:], melds=combo))
@@ -190,7 +196,7 @@ def _meld_phase_actions(state) -> list[Action]:
     size = len(hand)
     distinct = _distinct(hand)
     if not melds:
-        minimum = rules.opening_minimum(state.scores[t])
+        minimum = rules.opening_minimum(own_score(state, p))
         for combo in _opening_combos(hand, rules, minimum, keep=2):
             acts.append(Action(MELD, melds=combo))
     else:
@@ -321,7 +327,7 @@ def _go_out_action(state) -> Action | None:
         return None
     minimum = 0
     if not melds and not rules.concealed_needs_no_minimum:
-        minimum = rules.opening_minimum(state.scores[t])
+        minimum = rules.opening_minimum(own_score(state, p))
     try:
         plan, _problems = find_go_out(tuple(hand), tuple(melds), rules, need=rules.canastas_to_go_out,
                                       minimum=minimum)

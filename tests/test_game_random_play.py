@@ -6,8 +6,11 @@ uniformly among the legal actions, checking after every action that
 - every meld on the table is a legal meld (the engine's ``check_team_melds``);
 - what a player observes holds no hidden card;
 - a take or a way out that is offered is one the engine's ``check_take_pile`` / ``check_go_out`` allows;
+- the sides are the game's teams, or under classic-3p's lone hand each player alone until the pile is first
+  taken, then the taker alone and the other two on one table (the going-out player alone when nobody took it);
 
-and at the end of each hand that the scores are ``score_hand``'s and agree with an independent tally written
+and at the end of each hand that the scores (per team; in classic-3p per player, with his own red threes) are
+``score_hand``'s and agree with an independent tally written
 here, and that every hand and every game ends. 2,030 hands per run across the presets.
 """
 
@@ -53,10 +56,13 @@ def points(cards):
     return sum(0 if c.rank == "3" and c.suit in "HD" else 5 if c.rank == "3" else value[c.rank] for c in cards)
 
 
-def tally(state, team):
-    """The team's score for the hand, counted independently of the engine's scoring module."""
+def tally(state, team, players=None, red_threes=None):
+    """The team's score for the hand, counted independently of the engine's scoring module: the side ``team``
+    (its ``melds`` index) of ``players`` (default: the game's team), with ``red_threes`` (default: the team's)."""
     rules = state.rules
     melds = state.melds[team]
+    players = state.game.teams[team] if players is None else players
+    red_threes = state.red_threes[team] if red_threes is None else red_threes
     total = sum(points(m) for m in melds)
     for m in melds:
         if len(m) >= 7:
@@ -71,7 +77,7 @@ def tally(state, team):
     went = state.went_out is not None and state.team_of(state.went_out[0]) == team
     concealed = went and state.went_out[1]
     total += rules.concealed_canasta_bonus * (canastas if concealed else min(canastas, state.concealed_canastas[team]))
-    reds = len(state.red_threes[team])
+    reds = len(red_threes)
     if reds:
         if reds == 2 * rules.decks:
             value = rules.all_red_threes_bonus if melds else -rules.all_red_threes_penalty
@@ -80,7 +86,7 @@ def tally(state, team):
         total += value
     if went:
         total += rules.concealed_going_out_bonus if concealed else rules.going_out_bonus
-    for p in state.game.teams[team]:
+    for p in players:
         total -= points(state.hands[p])
     return total
 
@@ -112,7 +118,7 @@ def check_state(state, full_deck, rng, deep):
         assert visible + hidden == full_deck  # what the player sees plus what is hidden: every card, once
         assert obs.hand_sizes == tuple(len(h) for h in state.hands)
         situation = Situation(hand=tuple(state.hands[p]), melds=tuple(state.melds[state.team_of(p)]),
-                              score=state.scores[state.team_of(p)], pile=tuple(state.pile), rules=rules,
+                              score=state.scores[state.game.team_of(p)], pile=tuple(state.pile), rules=rules,
                               stock_empty=not state.stock)
         if len(state.hands[p]) <= max_hand_cards(rules):
             if any(a.kind == TAKE_PILE for a in acts):
@@ -131,28 +137,63 @@ def check_state(state, full_deck, rng, deep):
             assert where_cards_are(copy) == full_deck
 
 
+def check_sides(state, first_taker):
+    """``lone_hand`` (classic-3p): each player alone until the pile is first taken; then the taker alone and the
+    others one side with one table (the other partner's index empty); a player going out before any take is
+    the lone hand. Without ``lone_hand`` the sides are the game's teams throughout."""
+    n = state.game.num_players
+    sides = [state.team_of(p) for p in range(n)]
+    if not state.rules.lone_hand:
+        assert sides == [p % state.game.num_teams for p in range(n)]
+        return
+    lone = first_taker
+    if lone is None and state.went_out is not None:
+        lone = state.went_out[0]
+    if lone is None:
+        assert sides == list(range(n)) and state.sides() == tuple((p,) for p in range(n))
+        return
+    others = [p for p in range(n) if p != lone]
+    assert sides[lone] == lone and all(sides[p] == others[0] for p in others), (lone, sides)
+    assert state.sides() == tuple(sorted([(lone,), tuple(others)]))
+    assert all(not state.melds[p] for p in others[1:])
+    obs = observation(state, others[-1])
+    assert obs.partners == tuple(others[:-1]) and obs.melds == tuple(state.melds[others[0]])
+    assert observation(state, lone).partners == ()
+
+
 def play_hand(state, rng, *, deep_every=11):
     full_deck = deck(state.rules)
     n = 0
+    first_taker = None
     while not state.is_terminal():
         check_state(state, full_deck, rng, deep=n % deep_every == 0)
         acts = legal_actions(state)
-        apply(state, acts[rng.randrange(len(acts))])
+        action = acts[rng.randrange(len(acts))]
+        if action.kind == TAKE_PILE and first_taker is None:
+            first_taker = state.current_player
+        apply(state, action)
+        if n % deep_every == 0:
+            check_sides(state, first_taker)
         n += 1
         assert n < MAX_ACTIONS, "the hand did not end"
     check_state(state, full_deck, rng, deep=True)
+    check_sides(state, first_taker)
     sheets = state.hand_result()
-    for t, players in enumerate(state.game.teams):
+    # one score per team of the game (under lone_hand: per player): its side's melds, hands and going out, with
+    # the team's own red threes
+    for c, players in enumerate(state.game.teams):
+        t = state.team_of(players[0])
+        side = [p for p in range(state.game.num_players) if state.team_of(p) == t]
         went = False
         if state.went_out is not None and state.team_of(state.went_out[0]) == t:
             went = "concealed" if state.went_out[1] else True
-        expected = score_hand(Situation(melds=tuple(state.melds[t]), red_threes=tuple(state.red_threes[t]),
-                                        hands=tuple(tuple(state.hands[p]) for p in players), went_out=went,
+        expected = score_hand(Situation(melds=tuple(state.melds[t]), red_threes=tuple(state.red_threes[c]),
+                                        hands=tuple(tuple(state.hands[p]) for p in side), went_out=went,
                                         concealed_canastas=None if went == "concealed" else
                                         min(state.concealed_canastas[t], sum(len(m) >= 7 for m in state.melds[t])),
                                         rules=state.rules))
-        assert sheets[t].total == expected.total
-        assert sheets[t].total == tally(state, t), (state.rules.name, sheets[t].items)
+        assert sheets[c].total == expected.total
+        assert sheets[c].total == tally(state, t, side, state.red_threes[c]), (state.rules.name, sheets[c].items)
     return n
 
 
@@ -176,7 +217,7 @@ def test_random_play_keeps_every_invariant(name):
     assert stats["went out"] > 0, stats
 
 
-@pytest.mark.parametrize("name", ["classic", "classic-2p", "samba"])
+@pytest.mark.parametrize("name", ["classic", "classic-2p", "classic-3p", "samba"])
 def test_random_games_end_at_the_target(name):
     game = Game(name)
     for seed in range(2):

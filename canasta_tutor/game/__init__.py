@@ -21,7 +21,12 @@ The API
   is over), ``is_game_over()`` (and a team reached the preset's ``target_score``), ``hand_result()`` (per team,
   the ``score_hand`` sheet), ``hand_scores()``, ``totals()``, ``winner()``, ``next_hand()`` (deal the next hand
   of the game), ``clone()`` (a cheap copy for undo and look-ahead); ``game.deal(seed, hand_number, scores)``
-  deals a hand again by its number (replay).
+  deals a hand again by its number (replay). ``team_of(p)`` is the player's side in this hand (the index of his
+  side's ``melds``), ``sides()`` the sides as they stand, ``score_of(p)`` his score before the hand (his team's
+  column, which sets his opening minimum), ``lone`` the lone hand (``classic-3p``, below) once there is one, and
+  ``side_sheet(players, red_threes)`` ``score_hand``'s sheet of a side. ``game.team_of(p)`` is the player's
+  team for the whole game: his score column and the owner of his red threes (the same as his side except in
+  ``classic-3p``).
 - :class:`Action`: a frozen, hashable value: ``kind`` (``draw``, ``take_pile``, ``meld``, ``lay_off``, ``swap``,
   ``discard``, ``go_out``, ``end``) with its ``cards``, ``target`` meld and ``melds``; ``describe()`` is a plain
   sentence, ``to_text()`` / ``Action.parse()`` a stable text form for logs and JSON.
@@ -30,7 +35,8 @@ The API
   ``legal_actions`` raises :class:`IllegalMove` (a ``CanastaError``) whose ``verdict`` holds the engine's
   reasons (``check_take_pile``, ``check_meld``, ``check_opening``, ``check_go_out``...).
 - ``observation(state, player)``: the :class:`Observation` (a :class:`~canasta_tutor.situation.Situation` with
-  the table's public facts) that player sees: never another player's hand or the stock.
+  the table's public facts) that player sees: never another player's hand or the stock; its ``sides`` and
+  ``partners`` say who plays with whom now.
 
 A turn is a sequence of small actions
 -------------------------------------
@@ -60,9 +66,35 @@ Rules decided here (where the presets and sources leave the game model a choice)
   laid down and the turn goes on.
 - Going out concealed: the team had no meld when the turn began (so the player melds the whole hand in that
   turn); in samba also the pile was not taken (rule-decisions).
-- ``classic-3p``: each player plays alone for the whole hand (Pagat's three-hand game); the "first to take the
-  pile plays alone against the other two" partnership of 002 is not modelled. ``classic-6p``: two teams of
-  three by default (``Game(rules, teams=3)`` for three teams of two).
+- ``classic-6p``: two teams of three by default (``Game(rules, teams=3)`` for three teams of two).
+- ``classic-3p`` plays the lone hand (the rule data ``RuleSet.lone_hand``, on only there). 002: "Wie als eerste de
+  stapel pakt, speelt die ronde alleen tegen de andere twee" (rule-decisions, player counts, says the same).
+  Where 002 and rule-decisions are silent the model follows the published Cutthroat Canasta rules (the US
+  Playing Card Co.'s, bicyclecards.com "Cutthroat Canasta", as in Hoyle), called "Cutthroat" below:
+
+  - Until the pile is first taken in a hand, each player melds for himself, on his own table (Cutthroat: "two
+    sides are formed during the play").
+  - The first player to take the pile is the lone hand (002, Cutthroat); the other two are partners for the
+    rest of that hand: one side, one table, at the lower of their seats (``State.team_of``, ``State.sides()``;
+    the other partner's ``melds`` index stays empty). Cutthroat: "combining their melds and otherwise aiding
+    each other"; how is ours: a partner's meld of a rank the other has too joins it as one meld, and wild cards
+    beyond what the joined meld may hold (``wild_capacity``: three in classic) go back to the hand of the partner
+    who melded them (sources silent; two melds of one rank are no legal table, check_team_melds). The sides do
+    not change again in that hand.
+  - A player who goes out before the pile was ever taken is the lone hand and the other two score as partners,
+    their melds joined as above (Cutthroat). When the stock is used up and the pile was never taken, each
+    scores for himself (Cutthroat).
+  - Each player's opening minimum depends on his own score (Cutthroat: "one partner can have a higher
+    requirement than the other"); a partnership has opened when its table has a meld (rule-decisions: the
+    minimum applies to a team's first meld), so a partner may lay off on the other's melds at once.
+  - Red threes belong to the player who laid them down (his score column; a red three in the pile to the
+    player who takes it), plus or minus by whether his side melded (Cutthroat). Each player's score for the
+    hand is ``score_hand`` of his side's melds, the cards left in his side's hands and its going out, with his
+    own red threes: the partnership's total plus or minus his own red threes (Cutthroat: "each partner
+    receives the total, plus or minus his own red threes"). Three score columns (``scores``, ``hand_result()``
+    per player); the game is to 7500 (002).
+  - Going out concealed, the stock running out and the other rules here are as for every preset; two canastas
+    to go out (000), counted on the side's table.
 - A take of the pile that the engine allows only by going out in the same turn is not offered (the offered
   takes leave a card to discard); going out is then one turn later. When the stock is used up, taking the pile
   is a choice, never forced (000 makes it compulsory when the top card fits a meld of the team).

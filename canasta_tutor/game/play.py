@@ -25,10 +25,26 @@ def _codes(cards) -> str:
 def hand_record(state: State, seed, hand: int) -> dict:
     """The JSON-lines record of a finished hand (the issue's format): ``rules``, ``seed``, ``hand`` (1-based),
     ``went_out`` (``None`` or ``{"player", "concealed"}``), ``teams`` (``players``, ``melds``, ``red_threes``,
-    ``hands_left``, ``score``), ``stock_left`` and ``pile`` (bottom first)."""
+    ``hands_left``, ``score``), ``stock_left`` and ``pile`` (bottom first).
+
+    Under ``lone_hand`` (``classic-3p``) ``teams`` are the sides as they stood at the end of the hand (the lone
+    hand ``[p]`` and the partners ``[a, b]``, or three sides of one when nobody took the pile); a side's
+    ``red_threes`` are its players' (in player order), its ``score`` is what the side made before red threes
+    (melds, going out, minus the cards left), and ``player_scores`` (in player order) each player's score for the
+    hand: that plus or minus his own red threes."""
     scores = state.hand_scores()
     went = None if state.went_out is None else {"player": state.went_out[0], "concealed": bool(state.went_out[1])}
     teams = []
+    if state.rules.lone_hand:
+        for players in state.sides():
+            teams.append({"players": list(players),
+                          "melds": [_codes(m) for m in state.melds[state.team_of(players[0])]],
+                          "red_threes": _codes([c for p in players for c in state.red_threes[state.game.team_of(p)]]),
+                          "hands_left": [_codes(state.hands[p]) for p in players],
+                          "score": state.side_sheet(players).total,
+                          "player_scores": [scores[state.game.team_of(p)] for p in players]})
+        return {"rules": state.rules.name, "seed": seed, "hand": hand, "went_out": went, "teams": teams,
+                "stock_left": len(state.stock), "pile": _codes(state.pile)}
     for t, players in enumerate(state.game.teams):
         teams.append({"players": list(players),
                       "melds": [_codes(m) for m in state.melds[t]],
@@ -88,5 +104,8 @@ def summary_line(record: dict) -> str:
     how = ("the stock ran out" if went is None else
            f"player {went['player']} went out{' concealed' if went['concealed'] else ''}")
     teams = ", ".join(f"team {i + 1} ({'+'.join(str(p) for p in t['players'])}) {t['score']:+d}"
+                      + (f" (player{'s' if len(t['players']) > 1 else ''} "
+                         + ", ".join(f"{p}: {v:+d}" for p, v in zip(t["players"], t["player_scores"])) + ")"
+                         if "player_scores" in t else "")
                       for i, t in enumerate(record["teams"]))
     return f"hand {record['hand']}: {how}; {teams}; {record['stock_left']} cards left in the stock"

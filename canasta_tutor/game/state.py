@@ -42,7 +42,9 @@ class Game:
     """The fixed part of a game: the rules (a :class:`RuleSet` or a preset name) and the seating.
 
     ``teams``: how many teams (default: 2 with 4 or 6 players, else each player alone). Player ``p`` plays
-    in team ``p % teams``, so partners sit apart.
+    in team ``p % teams``, so partners sit apart. Under ``rules.lone_hand`` (``classic-3p``) every player has
+    his own team here (his score column and his red threes); the sides of a hand form as it is played
+    (:meth:`State.team_of`, :meth:`State.sides`).
 
     >>> g = Game("classic")
     >>> g.num_players, g.teams
@@ -53,9 +55,12 @@ class Game:
         self.rules = get_rules(rules)
         n = self.rules.players
         self.num_players = n
-        nt = teams if teams is not None else _DEFAULT_TEAMS.get(n, n)
+        nt = teams if teams is not None else n if self.rules.lone_hand else _DEFAULT_TEAMS.get(n, n)
         if not isinstance(nt, int) or isinstance(nt, bool) or nt < 2 or n % nt:
             raise CanastaError(f"teams: {clip(repr(nt), 20)} teams cannot seat {n} players evenly")
+        if self.rules.lone_hand and nt != n:
+            raise CanastaError(f"teams: {self.rules.name} plays each player alone until the pile is first taken "
+                               f"(lone_hand), so {n} players keep {n} score columns, not {nt}")
         self.num_teams = nt
         self.teams = tuple(tuple(p for p in range(n) if p % nt == t) for t in range(nt))
         deck = []
@@ -66,8 +71,12 @@ class Game:
         self.wild_caps = tuple(self.rules.wild_capacity(n) for n in range(4 * len(deck) + 2))
         #: lay-offs judged so far: ``(meld, card) -> bool`` (``meld_facts``), for the enumeration
         self.fits: dict = {}
+        #: each seat's team when a hand is dealt (``State.side``; under ``lone_hand`` it changes in the hand)
+        self.seat_teams = tuple(p % nt for p in range(n))
 
     def team_of(self, player: int) -> int:
+        """The player's team for the whole game: his score column (``scores``) and the owner of his red threes.
+        Under ``lone_hand`` that is the player himself; his side in a hand is ``State.team_of``."""
         return player % self.num_teams
 
     def new_initial_state(self, seed=0) -> "State":
@@ -102,11 +111,17 @@ class State:
     (bottom first), ``melds`` and ``red_threes`` (per team), ``scores`` (per team, before this hand),
     ``current_player``, ``phase`` (``draw``, ``meld`` or ``hand-over``), ``hand_number`` (1-based),
     ``dealer``, ``history`` (the actions applied), ``went_out`` (``None`` or ``(player, concealed)``).
+
+    Sides and columns: ``melds`` and ``concealed_canastas`` are indexed by the side (``team_of(p)``), ``scores``
+    and ``red_threes`` by the game's team (``game.team_of(p)``, the score column). They are the same except under
+    ``rules.lone_hand`` (``classic-3p``), where ``side`` (per player, his side's index) starts as each player
+    alone and, once ``lone`` (the first player to take the pile, or to go out before anyone took it) is known,
+    the others share one side, the lowest of their seat numbers, and one table.
     """
 
     __slots__ = ("game", "rules", "seed", "hand_number", "dealer", "scores", "hands", "stock", "pile", "melds",
                  "red_threes", "current_player", "phase", "history", "went_out", "took_pile", "turn_opened",
-                 "concealed_canastas", "melded", "_legal", "_legal_set", "_results")
+                 "concealed_canastas", "melded", "side", "lone", "_legal", "_legal_set", "_results")
 
     # --- making a state --------------------------------------------------------------------------------
     @classmethod
@@ -153,6 +168,8 @@ class State:
         self.turn_opened = False
         self.concealed_canastas = [0] * game.num_teams
         self.melded = [False] * n
+        self.side = game.seat_teams
+        self.lone = None
         self._legal = self._legal_set = self._results = None
         return self
 
@@ -170,6 +187,7 @@ class State:
         new.went_out, new.took_pile, new.turn_opened = self.went_out, self.took_pile, self.turn_opened
         new.concealed_canastas = list(self.concealed_canastas)
         new.melded = list(self.melded)
+        new.side, new.lone = self.side, self.lone
         new._legal, new._legal_set, new._results = self._legal, self._legal_set, self._results
         return new
 
@@ -184,7 +202,37 @@ class State:
 
     # --- questions -----------------------------------------------------------------------------------------
     def team_of(self, player: int) -> int:
-        return player % self.game.num_teams
+        """The player's side in this hand: the index of his side's ``melds`` (his partners share it)."""
+        return self.side[player]
+
+    def score_of(self, player: int) -> int:
+        """The player's score before this hand: his team's (under ``lone_hand``, his own column), which sets
+        his opening minimum."""
+        return self.scores[self.game.team_of(player)]
+
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The sides as they stand now, each a tuple of players, in the order of their ``melds`` index:
+        ``game.teams`` except under ``lone_hand`` (``((0,), (1,), (2,))`` until the pile is first taken, then
+        ``((0, 2), (1,))`` when player 1 took it)."""
+        if not self.rules.lone_hand:
+            return self.game.teams
+        out: dict[int, list[int]] = {}
+        for p, t in enumerate(self.side):
+            out.setdefault(t, []).append(p)
+        return tuple(tuple(out[t]) for t in sorted(out))
+
+    def side_sheet(self, players, red_threes=()):
+        """``score_hand``'s sheet for the side of ``players`` (its melds, its players' hands, whether it went
+        out) with the given ``red_threes``: ``()`` for the side's score before red threes."""
+        t = self.team_of(players[0])
+        went = False
+        if self.went_out is not None and self.team_of(self.went_out[0]) == t:
+            went = "concealed" if self.went_out[1] else True
+        canastas = sum(1 for m in self.melds[t] if len(m) >= CANASTA_SIZE)
+        concealed = None if went == "concealed" else min(self.concealed_canastas[t], canastas)
+        return score_hand(Situation(melds=tuple(self.melds[t]), red_threes=tuple(red_threes),
+                                    hands=tuple(tuple(self.hands[p]) for p in players),
+                                    went_out=went, concealed_canastas=concealed, rules=self.rules))
 
     def is_terminal(self) -> bool:
         """Is the hand over (a player went out, or the stock ran out)?"""
@@ -195,9 +243,15 @@ class State:
         return self.phase == HAND_OVER and max(self.totals()) >= self.rules.target_score
 
     def hand_result(self) -> tuple:
-        """Per team, the hand's :class:`~canasta_tutor.scoring.ScoreSheet` (made by ``score_hand``)."""
+        """Per team (score column), the hand's :class:`~canasta_tutor.scoring.ScoreSheet` (made by
+        ``score_hand``). Under ``lone_hand`` one per player: his side's melds, hands and going out, with his own
+        red threes (plus or minus by whether his side melded)."""
         if self.phase != HAND_OVER:
             raise CanastaError("the hand is not over yet: there is no result to score")
+        if self._results is None and self.rules.lone_hand:
+            sides = {p: side for side in self.sides() for p in side}
+            self._results = tuple(self.side_sheet(sides[players[0]], self.red_threes[c])
+                                  for c, players in enumerate(self.game.teams))
         if self._results is None:
             sheets = []
             for t, players in enumerate(self.game.teams):
@@ -332,7 +386,7 @@ def _points(c: Card) -> int:
 
 def _situation(state: State, player: int, **extra) -> Situation:
     t = state.team_of(player)
-    return Situation(hand=tuple(state.hands[player]), melds=tuple(state.melds[t]), score=state.scores[t],
+    return Situation(hand=tuple(state.hands[player]), melds=tuple(state.melds[t]), score=state.score_of(player),
                      pile=tuple(state.pile), rules=state.rules, stock_empty=not state.stock, **extra)
 
 
@@ -380,7 +434,7 @@ def _take_actions(state: State) -> list[Action]:
         return [Action(TAKE_PILE, cards=tuple(cards), target=target)]
     # A team that has not opened: the top card and its natural pair (or more) open, with other melds from hand.
     pile_rest = sum(1 for c in pile[:-1] if not c.is_red_three)
-    minimum = rules.opening_minimum(state.scores[t])
+    minimum = rules.opening_minimum(state.score_of(p))
     acts = []
     for combo in _opening_combos(hand, rules, minimum, keep=2 - pile_rest, top=top):
         acts.append(Action(TAKE_PILE, cards=combo[0][1:], melds=combo))
@@ -394,7 +448,7 @@ def _quick_take(state: State, hand, melds, top: Card, index: int | None):
     the explained one)."""
     if not RED_THREES.isdisjoint(hand):
         return None
-    verdict = fast_take(hand, list(melds), state.scores[state.team_of(state.current_player)], state.pile, state.rules,
+    verdict = fast_take(hand, list(melds), state.score_of(state.current_player), state.pile, state.rules,
                         not state.stock)
     if verdict is None:
         return None
@@ -491,7 +545,7 @@ def _meld_phase_actions(state: State) -> list[Action]:
     (every meld judged by the engine) and checks this one against it."""
     p = state.current_player
     game = state.game
-    t = p % game.num_teams
+    t = state.side[p]
     hand = state.hands[p]
     melds = state.melds[t]
     rules = state.rules
@@ -512,7 +566,7 @@ def _meld_phase_actions(state: State) -> list[Action]:
     get_info = _MELD_INFO.get
     infos = [get_info(m) or _meld_info(m) for m in melds]
     if not melds:
-        minimum = rules.opening_minimum(state.scores[t])
+        minimum = rules.opening_minimum(state.score_of(p))
         for combo in _opening_combos(hand, rules, minimum, keep=2):
             acts.append(Action(MELD, melds=combo))
     else:
@@ -690,7 +744,7 @@ def _go_out_action(state: State, by_rank=None, wilds=None, infos=None, black=Non
             return None
     minimum = 0
     if not melds and not rules.concealed_needs_no_minimum:
-        minimum = rules.opening_minimum(state.scores[t])
+        minimum = rules.opening_minimum(state.score_of(p))
     try:
         if minimum or rules.sequences:
             plan, _problems = find_go_out(tuple(hand), tuple(melds), rules, need=rules.canastas_to_go_out,
@@ -761,7 +815,7 @@ def _allowed_beyond_list(state: State, a: Action) -> bool:
     if a.cards or a.target is not None or not all(len(m) for m in a.melds):
         return False
     if not melds:
-        return bool(check_opening(Situation(melds=a.melds, score=state.scores[t], rules=rules)))
+        return bool(check_opening(Situation(melds=a.melds, score=state.score_of(p), rules=rules)))
     table = check_team_melds(tuple(melds) + tuple(a.melds), rules)
     return bool(table)
 
@@ -791,7 +845,7 @@ def _do(state: State, a: Action) -> None:
         while need and stock:
             c = stock.pop()
             if c.is_red_three:      # laid down at once and replaced
-                state.red_threes[t].append(c)
+                state.red_threes[state.game.team_of(p)].append(c)
             else:
                 hand.append(c)
                 need -= 1
@@ -812,11 +866,13 @@ def _do(state: State, a: Action) -> None:
         else:
             melds[a.target] = melds[a.target] + (top,) + tuple(a.cards)
         for c in pile[:-1]:
-            (state.red_threes[t] if c.is_red_three else hand).append(c)
+            (state.red_threes[state.game.team_of(p)] if c.is_red_three else hand).append(c)
         state.pile = []
         state.took_pile = True
         state.melded[p] = True
         state.phase = MELD_PHASE
+        if state.rules.lone_hand and state.lone is None:
+            _form_partnership(state, p)
     elif k == MELD:
         for m in a.melds:
             _take_from_hand(hand, m)
@@ -860,8 +916,46 @@ def _do(state: State, a: Action) -> None:
         concealed = not state.turn_opened and not (state.took_pile and state.rules.sequences)
         state.went_out = (p, concealed)
         state.phase = HAND_OVER
+        if state.rules.lone_hand and state.lone is None:
+            _form_partnership(state, p)
     elif k == END:
         state.phase = HAND_OVER
+
+
+def _form_partnership(state: State, lone: int) -> None:
+    """``lone_hand``: ``lone`` plays alone; the other players become one side for the rest of the hand, on the
+    lowest of their seats, and their melds one table. Two groups of one rank become one meld: the second
+    partner's cards join the first's; wild cards beyond what the joined meld may hold (``wild_capacity``) go
+    back to the hand of the partner who melded them (the sources are silent; see the package notes)."""
+    rules = state.rules
+    others = [q for q in range(state.game.num_players) if q != lone]
+    into = state.side[others[0]]
+    table = state.melds[into]
+    for q in others[1:]:
+        t = state.side[q]
+        if t == into:
+            continue
+        for m in state.melds[t]:
+            kind, key = meld_key(m)
+            i = next((i for i, x in enumerate(table) if kind == GROUP and meld_key(x) == (GROUP, key)), None)
+            if i is None:
+                table.append(m)
+                continue
+            joined = table[i] + tuple(c for c in m if not c.is_wild)
+            room = rules.wild_capacity(sum(1 for c in joined if not c.is_wild)) - sum(1 for c in joined if c.is_wild)
+            for c in m:
+                if c.is_wild:
+                    if room > 0:
+                        joined += (c,)
+                        room -= 1
+                    else:
+                        state.hands[q].append(c)
+            table[i] = joined
+        state.melds[t] = []
+        state.concealed_canastas[into] += state.concealed_canastas[t]
+        state.concealed_canastas[t] = 0
+    state.side = tuple(lone if q == lone else into for q in range(state.game.num_players))
+    state.lone = lone
 
 
 # --- why an action is refused ----------------------------------------------------------------------------------
@@ -907,7 +1001,7 @@ def why_illegal(state: State, action: Action) -> Verdict:
             if not v.ok:
                 reasons.extend(v.reasons)
         if not melds and not reasons:
-            v = check_opening(Situation(melds=action.melds, score=state.scores[t], rules=state.rules))
+            v = check_opening(Situation(melds=action.melds, score=state.score_of(p), rules=state.rules))
             if not v.ok:
                 reasons.extend(v.reasons)
         if not reasons and len(rest) < 2:
@@ -961,7 +1055,12 @@ class Observation(Situation):
     ``opponents_melds``) plus the table: ``player``, ``team``, ``current_player``, ``phase``,
     ``hand_number``, ``hand_sizes`` (per player), ``stock_left``, ``scores`` (per team, before the hand),
     ``table`` (per team, its melds), ``table_red_threes`` (per team), ``turn_opened`` (the team had melds
-    when this turn began). Never a hidden card: no other hand, no stock card."""
+    when this turn began), ``sides`` (the sides as they stand, tuples of players; ``partners`` are the
+    others of one's own side). Never a hidden card: no other hand, no stock card.
+
+    Under ``lone_hand`` (``classic-3p``) ``team`` and ``table`` follow the hand's sides (``State.team_of``; a
+    partnership's table is at the lowest of its seats, the other partner's index holds no melds), while
+    ``score``, ``scores``, ``red_threes`` and ``table_red_threes`` are the players' own (their score columns)."""
 
     player: int = 0
     team: int = 0
@@ -974,6 +1073,12 @@ class Observation(Situation):
     table: tuple = ()
     table_red_threes: tuple = ()
     turn_opened: bool = False
+    sides: tuple = ()
+
+    @property
+    def partners(self) -> tuple[int, ...]:
+        """The other players of this player's side now (none for a player alone)."""
+        return tuple(q for side in self.sides if self.player in side for q in side if q != self.player)
 
 
 def observation(state: State, player: int | None = None) -> Observation:
@@ -986,11 +1091,13 @@ def observation(state: State, player: int | None = None) -> Observation:
     t = state.team_of(player)
     table = tuple(tuple(m) for m in state.melds)
     others = tuple(m for u, ms in enumerate(table) if u != t for m in ms)
-    return Observation(hand=tuple(state.hands[player]), melds=table[t], score=state.scores[t],
+    column = state.game.team_of(player)
+    return Observation(hand=tuple(state.hands[player]), melds=table[t], score=state.scores[column],
                        pile=tuple(state.pile), rules=state.rules, stock_empty=not state.stock,
-                       red_threes=tuple(state.red_threes[t]), opponents_melds=others,
+                       red_threes=tuple(state.red_threes[column]), opponents_melds=others,
                        player=player, team=t, current_player=state.current_player, phase=state.phase,
                        hand_number=state.hand_number, hand_sizes=tuple(len(h) for h in state.hands),
                        stock_left=len(state.stock), scores=tuple(state.scores), table=table,
                        table_red_threes=tuple(tuple(r) for r in state.red_threes),
-                       turn_opened=state.turn_opened if player == state.current_player else bool(table[t]))
+                       turn_opened=state.turn_opened if player == state.current_player else bool(table[t]),
+                       sides=state.sides())
