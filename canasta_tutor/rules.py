@@ -215,8 +215,10 @@ def _preset(name: str, title: str, summary: str, sources: dict[str, str], base: 
     if base is None:
         return RuleSet(name=name, title=title, sources=tuple(sources.items()),
                        doc=_doc(summary, sources), **options)
-    merged = dict(base.sources)
-    merged.update(sources)
+    # the preset's own citations first: an option cited in a grouped key of the base and again here is looked up
+    # here (classic's "Vier spelers ... ieder 11 kaarten" does not justify two players with 15 cards)
+    merged = dict(sources)
+    merged.update((keys, cite) for keys, cite in base.sources if keys not in sources)
     return dataclasses.replace(base, name=name, title=title, sources=tuple(merged.items()),
                                doc=_doc(summary, merged), **options)
 
