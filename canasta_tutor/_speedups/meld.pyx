@@ -1,7 +1,7 @@
 cdef extern from *:
     const char* CANASTA_SOURCE_SHA
 SOURCE_SHA = CANASTA_SOURCE_SHA.decode()
-"""The compiled meld check: :func:`canasta_tutor.melds.check_meld` (and its sentence-free twin ``meld_facts``) in C
+__doc__ = """The compiled meld check: :func:`canasta_tutor.melds.check_meld` (and its sentence-free twin ``meld_facts``) in C
 for the common call.
 
 What is compiled: a call ``check_meld(cards, rules, going_out=...)`` with ``cards`` a tuple (or list) of

@@ -1,7 +1,7 @@
 cdef extern from *:
     const char* CANASTA_SOURCE_SHA
 SOURCE_SHA = CANASTA_SOURCE_SHA.decode()
-"""The compiled hand score: :func:`canasta_tutor.scoring.score_hand` in C for the common call.
+__doc__ = """The compiled hand score: :func:`canasta_tutor.scoring.score_hand` in C for the common call.
 
 What is compiled: ``score_hand(melds, red_threes, hands, went_out, rules)`` given positionally or by keyword, with
 ``melds`` and ``hands`` lists (or tuples) of tuples of :class:`~canasta_tutor.cards.Card`, ``red_threes`` a tuple
