@@ -5,11 +5,16 @@ twin in the engine, which answers when the module is missing (no compiler) or ``
 (``canasta_tutor/speedups.py``).
 """
 
-import hashlib
+import importlib.util
 from glob import glob
 from pathlib import Path
 
 from setuptools import setup
+
+# canasta_tutor/speedups.py (stdlib only) says what a module's source is: one definition for the build and the loader
+_spec = importlib.util.spec_from_file_location("_speedups", Path(__file__).parent / "canasta_tutor" / "speedups.py")
+_speedups = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_speedups)
 
 try:
     from Cython.Build import cythonize
@@ -21,6 +26,6 @@ else:
         extension.optional = True  # no compiler: install anyway, the pure-Python engine answers
         # the SHA-256 of the source, so that canasta_tutor.speedups never uses a module built from an older one
         (source,) = (s for s in extension.sources if s.endswith(".c"))
-        sha = hashlib.sha256(Path(source).with_suffix(".pyx").read_bytes()).hexdigest()
+        sha = _speedups.source_sha(Path(source).stem, Path(source).parent)
         extension.define_macros.append(("CANASTA_SOURCE_SHA", f'"{sha}"'))
 setup(ext_modules=extensions)

@@ -28,13 +28,17 @@ def pure() -> bool:
     return os.environ.get("CANASTA_TUTOR_PURE", "").strip() not in ("", "0")
 
 
-def source_sha(name: str) -> str | None:
-    """SHA-256 of ``_speedups/<name>.pyx`` as it is now, or ``None`` when the source is not shipped."""
-    path = _HERE / f"{name}.pyx"
+def source_sha(name: str, folder: Path = _HERE) -> str | None:
+    """SHA-256 of what ``_speedups/<name>`` is built from as it is now: its ``.pyx`` and every ``.pxd`` of the
+    folder (a module may ``cimport`` any of them); ``None`` when the source is not shipped. ``setup.py`` stamps each
+    module with this at build time (it loads this file by path: stdlib only here)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        sha = hashlib.sha256((folder / f"{name}.pyx").read_bytes())
+        for pxd in sorted(folder.glob("*.pxd")):
+            sha.update(pxd.read_bytes())
     except OSError:
         return None
+    return sha.hexdigest()
 
 
 def load(name: str) -> ModuleType | None:
@@ -50,6 +54,6 @@ def load(name: str) -> ModuleType | None:
         return None
     now = source_sha(name)
     if now is not None and getattr(module, "SOURCE_SHA", None) != now:
-        NOT_USED[name] = f"stale: _speedups/{name}.pyx changed since it was built (run scripts/test.sh or pip install -e .)"
+        NOT_USED[name] = f"stale: _speedups/{name}.pyx or a .pxd changed since it was built (run scripts/test.sh or pip install -e .)"
         return None
     return module

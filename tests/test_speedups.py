@@ -40,3 +40,15 @@ def test_pure_asks_for_the_python_engine(name, monkeypatch):
     monkeypatch.setenv("CANASTA_TUTOR_PURE", "1")
     assert speedups.load(name) is None
     assert speedups.NOT_USED[name] == "CANASTA_TUTOR_PURE is set"
+
+
+def test_the_source_stamp_covers_the_pyx_and_every_pxd(tmp_path):
+    # a module may cimport any .pxd of the folder: changing one makes every module stale (setup.py stamps the same)
+    (tmp_path / "a.pyx").write_text("x = 1\n")
+    (tmp_path / "shared.pxd").write_text("cdef int y\n")
+    before = speedups.source_sha("a", tmp_path)
+    (tmp_path / "shared.pxd").write_text("cdef int z\n")
+    assert speedups.source_sha("a", tmp_path) != before
+    (tmp_path / "a.pyx").write_text("x = 2\n")
+    assert speedups.source_sha("a", tmp_path) not in (before, None)
+    assert speedups.source_sha("missing", tmp_path) is None
