@@ -215,7 +215,8 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
         meld = melds[idx]
         wild = list(map(_meld_rank, meld)).count("*")
         nat = len(meld) - wild
-        cap = rules.wild_capacity(nat + len(cards)) - wild
+        # a meld of black threes takes no more cards (three or four black threes, or two with one wild card)
+        cap = 0 if rank == "3" else rules.wild_capacity(nat + len(cards)) - wild
         swap = min(len(cards), wild) if rules.wild_swap and len(meld) < CANASTA_SIZE else 0
         if cards or cap > 0:
             slots.append(_Slot(idx, rank, tuple(cards), nat, wild, 0, max(0, cap), len(meld), swap,
@@ -251,8 +252,10 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
                     f"Your pairs {which} need {count_of(need, 'wild card')} to become melds")
             held = f"you hold only {count_of(len(wilds), 'wild card')}" if wilds else "you hold no wild card"
             return [Reason("wild-short", f"{what}; {held}.")], None
-        return [Reason("wild-no-room", f"Your wild cards ({format_cards(wilds)}) do not all fit: the melds can take only "
-                                       f"{count_of(room, 'more wild card', 'more wild cards')} within the limit.")], None
+        fit = (f"the melds can take only {count_of(room, 'more wild card', 'more wild cards')}" if room else
+               "no meld can take another wild card")
+        return [Reason("wild-no-room", f"Your wild cards ({format_cards(wilds)}) do not all fit: {fit} within the "
+                                       f"limit.")], None
     canastas, choice = dp
     return [], (slots, choice, canastas)
 
@@ -640,7 +643,7 @@ def _most_canastas(count: dict, wild: int, black: int, table: dict, base: int, r
         k = count.get(rank, 0)
         n = nat + k
         cap = (caps[n] if n < len(caps) else caps[-1]) - on_table
-        if cap < 0:
+        if cap < 0 or rank == "3":  # (a meld of black threes takes no wild card)
             cap = 0
         if k or cap:
             room += cap

@@ -85,6 +85,19 @@ def test_black_threes_when_going_out():
     assert not check_go_out("3S 3C 2D 9H", [CANASTA, "8H 8S 8D 8C 8H 8S 8D"], rules=get_rules("classic")).ok
 
 
+@pytest.mark.parametrize("rules", ["classic", "danish"])
+@pytest.mark.parametrize("black", ["3S 3C 3S 3C", "3S 3C 3S", "3S 3C 2H"])
+def test_a_meld_of_black_threes_takes_no_wild_card(rules, black):
+    # 2♦ has no other place (the canasta of sevens holds its three wild cards): laying it on the black threes would
+    # make a meld check_meld refuses (four black threes and a wild card, or two and two wild cards)
+    if black == "3S 3C 2H" and rules == "classic":
+        return  # not a meld in classic at all
+    v = check_go_out("2D 9D", ["7H 7S 7D 7C 2C 2S 2H", black], rules=get_rules(rules))
+    assert not v.ok and "wild-no-room" in v.codes
+    assert "no meld can take another wild card within the limit" in " ".join(r.text for r in v.reasons)
+    assert not check_meld(parse_cards(black) + parse_cards("2D"), get_rules(rules), going_out=True).ok
+
+
 def test_concealed_going_out_needs_no_minimum_but_a_canasta():
     v = check_go_out("4H 4S 4D 4C 4H 4S 2D 9H", [], score=3000)
     assert v.ok and "concealed" in v.codes
