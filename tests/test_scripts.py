@@ -7,6 +7,7 @@ makes the second install on a machine take about a minute).
 
 from __future__ import annotations
 
+import http.client
 import os
 import shutil
 import signal
@@ -58,7 +59,9 @@ def test_start_script_with_arguments_serves_the_landing_page(root, tmp_path):
                 status, page = _get(f"http://127.0.0.1:{port}/")
                 if status == 200:
                     break
-            except (urllib.error.URLError, OSError):
+            except (urllib.error.URLError, OSError, http.client.HTTPException, ValueError):
+                # not up yet, or a reply cut off while it starts (http.client raises ValueError on a broken chunk
+                # size, seen once under heavy load): ask again
                 time.sleep(1)
         log.seek(0)
         output = log.read()
