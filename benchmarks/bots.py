@@ -29,9 +29,9 @@ Measured on 2026-12-01 (machine shared with other engineers' runs, load 6-17), c
 
 classic-6p was 55.0 % (200) and 56.9 % (2000) before the club, once its side has the canastas it needs to go out,
 stopped taking back a pile of one card on a black three (with three players to a side the black three went round
-the side's seats and no hand changed: in 300 games the other side went out in 435 of the 850 hands the club's side reached its two
-canastas first) and began to meld a pair with a wild card. Same games, 2000 each: the black-three rule alone
-58.0 %, the wild-card rule alone 59.8 %, both 61.3 %; in classic (1000 games) 64.1 % -> 68.2 %.
+the side's seats and no hand changed: in 300 games the other side went out in 435 of the 850 hands the club's side
+reached its two canastas first) and began to meld a pair with a wild card. Same games, 2000 each: the black-three
+rule alone 58.0 %, the wild-card rule alone 59.8 %, both 61.3 %; in classic (1000 games) 64.1 % -> 68.2 %.
 Earlier (2026-11-30): classic 66.8 % (400), classic-2p 88.4 % (400), samba 65.6 % (400), hoyle 63.0 %, danish
 74.0 % (200 each); before the club weighed the pile against the stock (draw_count): classic-2p 49.8 %, samba
 35.4 %, classic-6p 45.8 % (400 each). Beginner beats random: classic, samba, hoyle 200/200, classic-6p and
