@@ -231,10 +231,17 @@ def test_club_puts_wild_cards_into_new_melds_while_its_side_lacks_the_two_canast
     # one canasta is enough in classic: the club keeps the wild card for a canasta and discards
     classic = obs_of(hand, "6D 7C 10S", melds=["QH QS QD"], opponents=["AH AS AD"], stock_left=60)
     assert get_bot("club").choose(classic, acts, random.Random(0))[0].kind == DISCARD
-    # with both canastas made, neither
+    # with both canastas made, the side may go out: the pair and the wild card go down to empty the hand
     done = obs_of(hand, "6D 7C 10S", melds=["4H 4S 4D 4C 4H 4S 4D", "QH QS QD QC QH QS QD"],
                   opponents=["AH AS AD"], hand_sizes=(8, 11), stock_left=60, rules="classic-2p")
-    assert get_bot("club").choose(done, acts, random.Random(0))[0].kind == DISCARD
+    action, why = get_bot("club").choose(done, acts, random.Random(0))
+    assert action == wild_kings
+    assert why == ("I put down K♥ K♠ 2♣ with one wild card: we have the two canastas we need to go out, so I "
+                   "empty my hand to go out.")
+    # the same in classic once its one canasta is made
+    classic_done = obs_of(hand, "6D 7C 10S", melds=["QH QS QD QC QH QS QD"], opponents=["AH AS AD"],
+                          stock_left=60)
+    assert get_bot("club").choose(classic_done, acts, random.Random(0))[0] == wild_kings
 
 
 def test_club_lays_a_wild_card_off_where_it_may_be_swapped_back_and_its_wild_cards_finish_a_canasta():
@@ -280,3 +287,37 @@ def test_the_coach_says_why_drawing_beat_a_small_pile():
     club, _ = get_bot("club").choose(obs, [Action(DRAW), take], random.Random(0))
     assert explain_difference(obs, take, club) == ("I would have drawn two cards from the stock: this pile (two "
                                                    "cards) is mostly your own discards and black threes.")
+
+
+SIX = (13, 13, 13, 13, 13, 13)
+
+
+def test_club_draws_instead_of_taking_back_a_black_three_once_its_side_may_go_out():
+    # classic-6p, three to a side: the pile is the side's own black three under the opponent's 9; with the two
+    # canastas made, taking it would only bring the black three back to be discarded again
+    ready = ["KH KS KD KC KH KS KD", "7H 7S 7D 7C 7H 7S 7D", "9H 9S 9D"]
+    obs = obs_of("5D AH 8C", "3C 9C", melds=ready, opponents=["QH QS QD"], hand_sizes=SIX, rules="classic-6p")
+    take = Action(TAKE_PILE, cards=(), target=2)
+    acts = [Action(DRAW), take]
+    action, why = get_bot("club").choose(obs, acts, random.Random(0))
+    assert action == Action(DRAW)
+    assert why == ("I draw one card from the stock instead of taking the pile (two cards): we have the canastas we "
+                   "need to go out, and the pile would give me one card and one black three I would only discard "
+                   "again, so my hand would stay as it is; a card from the stock may let me go out.")
+    assert get_bot("beginner").choose(obs, acts, random.Random(0))[0] == take
+    assert explain_difference(obs, take, action) == (
+        "I would have drawn one card from the stock: your side has the canastas it needs to go out, and this pile "
+        "(two cards) gives back one black three you would only discard again; a card from the stock may let you "
+        "go out.")
+    # one canasta short, the 9 is worth taking even with the black three: it builds the side's melds
+    short = obs_of("5D AH 8C", "3C 9C", melds=ready[1:], opponents=["QH QS QD"], hand_sizes=SIX,
+                   rules="classic-6p")
+    assert get_bot("club").choose(short, [Action(DRAW), Action(TAKE_PILE, cards=(), target=1)],
+                                  random.Random(0))[0].kind == TAKE_PILE
+    # more of the others' cards than black threes: taken, ready or not
+    bigger = obs_of("5D AH 8C", "3C 4H 6S 9C", melds=ready, opponents=["QH QS QD"], hand_sizes=SIX,
+                    rules="classic-6p")
+    assert get_bot("club").choose(bigger, acts, random.Random(0))[0] == take
+    # no black three in the pile: a pile of one card is as good as the stock
+    plain = obs_of("5D AH 8C", "9C", melds=ready, opponents=["QH QS QD"], hand_sizes=SIX, rules="classic-6p")
+    assert get_bot("club").choose(plain, acts, random.Random(0))[0] == take

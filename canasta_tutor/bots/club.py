@@ -3,12 +3,17 @@
 On top of the beginner's habits it
 - takes the pile when it brings at least as many cards discarded by the other players (black threes aside) as
   the stock gives (``draw_count``): with one card from the stock any pile it may take, with two (``classic-2p``,
-  ``classic-3p``, samba) not a pile that is little more than its own last discard;
+  ``classic-3p``, samba) not a pile that is little more than its own last discard; once its side has the
+  canastas it needs to go out (``canastas_to_go_out``), each black three in the pile counts against it too: a
+  black three taken back is only discarded again, so a pile of one card on a black three leaves the hand as it
+  was, while a card from the stock may let it go out (with three players to a side, ``classic-6p``, the side
+  otherwise passed its black three round the table and nobody's hand changed);
 - freezes the pile (discards a wild card) when the opponents are close to going out and the pile is worth having;
 - keeps wild cards for canastas: once opened it lays a wild card off only when that completes a canasta, and puts
   none into a new meld; but while its side lacks canastas and needs two or more (``canastas_to_go_out``), new
   melds take wild cards, and where a wild card can be swapped back later (``wild_swap``) it goes onto the
-  unfinished meld the wild cards in hand can make a canasta;
+  unfinished meld the wild cards in hand can make a canasta; once the side has its canastas, a pair and a wild
+  card go down as a new meld too: two cards fewer to place before it can go out;
 - goes out when its side is ahead in the hand, or when waiting is dangerous (the opponents are close to going
   out, or the stock is running low); otherwise it keeps building canastas;
 - holds a new meld back while its side cannot go out yet and melding would leave it fewer than five cards;
@@ -68,16 +73,35 @@ class ClubBot(BeginnerBot):
         size = len(obs.pile)
         return sum(1 for i, c in enumerate(obs.pile) if not c.is_black_three and (size - i) % n != 0)
 
+    def side_may_go_out(self, obs) -> bool:
+        """Has the side the canastas it needs to go out (``rules.canastas_to_go_out``)?"""
+        return self.canastas_missing(obs) == 0
+
+    @staticmethod
+    def black_threes_in_pile(obs) -> int:
+        return sum(1 for c in obs.pile if c.is_black_three)
+
     def wants_pile(self, obs) -> bool:
         """The pile must bring at least as many of the other players' cards as the stock gives
         (``draw_count``): with one card from the stock any pile it may take; with two, not a pile that is little
-        more than its own last discard."""
-        return self.pile_gain(obs) >= obs.rules.draw_count
+        more than its own last discard. Once the side may go out, every black three in the pile counts against
+        it: taken back, it is only discarded again."""
+        gain = self.pile_gain(obs)
+        if self.side_may_go_out(obs):
+            gain -= self.black_threes_in_pile(obs)
+        return gain >= obs.rules.draw_count
 
     def draw_phase(self, obs, acts, rng):
         takes = acts.get(TAKE_PILE, [])
         if takes and DRAW in acts and not self.wants_pile(obs):
             gain, n = self.pile_gain(obs), obs.rules.draw_count
+            if gain >= n:   # enough cards, but the black threes under them would come back to be discarded again
+                threes = self.black_threes_in_pile(obs)
+                return acts[DRAW][0], (
+                    f"I draw {count_of(n, 'card')} from the stock instead of taking the pile "
+                    f"({pile_words(obs.pile)}): we have the canastas we need to go out, and the pile would give me "
+                    f"{count_of(gain, 'card')} and {count_of(threes, 'black three')} I would only discard again, "
+                    f"so my hand would stay as it is; a card from the stock may let me go out.")
             return acts[DRAW][0], (f"I draw {count_of(n, 'card')} from the stock instead of taking the pile "
                                    f"({pile_words(obs.pile)}): it holds only {count_of(gain, 'card')} the other "
                                    "players discarded, black threes aside, and the rest are my own discards.")
@@ -131,8 +155,9 @@ class ClubBot(BeginnerBot):
 
     def wild_melds_allowed(self, obs) -> bool:
         """A side that needs two canastas or more (``rules.canastas_to_go_out``) and lacks some puts wild cards
-        into new melds: each meld on the table is a canasta begun."""
-        return _canastas_needed(obs) >= 2 and self.canastas_missing(obs) > 0
+        into new melds: each meld on the table is a canasta begun. A side that has its canastas does too: a pair
+        and a wild card melded are two cards fewer to place before going out."""
+        return (_canastas_needed(obs) >= 2 and self.canastas_missing(obs) > 0) or self.side_may_go_out(obs)
 
     def meld_phase(self, obs, acts, rng):
         discards = acts.get(DISCARD, [])
@@ -161,6 +186,10 @@ class ClubBot(BeginnerBot):
         lack = (f"we have {number_word(have) if have else 'none'} of the {count_of(need, 'canasta')} we need "
                 "to go out")
         if action.kind == MELD:
+            if self.side_may_go_out(obs):
+                return (f"I put down {format_cards(action_cards(action))} with {count_of(len(wilds), 'wild card')}: "
+                        f"we have the {count_of(need, 'canasta')} we need to go out, so I empty my hand to go "
+                        "out.")
             return (f"I put down {format_cards(action_cards(action))} with {count_of(len(wilds), 'wild card')}: "
                     f"{lack}, so every new meld is a canasta begun.")
         target = obs.melds[action.target]

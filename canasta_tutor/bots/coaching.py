@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..cards import count_of
 from ._common import (DISCARD, DRAW, GO_OUT, LAY_OFF, MELD, TAKE_PILE, action_cards, opponents_ranks, pile_is_frozen,
                       pile_words)
+from .club import ClubBot
 
 
 def _first_lower(text: str) -> str:
@@ -29,7 +30,14 @@ def explain_difference(observation, learner_action, bot_action) -> str:
     if theirs == TAKE_PILE and mine != TAKE_PILE:
         return f"You could have taken the pile: {pile_words(obs.pile)}."
     if mine == TAKE_PILE and theirs == DRAW:
-        return (f"I would have drawn {count_of(obs.rules.draw_count, 'card')} from the stock: this pile "
+        n = obs.rules.draw_count
+        if ClubBot.pile_gain(obs) >= n:   # enough of the others' cards: the black threes under them decided
+            threes = ClubBot.black_threes_in_pile(obs)
+            return (f"I would have drawn {count_of(n, 'card')} from the stock: your side has the canastas it needs "
+                    f"to go out, and this pile ({pile_words(obs.pile)}) gives back "
+                    f"{count_of(threes, 'black three')} you would only discard again; a card from the stock may "
+                    "let you go out.")
+        return (f"I would have drawn {count_of(n, 'card')} from the stock: this pile "
                 f"({pile_words(obs.pile)}) is mostly your own discards and black threes.")
     if theirs == GO_OUT and mine != GO_OUT:
         return f"You could have gone out: {_first_lower(bot_action.describe(obs.melds)[len('Go out: '):])}"
