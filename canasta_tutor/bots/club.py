@@ -60,7 +60,7 @@ class ClubBot(BeginnerBot):
         me = obs.player
         sizes = obs.hand_sizes
         n = len(sizes)
-        partners = {p for p in range(n) if p % len(obs.table) == obs.team} if obs.table else {me}
+        partners = {me, *obs.partners}  # the side as it stands (classic-3p: it changes when the pile is first taken)
         return any(sizes[p] <= 4 for p in range(n) if p not in partners)
 
     @staticmethod
