@@ -173,6 +173,8 @@ for _i, _c in enumerate(ALL_CARDS):
     object.__setattr__(_c, "index", _i)
 del _i, _c
 #: The kinds of card as sets, for membership tests in C (``RED_THREES.isdisjoint(hand)``).
+#: Every card (the interned ones): ``EVERY_CARD.issuperset(group)`` tells in C that a group holds only cards.
+EVERY_CARD = frozenset(ALL_CARDS)
 WILD_CARDS = frozenset(c for c in ALL_CARDS if c.is_wild)
 RED_THREES = frozenset(c for c in ALL_CARDS if c.is_red_three)
 BLACK_THREES = frozenset(c for c in ALL_CARDS if c.is_black_three)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
 
-from .cards import (COPIES_HIGH, MELD_WEIGHT, NATURAL_POINTS, NATURAL_RANKS, SEQUENCE_ORDER, W_JOKER_SHIFT,
+from .cards import (COPIES_HIGH, EVERY_CARD, MELD_WEIGHT, NATURAL_POINTS, NATURAL_RANKS, SEQUENCE_ORDER, W_JOKER_SHIFT,
                     W_RANK_SQUARES_SHIFT, W_RANK_SUM_SHIFT, W_SUITS, W_THREE, W_TWO_SHIFT, WEIGHT_MAX_CARDS, Card,
                     card_points, format_cards, join_words, number_word, parse_cards, rank_plural, too_many_copies)
 from .rules import CLASSIC, RuleSet, get_rules
@@ -42,7 +42,7 @@ MeldVerdict = verdict_type(
 
 
 def as_cards(cards) -> tuple[Card, ...]:
-    if isinstance(cards, tuple) and (not cards or isinstance(cards[0], Card)):
+    if cards.__class__ is tuple and EVERY_CARD.issuperset(cards):  # every item a card (one test, in C)
         return cards
     return parse_cards(cards)
 
@@ -82,7 +82,7 @@ def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False
     """
     if rules.__class__ is not RuleSet:
         rules = get_rules(rules)
-    if cards.__class__ is not tuple or (cards and cards[0].__class__ is not Card):
+    if cards.__class__ is not tuple or not EVERY_CARD.issuperset(cards):
         cards = as_cards(cards)
     # Fast path: the answer and the fields from the cards' weights (_weigh), without a sentence; the reasons are
     # the explained path's, written when read. Threes, sequences, big groups and doubtful copies are explained.

@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields, replace
 from functools import wraps
 from itertools import chain
 
-from .cards import RED_THREES, Card, format_card
+from .cards import EVERY_CARD, RED_THREES, Card, format_card
 from .errors import SituationError
 from .melds import as_cards as _as_cards, as_groups as _as_groups
 from .rules import CLASSIC, MAX_SCORE, RuleSet, check_score, get_rules as _get_rules
@@ -211,7 +211,7 @@ class Situation:
             value = d[name]
             if kind == 1:  # one group of cards
                 if value:
-                    if value.__class__ is not tuple or value[0].__class__ is not Card:
+                    if value.__class__ is not tuple or not EVERY_CARD.issuperset(value):
                         value = d[name] = _as_cards(value)
                     every += value
                 elif value.__class__ is not tuple:
@@ -223,7 +223,7 @@ class Situation:
                     value = d[name] = tuple(_as_groups(value, name))
                 else:
                     for g in value:
-                        if g.__class__ is not tuple or (g and g[0].__class__ is not Card):
+                        if g.__class__ is not tuple or not EVERY_CARD.issuperset(g):
                             value = d[name] = tuple(_as_groups(value, name))
                             break
                     else:

@@ -6,6 +6,8 @@ import pytest
 
 from canasta_tutor import (SAMBA, Card, SituationError, check_frozen, check_go_out, check_opening, check_take_pile,
                            is_frozen, parse_cards, score_hand)
+from canasta_tutor import CLASSIC, check_meld
+from canasta_tutor.errors import NotationError
 from canasta_tutor.pile import check_shown_cards
 from canasta_tutor.puzzle import load_puzzle_set, puzzle_files
 from canasta_tutor.situation import Situation
@@ -115,3 +117,31 @@ def test_a_bad_score_is_refused_when_the_situation_is_made(score, words):
         Situation(hand="7H", score=score)
     with pytest.raises(RulesError, match=f"^score: .*{words}"):
         check_go_out("7H 7S", ["KH KS KD"], score)  # opened: the old check never looked at the score
+
+
+def _mixed(text: str, bad: str):
+    """A tuple of cards with one string among them (a caller that half-parsed its cards)."""
+    cards = list(parse_cards(text))
+    cards.insert(1, bad)
+    return tuple(cards)
+
+
+@pytest.mark.parametrize("bad", ["7H", "XX", 7])
+@pytest.mark.parametrize("call", ["meld", "take", "go-out", "score"])
+def test_a_string_among_the_cards_is_read_or_refused_by_name(call, bad):
+    # only the first item used to be looked at: ("2♠", "7H") went on as cards and a traceback came when the
+    # reasons were read
+    hand, meld, pile = _mixed("2S 7S 9D", bad), _mixed("KS KD", bad), _mixed("5D 7C", bad)
+    calls = {"meld": lambda: check_meld(meld),
+             "take": lambda: check_take_pile(hand, [], 0, pile, CLASSIC),
+             "go-out": lambda: check_go_out(hand, [parse_cards("KH KS KD KC KH KS KD")], 0, CLASSIC),
+             "score": lambda: score_hand([meld], (), [hand], False, CLASSIC)}
+    if bad == "7H" and call == "score":  # read as the card: then K♠ 7♥ K♦ is no meld, said so
+        with pytest.raises(SituationError, match="not a legal meld"):
+            calls[call]()
+    elif bad == "7H":  # read as the card; every reason can be read
+        assert all(r.text for r in calls[call]().reasons)
+    else:
+        with pytest.raises(NotationError) as e:
+            calls[call]()
+        assert "card 2 of" in str(e.value) and str(bad) in str(e.value)
