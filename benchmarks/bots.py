@@ -42,8 +42,8 @@ Measured on 2026-12-01 (machine shared with other engineers' runs, load 6-17), c
 classic-3p, 2026-12-01, after the beginner and club learnt that the hand's first pile makes its taker the lone
 hand (``LONE_PILE_MIN`` in bots/beginner.py), 200 games: beginner beats random first of three 96.0 % (192),
 pairwise 98.0 %, opposed hands 95.4 % of 1224; club beats beginner first of three 35.8 % (71.5; 29.4-42.6 %),
-pairwise 54.2 % (47.3-61.0 %), opposed hands 64.1 % of 1256 (61.4-66.7 %). Before that rule (same 200 games'
-seeds, the issue's 400 at 0.02 s per game): beginner 76.2 % / 86.4 %, club 34.2 % / 51.9 %.
+pairwise 54.2 % (47.3-61.0 %), opposed hands 64.1 % of 1256 (61.4-66.7 %). Before that rule (400 games, as
+measured for the brief): beginner 76.2 % first of three / 86.4 % pairwise, club 34.2 % / 51.9 %.
 
 classic-6p was 55.0 % (200) and 56.9 % (2000) before the club, once its side has the canastas it needs to go out,
 stopped taking back a pile of one card on a black three (with three players to a side the black three went round

@@ -34,6 +34,7 @@ class BeginnerBot:
 
     name = "beginner"
     careful = False
+    lone_pile_min = LONE_PILE_MIN
 
     def choose(self, observation, legal_actions, rng):
         obs = observation
@@ -45,7 +46,7 @@ class BeginnerBot:
     # --- the start of a turn --------------------------------------------------------------------------------
     def draw_phase(self, obs, acts, rng):
         takes = acts.get(TAKE_PILE, [])
-        if takes and DRAW in acts and first_take_plays_alone(obs) and len(obs.pile) < LONE_PILE_MIN:
+        if takes and DRAW in acts and first_take_plays_alone(obs) and len(obs.pile) < self.lone_pile_min:
             others = len(obs.hand_sizes) - 1
             return acts[DRAW][0], (f"I draw from the stock instead of taking the pile ({pile_words(obs.pile)}): "
                                    f"whoever takes the pile first plays alone against the other {number_word(others)} "
