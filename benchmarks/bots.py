@@ -9,6 +9,18 @@ kind gets the first turn more often. With three teams (classic-3p: each player a
 (which one turns with the seed) against two of the second, and two measures are printed: "first of three" (it wins
 when its total is the highest; a chance player would win a third of the games) and "pairwise" (per game, the
 share of the two others it finishes ahead of; a chance player: half). A tie (equal totals) counts as half a win.
+
+What "X beats Y" fairly means under the lone hand (classic-3p, ``rules.lone_hand``): the first player to take the
+pile plays alone and the other two are partners for the rest of the hand, each partner scoring the side's hand
+(only red threes differ). In a hand where X is partnered with a Y it cannot beat that Y, however well it plays,
+and the Y gains as much from X's good play as X does; so both game measures mix skill with the seating of the
+lone hand, and X's own partner shares its wins. A third measure, "opposed hands", counts only what X's play can
+decide: per hand (of the same 400 games, no other games), the Ys that ended the hand on another side than X
+(``State.sides()`` at its end: the lone hand against the partners, or everyone when nobody took the pile), and
+the share of them whose hand score X's beat (ties as halves); its 95 % interval is Wilson's over hands (hands of
+one game are not independent, so it is somewhat narrow). The goals are not lowered: all three measures are
+printed against the same 60 % (club) and 90 % (beginner) bars, and the first-of-three and pairwise figures stay
+the issue's measures; "opposed hands" says how much of a shortfall is the partnership's and how much the play's.
 The goals (issue 9): beginner beats random in at least 90 % of games, club beats beginner in at least 60 %. The
 95 % interval is Wilson's; for the pairwise share it is taken over games (each game's share lies between 0 and 1,
 so its variance is at most that of a win/loss game: the interval is conservative). A game that runs past
@@ -26,6 +38,24 @@ Measured on 2026-12-01 (machine shared with other engineers' runs, load 6-17), c
     classic-6p    2000  1225   61.3 %   59.1-63.4 %     0.02
     classic-3p     400  160.5  40.1 %   35.4-45.0 %     0.10   (first of three; goal NOT met; chance 33 %)
     classic-3p     400  227.75 56.9 %   52.0-61.7 %     0.10   (pairwise; goal NOT met; chance 50 %)
+
+classic-3p, 2026-12-01, after the beginner and club learnt that the hand's first pile makes its taker the lone
+hand (``lone_pile_min``: the beginner leaves the first pile until 15 cards, the club until 30), 400 games:
+
+    pair               measure          games/hands  wins      rate    95 % interval
+    beginner:random    first of three   400          381       95.2 %  92.7-96.9 %
+    beginner:random    pairwise         400          390.5     97.6 %  95.6-98.7 %
+    beginner:random    opposed hands    2429 hands   2309.25   95.1 %  94.1-95.9 %
+    club:beginner      first of three   400          370       92.5 %  89.5-94.7 %
+    club:beginner      pairwise         400          385       96.2 %  93.9-97.7 %
+    club:beginner      opposed hands    2415 hands   2199      91.1 %  89.9-92.1 %
+
+Before that rule (400 games, as measured for the brief): beginner 76.2 % first of three / 86.4 % pairwise, club
+34.2 % / 51.9 %. With the club at the beginner's 15 (200 games) it was 35.8 % / 54.2 % / opposed hands 64.1 %:
+the gain is the waiting game (whoever gives in first plays alone), not better melding. The same day, 200 games,
+unchanged by the rule (it reads ``rules.lone_hand``): classic 65.0 %, classic-2p 86.0 %, classic-6p 56.5 %
+(49.6-63.2 %; the bots before the rule give the same 113 of 200 on these seeds); beginner beats random 200/200,
+199/200, 200/200.
 
 classic-6p was 55.0 % (200) and 56.9 % (2000) before the club, once its side has the canastas it needs to go out,
 stopped taking back a pile of one card on a black three (with three players to a side the black three went round
@@ -59,12 +89,15 @@ def play_game(rules: str, seed: int, first, second, max_hands: int = 60):
     """Play one game. With two teams, ``first`` holds team 0's seats when the seed is even, team 1's when odd;
     with more teams (classic-3p: each player alone), ``first`` holds team ``seed % teams`` and ``second`` every
     other team. Returns (``first``'s total, the best total of ``second``'s teams, hands, stopped, every total of
-    ``second``'s teams)."""
+    ``second``'s teams, opposed): ``opposed`` lists, per hand in which ``first``'s player ended on another side
+    than at least one of ``second``'s teams (``State.sides()`` at the end of the hand; under ``lone_hand`` the
+    sides form in the hand), the share of those opponents whose hand score it beat (ties as halves)."""
     game = Game(rules)
     mine_team = seed % game.num_teams
     team_bot = [first if t == mine_team else second for t in range(game.num_teams)]
     state = game.new_initial_state(f"bots:{seed}")
     hands = 1
+    opposed = []
     while True:
         rng = random.Random(f"{seed}:{hands}")
         while not state.is_terminal():
@@ -72,10 +105,18 @@ def play_game(rules: str, seed: int, first, second, max_hands: int = 60):
             bot = team_bot[game.team_of(p)]   # the seat's own team (classic-3p: its own column)
             action, _ = bot.choose(observation(state, p), legal_actions(state), rng)
             apply(state, action)
+        if game.num_teams > 2:
+            scores = state.hand_scores()
+            mine_side = state.team_of(game.teams[mine_team][0])
+            rivals = [t for t in range(game.num_teams) if t != mine_team
+                      and all(state.team_of(q) != mine_side for q in game.teams[t])]
+            if rivals:
+                opposed.append(sum(1.0 if scores[mine_team] > scores[t] else 0.5 if scores[mine_team] == scores[t]
+                                   else 0.0 for t in rivals) / len(rivals))
         if state.is_game_over() or hands >= max_hands:
             totals = state.totals()
             others = [v for t, v in enumerate(totals) if t != mine_team]
-            return totals[mine_team], max(others), hands, not state.is_game_over(), others
+            return totals[mine_team], max(others), hands, not state.is_game_over(), others, opposed
         state = state.next_hand()
         hands += 1
 
@@ -104,10 +145,11 @@ def main(argv=None) -> int:
         a_name, b_name = pair.split(":")
         a, b = get_bot(a_name), get_bot(b_name)
         wins = pairwise = 0.0
-        times, hands, stopped, teams = [], [], 0, 2
+        times, hands, stopped, teams, opposed = [], [], 0, 2, []
         for g in range(args.games):
             t0 = time.perf_counter()
-            mine, theirs, h, stop, others = play_game(args.rules, args.seed + g, a, b, args.max_hands)
+            mine, theirs, h, stop, others, opp = play_game(args.rules, args.seed + g, a, b, args.max_hands)
+            opposed += opp
             times.append(time.perf_counter() - t0)
             hands.append(h)
             stopped += stop
@@ -128,6 +170,14 @@ def main(argv=None) -> int:
                   f"of its {(teams - 1) * args.games} pairings ({pairwise:g} games' worth of {args.games}; 95% "
                   f"{lo:.1%}-{hi:.1%} over games, a conservative interval){verdict}; a chance player: 50%",
                   flush=True)
+        if opposed:
+            won = sum(opposed)
+            lo, hi = wilson(won, len(opposed))
+            verdict = "" if goal is None else ("  goal met" if won / len(opposed) >= goal
+                                               else f"  goal {goal:.0%} NOT met")
+            print(f"{args.rules}: opposed hands, {a_name} scores more than the {b_name} it played against in "
+                  f"{won / len(opposed):.1%} of {len(opposed)} hands ({won:g}; 95% {lo:.1%}-{hi:.1%} over hands)"
+                  f"{verdict}; a chance player: 50%", flush=True)
     return 0
 
 

@@ -75,10 +75,11 @@ def test_a_bot_never_peeks_at_hidden_cards(name):
     assert compared > 20
 
 
-def obs_of(hand, pile, melds=(), opponents=(), hand_sizes=(11, 11, 11, 11), stock_left=40, rules="classic"):
+def obs_of(hand, pile, melds=(), opponents=(), hand_sizes=(11, 11, 11, 11), stock_left=40, rules="classic",
+           sides=()):
     return Observation(hand=cards(hand), pile=cards(pile), melds=tuple(cards(m) for m in melds),
                        opponents_melds=tuple(cards(m) for m in opponents), rules=rules, player=0, team=0,
-                       hand_sizes=hand_sizes, stock_left=stock_left,
+                       hand_sizes=hand_sizes, stock_left=stock_left, sides=sides,
                        table=(tuple(cards(m) for m in melds), tuple(cards(m) for m in opponents)))
 
 
@@ -216,6 +217,53 @@ def test_club_draws_two_instead_of_taking_back_little_more_than_its_own_black_th
     three = obs_of("9H 9S 4C 5D 6D 7S 8C JD QH KS AC", "3C 7D 9D", melds=["KH KS KD"], opponents=["QH QS QD"],
                    hand_sizes=(11, 11, 11), rules="classic-3p")
     assert get_bot("club").choose(three, acts, random.Random(0))[0] == take
+
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_lone_hand_the_first_pile_is_left_unless_it_is_big(name):
+    # classic-3p (rules.lone_hand): nobody has taken the pile yet (three sides of one), so whoever takes it plays
+    # alone against two for the rest of the hand; eight cards are not worth that, lone_pile_min cards are
+    alone = ((0,), (1,), (2,))
+    take = Action(TAKE_PILE, cards=cards("9H 9S"))
+    acts = [Action(DRAW), take]
+    eight = obs_of("9H 9S 4C 5D 6D 7S 8C JD QH KS AC", "5H KD 8H 6S 7D 10C 4H 9D", hand_sizes=(11, 11, 11),
+                   rules="classic-3p", sides=alone)
+    action, why = get_bot(name).choose(eight, acts, random.Random(0))
+    assert action == Action(DRAW)
+    assert why == ("I draw from the stock instead of taking the pile (eight cards): whoever takes the pile first "
+                   "plays alone against the other two for the rest of the hand, and eight cards are not worth "
+                   "that.")
+    # a pile of lone_pile_min cards (15 for the beginner, 30 for the club) is taken
+    deck = cards("5H KD 8H 6S 7D 10C 4H JS QD 5C 6C 7C 8D 10D 4S 5S 6H 7H 8C 4D 5D 6D 7S 8S 10H JH QS KC AD")
+    big = eight.replace(pile=deck[:get_bot(name).lone_pile_min - 1] + cards("9D"))
+    assert len(big.pile) == {"beginner": 15, "club": 30}[name]
+    assert get_bot(name).choose(big, acts, random.Random(0))[0] == take
+    assert get_bot(name).choose(big.replace(pile=big.pile[1:]), acts, random.Random(0))[0] == Action(DRAW)
+    # once the pile has been taken (a lone hand against two partners) the first-take rule is over
+    formed = eight.replace(sides=((0, 1), (2,)))
+    assert get_bot(name).choose(formed, acts, random.Random(0))[0] == take
+    # without the rule data (classic: fixed teams) the bot takes it
+    assert get_bot(name).choose(eight.replace(rules="classic", sides=((0, 2), (1, 3)),
+                                              hand_sizes=(11, 11, 11, 11)), acts, random.Random(0))[0] == take
+    # the stock used up: no draw is offered, so it takes the pile
+    assert get_bot(name).choose(eight, [take], random.Random(0))[0] == take
+
+
+
+def test_lone_hand_the_club_waits_longer_than_the_beginner_for_the_first_pile():
+    # twenty cards: the beginner takes the first pile (and plays alone), the club leaves it to the others
+    pile = "5H KD 8H 6S 7D 10C 4H JS QD 5C 6C 7C 8D 10D 4S 5S 6H 7H 8C 9D"
+    obs = obs_of("9H 9S 4C 5D 6D 7S 8C JD QH KS AC", pile, hand_sizes=(11, 11, 11), rules="classic-3p",
+                 sides=((0,), (1,), (2,)))
+    take = Action(TAKE_PILE, cards=cards("9H 9S"))
+    acts = [Action(DRAW), take]
+    assert len(obs.pile) == 20
+    assert get_bot("beginner").choose(obs, acts, random.Random(0))[0] == take
+    action, why = get_bot("club").choose(obs, acts, random.Random(0))
+    assert action == Action(DRAW)
+    assert why == ("I draw from the stock instead of taking the pile (20 cards): whoever takes the pile first "
+                   "plays alone against the other two for the rest of the hand, and 20 cards are not worth that.")
 
 
 def test_club_puts_wild_cards_into_new_melds_while_its_side_lacks_the_two_canastas_it_needs():
