@@ -62,6 +62,12 @@ stopped taking back a pile of one card on a black three (with three players to a
 the side's seats and no hand changed: in 300 games the other side went out in 435 of the 850 hands the club's side
 reached its two canastas first) and began to meld a pair with a wild card. Same games, 2000 each: the black-three
 rule alone 58.0 %, the wild-card rule alone 59.8 %, both 61.3 %; in classic (1000 games) 64.1 % -> 68.2 %.
+Final table on the merged main (2026-12-01, 400 games each, ``--games 400``; the default seed): club beats beginner
+classic 68.8 % (64.0-73.1), classic-2p 89.0 % (85.6-91.7), samba 67.2 % (62.5-71.7), hoyle 69.8 % (65.1-74.0),
+danish 73.8 % (69.2-77.8), classic-6p 60.1 % (55.3-64.8), classic-3p 92.5 % first of three (89.5-94.7); beginner
+beats random 400/400, 398/400, 400/400, 399/400, 394/400, 400/400, 381/400. classic-6p on 2000 more games
+(``--games 2000 --seed 100000``, none shared with the default seed's): 63.0 % (60.9-65.1); with ``--seed 0``:
+61.3 % (59.1-63.4).
 Earlier (2026-11-30): classic 66.8 % (400), classic-2p 88.4 % (400), samba 65.6 % (400), hoyle 63.0 %, danish
 74.0 % (200 each); before the club weighed the pile against the stock (draw_count): classic-2p 49.8 %, samba
 35.4 %, classic-6p 45.8 % (400 each). Beginner beats random: classic, samba, hoyle 200/200, classic-6p and
