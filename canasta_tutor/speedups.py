@@ -41,10 +41,11 @@ def source_sha(name: str, folder: Path = _HERE) -> str | None:
     return sha.hexdigest()
 
 
-def load(name: str) -> ModuleType | None:
+def load(name: str, *, force: bool = False) -> ModuleType | None:
     """The compiled module ``canasta_tutor._speedups.<name>``, or ``None`` when it must not or cannot be used
-    (the reason goes into :data:`NOT_USED`)."""
-    if pure():
+    (the reason goes into :data:`NOT_USED`). ``force``: load it even when ``CANASTA_TUTOR_PURE`` is set (for the
+    tests that compare it with its pure twin)."""
+    if pure() and not force:
         NOT_USED[name] = "CANASTA_TUTOR_PURE is set"
         return None
     try:

@@ -8,12 +8,13 @@ module that handed every call to Python would pass the comparisons and speed not
 Skipped only where the module is not built and not in CI (the CI machine builds it: there the tests must run).
 """
 
-import os
 import pickle
 
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+
+from compiled import compiled_module
 
 from canasta_tutor import going_out, speedups
 from canasta_tutor.cards import ALL_CARDS, NATURAL_RANKS, Card, format_cards
@@ -24,16 +25,7 @@ from canasta_tutor.situation import Situation
 @pytest.fixture(scope="module")
 def compiled():
     """The compiled module, loaded even when the session runs with CANASTA_TUTOR_PURE=1."""
-    saved = os.environ.pop("CANASTA_TUTOR_PURE", None)
-    try:
-        module = speedups.load("goout")
-    finally:
-        if saved is not None:
-            os.environ["CANASTA_TUTOR_PURE"] = saved
-    if module is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"the compiled go-out module is not used in CI: {speedups.NOT_USED.get('goout')}")
-        pytest.skip(f"compiled go-out module not used here: {speedups.NOT_USED.get('goout')}")
+    module = compiled_module("goout")
     return module
 
 

@@ -2,10 +2,11 @@
 the same verdict (type, ``ok``, every field, the reasons' codes and sentences) or the same exception, on random
 possible and impossible inputs over every preset and some house rules."""
 
-import os
 
 import pytest
 from hypothesis import given, strategies as st
+
+from compiled import compiled_module
 
 from canasta_tutor import melds, speedups
 from canasta_tutor.cards import ALL_CARDS, Card
@@ -17,23 +18,13 @@ PURE_FACTS = melds._meld_facts_py
 
 @pytest.fixture(scope="module")
 def compiled():
-    saved = os.environ.pop("CANASTA_TUTOR_PURE", None)
-    try:
-        module = speedups.load("meld")
-    finally:
-        if saved is not None:
-            os.environ["CANASTA_TUTOR_PURE"] = saved
-    if module is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"the compiled meld check is not used in CI: {speedups.NOT_USED.get('meld')}")
-        pytest.skip(f"the compiled meld check is not built: {speedups.NOT_USED.get('meld')}")
+    module = compiled_module("meld")
     return melds._compiled_check_meld(module, PURE)
 
 
 @pytest.fixture(scope="module")
 def compiled_facts(compiled):
-    return melds._compiled_meld_facts(speedups.load("meld") or __import__("canasta_tutor._speedups.meld").
-                                      _speedups.meld, PURE_FACTS)
+    return melds._compiled_meld_facts(compiled_module("meld"), PURE_FACTS)
 
 
 RULES = [get_rules(name) for name in PRESETS] + [

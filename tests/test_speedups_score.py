@@ -2,14 +2,15 @@
 same sheet (type, total, rules name, itemised lines with their details) or the same exception, on random possible
 and impossible hands over every preset and some house rules, in every call form."""
 
-import os
 import random
 
 import pytest
 from hypothesis import given, strategies as st
 
+from compiled import compiled_module
+
 from canasta_tutor import scoring, speedups
-from canasta_tutor.cards import ALL_CARDS, Card, deck_counts
+from canasta_tutor.cards import Card, deck_counts
 from canasta_tutor.rules import PRESETS, get_rules, with_options
 
 PURE = scoring._score_hand_py
@@ -17,16 +18,7 @@ PURE = scoring._score_hand_py
 
 @pytest.fixture(scope="module")
 def compiled():
-    saved = os.environ.pop("CANASTA_TUTOR_PURE", None)
-    try:
-        module = speedups.load("score")
-    finally:
-        if saved is not None:
-            os.environ["CANASTA_TUTOR_PURE"] = saved
-    if module is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"the compiled hand score is not used in CI: {speedups.NOT_USED.get('score')}")
-        pytest.skip(f"the compiled hand score is not built: {speedups.NOT_USED.get('score')}")
+    module = compiled_module("score")
     return scoring._compiled_score_hand(module, PURE)
 
 
