@@ -10,7 +10,7 @@ from hypothesis import given, strategies as st
 from compiled import compiled_module
 
 from canasta_tutor import scoring, speedups
-from canasta_tutor.cards import Card, deck_counts
+from canasta_tutor.cards import Card, deck_counts, parse_cards
 from canasta_tutor.rules import PRESETS, get_rules, with_options
 
 PURE = scoring._score_hand_py
@@ -187,3 +187,23 @@ def test_hand_written_edges(compiled, case):
     name, melds, red, hands, out = case
     args = ([p(m) for m in melds], p(red), [p(h) for h in hands], out, get_rules(name))
     assert outcome(compiled, args, {}) == outcome(PURE, args, {})
+
+
+@pytest.mark.parametrize("option, value", [("red_three_bonus", 2**62), ("going_out_bonus", 2**70),
+                                           ("natural_canasta_bonus", 2**62), ("decks", 2**33), ("jokers", 2**40)])
+def test_house_rules_with_numbers_too_big_for_c_are_answered_in_python(option, value):
+    # with_options takes any int: such a rule set leaves the compiled tables unused (it once overflowed a C long
+    # silently, or raised OverflowError), and the answers are Python's exact ones, worked out here by hand
+    from canasta_tutor.going_out import check_go_out
+    from canasta_tutor.melds import check_meld
+    from canasta_tutor.pile import check_take_pile
+    rules = with_options("classic", **{option: value})
+    kings = parse_cards("KH KS KD KC KH KS KD")
+    assert check_meld(parse_cards("KH KS KD"), rules).ok
+    assert check_go_out(parse_cards("QH QS QD 5S"), [kings], 0, rules).ok
+    assert check_take_pile(parse_cards("QH QS 5S 6D"), [kings], 0, parse_cards("4C QD"), rules).ok
+    red, natural, going_out = (rules.red_three_bonus, rules.natural_canasta_bonus, rules.going_out_bonus)
+    assert scoring.score_hand([parse_cards("KH KS KD")], parse_cards("3H 3D"), [], False, rules).total == 2 * red + 30
+    # two natural canastas (70 + 70 points) and going out
+    assert (scoring.score_hand([kings, parse_cards("QH QS QD QC QH QS QD")], (), [()], True, rules).total
+            == 2 * natural + 140 + going_out)

@@ -10,6 +10,7 @@ ctypedef struct Facts:
 
 cdef class RulesTable:
     cdef readonly object rules
+    cdef readonly bint fits  # every number below fits its C type with room to add: else the pure path answers
     cdef int decks, jokers, wild_limit, max_wild, sequences, black_threes_with_wild
     cdef long natural_bonus, mixed_bonus, samba_bonus, concealed_canasta_bonus
     cdef long red_three_bonus, all_red_threes_bonus, red_three_penalty, all_red_threes_penalty

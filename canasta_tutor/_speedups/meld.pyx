@@ -122,6 +122,18 @@ cdef class RulesTable:
 
     def __init__(self, rules):
         self.rules = rules
+        # house rules may hold any int (with_options("classic", going_out_bonus=2**70)): a number beyond these
+        # bounds leaves the table unused (fits False), so that no C int overflows and sums of up to a few thousand
+        # bonuses stay far inside a C long; the pure path then answers with Python's ints
+        counts = (rules.decks, rules.jokers, rules.max_wild, rules.canastas_to_go_out, rules.red_threes_in_game)
+        points = (rules.natural_canasta_bonus, rules.mixed_canasta_bonus, rules.samba_bonus,
+                  rules.concealed_canasta_bonus, rules.red_three_bonus, rules.all_red_threes_bonus,
+                  rules.red_three_penalty, rules.all_red_threes_penalty, rules.going_out_bonus,
+                  rules.concealed_going_out_bonus)
+        self.fits = (all(-(1 << 20) <= x <= 1 << 20 for x in counts)
+                     and all(-(1 << 40) <= x <= 1 << 40 for x in points))
+        if not self.fits:
+            return
         self.decks = rules.decks
         self.jokers = rules.jokers
         self.wild_limit = WILD_LIMITS.index(rules.wild_limit)
@@ -187,7 +199,7 @@ cdef int classify(object cards, RulesTable t, bint going_out, Facts* f) noexcept
     cdef int suit = -1, one_suit = 1, lo = 99, hi = 0, repeat = 0, wild, o
     cdef unsigned int orders = 0
     cdef long points = 0
-    if n > 200:
+    if n > 200 or not t.fits:
         return 0
     memset(seen, 0, NCARDS)
     for i in range(n):

@@ -115,6 +115,8 @@ cdef object _score(object melds, object red_threes, object hands, object went_ou
     elif red_threes.__class__ is not tuple:
         return None
     t = rules_table(rules)
+    if not t.fits:  # a house rule's number too big for C: the pure path answers with Python's ints
+        return None
     # the copies check over every field, and the red threes (Situation and the pure score_hand refuse these)
     memset(seen, 0, sizeof(seen))
     if not _count(red_threes, seen, t, &red_points_unused, &red_in_threes):
