@@ -234,6 +234,10 @@ def test_lone_hand_the_first_pile_is_left_unless_it_is_big(name):
     assert why == ("I draw from the stock instead of taking the pile (eight cards): whoever takes the pile first "
                    "plays alone against the other two for the rest of the hand, and eight cards are not worth "
                    "that.")
+    one = eight.replace(pile=cards("9D"))  # a one-card pile: the sentence agrees with it (the club: too few cards)
+    assert get_bot(name).choose(one, acts, random.Random(0))[1].endswith(
+        {"beginner": "for the rest of the hand, and one card is not worth that.",
+         "club": "it holds only one card the other players discarded, black threes aside."}[name])
     # a pile of lone_pile_min cards (15 for the beginner, 30 for the club) is taken
     deck = cards("5H KD 8H 6S 7D 10C 4H JS QD 5C 6C 7C 8D 10D 4S 5S 6H 7H 8C 4D 5D 6D 7S 8S 10H JH QS KC AD")
     big = eight.replace(pile=deck[:get_bot(name).lone_pile_min - 1] + cards("9D"))

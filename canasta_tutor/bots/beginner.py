@@ -50,8 +50,8 @@ class BeginnerBot:
             others = len(obs.hand_sizes) - 1
             return acts[DRAW][0], (f"I draw from the stock instead of taking the pile ({pile_words(obs.pile)}): "
                                    f"whoever takes the pile first plays alone against the other {number_word(others)} "
-                                   f"for the rest of the hand, and {count_of(len(obs.pile), 'card')} are not worth "
-                                   "that.")
+                                   f"for the rest of the hand, and {count_of(len(obs.pile), 'card')} "
+                                   f"{'is' if len(obs.pile) == 1 else 'are'} not worth that.")
         if takes and self.wants_pile(obs):
             take = max(takes, key=lambda a: (-len(a.cards), -wild_count(a.cards)))
             return take, f"I take the pile: {pile_words(obs.pile)}."

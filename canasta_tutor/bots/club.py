@@ -108,9 +108,10 @@ class ClubBot(BeginnerBot):
                     f"({pile_words(obs.pile)}): we have the canastas we need to go out, and the pile would give me "
                     f"{count_of(gain, 'card')} and {count_of(threes, 'black three')} I would only discard again, "
                     f"so my hand would stay as it is; a card from the stock may let me go out.")
+            rest = ", and the rest are my own discards" if len(obs.pile) > gain else ""  # (a pile of one: no rest)
             return acts[DRAW][0], (f"I draw {count_of(n, 'card')} from the stock instead of taking the pile "
                                    f"({pile_words(obs.pile)}): it holds only {count_of(gain, 'card')} the other "
-                                   "players discarded, black threes aside, and the rest are my own discards.")
+                                   f"players discarded, black threes aside{rest}.")
         return super().draw_phase(obs, acts, rng)
 
     def wants_to_go_out(self, obs, acts) -> bool:
