@@ -19,7 +19,7 @@ from pathlib import Path
 from types import ModuleType
 
 _HERE = Path(__file__).resolve().parent / "_speedups"
-#: Why each module asked for is not used (module name -> reason), for ``canasta-tutor --version``-style reports.
+#: Why each module asked for is not used (module name -> reason): printed by benchmarks/twin.py, read by the tests.
 NOT_USED: dict[str, str] = {}
 
 
