@@ -93,8 +93,8 @@ def bench_big_hands(quick: bool) -> list[tuple[str, float, str]]:
     import random
 
     from canasta_tutor import CanastaError, get_rules, max_meld_points
-    from canasta_tutor.cards import ALL_CARDS
-    from canasta_tutor.situation import max_hand_cards
+    from canasta_tutor.engine.cards import ALL_CARDS
+    from canasta_tutor.engine.situation import max_hand_cards
 
     rng = random.Random(7)
     rows = []
@@ -160,9 +160,9 @@ def bench_processes(quick: bool) -> list[tuple[str, float, str]]:
 
 
 def bench_trainer(quick: bool) -> list[tuple[str, float, str]]:
-    from canasta_tutor.generator import generate
-    from canasta_tutor.progress import ProgressStore
-    from canasta_tutor.puzzle import load_puzzle_set
+    from canasta_tutor.puzzles.generator import generate
+    from canasta_tutor.classroom.progress import ProgressStore
+    from canasta_tutor.puzzles.format import load_puzzle_set
     from canasta_tutor.widgets import Trainer
 
     rows = []

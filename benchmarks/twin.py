@@ -10,7 +10,7 @@ Set up the peer once (any scratch folder, here ``$WORK``; nothing goes into the 
     python3.11 -m venv $WORK/venv-peer && $WORK/venv-peer/bin/pip install open_spiel
 
 Run (from the project folder, after ``bash scripts/test.sh --co -q`` or ``pip install -e .``, which build the
-engine's compiled modules in place, ``canasta_tutor/_speedups``; the engine is imported from this checkout into the
+engine's compiled modules in place, ``canasta_tutor/engine/_speedups``; the engine is imported from this checkout into the
 peer's venv, so both engines share one interpreter, and the peer's Python must be the one the modules were built
 for, 3.11 here; this script first prints which compiled modules the run uses and why any is not used):
 
@@ -41,8 +41,8 @@ ROOT = Path(__file__).resolve().parent.parent
 _SHOW_COMPILED = """if True:
     import sys; sys.path.insert(0, sys.argv[1])
     from pathlib import Path
-    from canasta_tutor import speedups
-    names = sorted(p.stem for p in (Path(sys.argv[1]) / "canasta_tutor" / "_speedups").glob("*.pyx"))
+    from canasta_tutor.engine import speedups
+    names = sorted(p.stem for p in (Path(sys.argv[1]) / "canasta_tutor" / "engine" / "_speedups").glob("*.pyx"))
     used = [n for n in names if speedups.load(n) is not None]
     print("compiled modules used:", ", ".join(used) or "none",
           "".join(f"; {n} not used: {speedups.NOT_USED[n]}" for n in names if n not in used))

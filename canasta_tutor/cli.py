@@ -16,7 +16,56 @@ import json
 import os
 import sys
 
-from .errors import MESSAGE_LIMIT, CanastaError, PuzzleError, clip
+from .engine.errors import MESSAGE_LIMIT, CanastaError, PuzzleError, clip
+
+# --- a progress bar for long runs (``generate``, ``play``): shown on a terminal, never in a pipe ---
+
+class _Silent:
+    """Counts like a bar, shows nothing (output that is not a terminal, or a run too short to bother)."""
+
+    def __init__(self, total: int | None):
+        self.total = total
+        self.n = 0
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+
+    def set_postfix_str(self, _text: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.close()
+
+
+def progress(total: int | None, unit: str, *, stream=None, desc: str = "", minimum: int = 1):
+    """A bar counting ``total`` ``unit``\\ s on ``stream`` (default standard error) when it is a terminal and
+    ``total`` is at least ``minimum``; else an object with the same ``update``/``close`` that shows nothing.
+    The bar is tqdm's.
+
+    >>> import io
+    >>> with progress(3, "puzzles", stream=io.StringIO()) as bar:   # not a terminal: nothing is written
+    ...     for _ in range(3):
+    ...         bar.update(1)
+    >>> bar.n
+    3
+    """
+    stream = sys.stderr if stream is None else stream
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if not tty or (total is not None and total < minimum):
+        return _Silent(total)
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=f" {unit}", desc=desc or None, file=stream, leave=False, dynamic_ncols=True)
+
 
 #: The most puzzles ``generate`` writes in one go (see ``generator.MAX_COUNT``).
 MAX_COUNT = 10_000
@@ -52,7 +101,7 @@ def _error_line(file, pid, message) -> dict:
 
 def _iterate(paths):
     """Yield (file, puzzle_set | None, file_error | None) for each file."""
-    from .puzzle import load_puzzle_set, puzzle_files
+    from .puzzles.format import load_puzzle_set, puzzle_files
 
     files = puzzle_files(paths)
     for path in files:
@@ -63,7 +112,7 @@ def _iterate(paths):
 
 
 def _solve_all(paths, *, check: bool) -> int:
-    from .solver import disagreements, solve
+    from .puzzles.solver import disagreements, solve
 
     status = 0
     counts = {"puzzles": 0, "disagree": 0, "errors": 0, "files": 0}
@@ -120,16 +169,14 @@ def _solve_all(paths, *, check: bool) -> int:
 
 
 def _generate(args) -> int:
-    from .generator import generate, to_yaml
-    from .puzzle import parse_rules
+    from .puzzles.generator import generate, to_yaml
+    from .puzzles.format import parse_rules
 
     if args.output is not None and not args.output.strip():
         sys.stderr.write("canasta-tutor generate: -o/--output needs a file name (leave it out to write to "
                          "standard output)\n")
         return 2
     try:
-        from .progressbar import progress
-
         rules = parse_rules(args.rules)
         with progress(args.count, "puzzles", desc=f"generate {args.kind}", minimum=200) as bar:
             text = to_yaml(generate(args.kind, count=args.count, seed=args.seed, difficulty=args.difficulty,
@@ -150,7 +197,7 @@ def _generate(args) -> int:
 
 
 def _progress(args) -> int:
-    from .progress import ProgressStore, default_path, printable
+    from .classroom.progress import ProgressStore, default_path, printable
 
     path = args.db if args.db is not None else default_path()
     if not str(path).strip():
@@ -180,7 +227,7 @@ def _progress(args) -> int:
 
 
 def _worksheet(args) -> int:
-    from .worksheet import write_worksheet
+    from .puzzles.worksheet import write_worksheet
 
     try:
         path = write_worksheet(args.files, args.output, key=args.key, title=args.title)
@@ -192,7 +239,7 @@ def _worksheet(args) -> int:
 
 
 def _assign(args) -> int:
-    from .assignments import AssignmentBook
+    from .classroom.assignments import AssignmentBook
 
     if bool(args.files) == bool(args.generate):
         sys.stderr.write("canasta-tutor assign: name puzzle files or --generate KIND (one of the two)\n")
@@ -220,8 +267,8 @@ def _assign(args) -> int:
 
 
 def _play(args) -> int:
-    from .game.play import make_bots, play_hands, summary_line
-    from .rules import get_rules
+    from .bots.play import make_bots, play_hands, summary_line
+    from .engine.rules import get_rules
 
     try:
         rules = get_rules(args.rules)
@@ -229,8 +276,6 @@ def _play(args) -> int:
     except CanastaError as e:
         sys.stderr.write(f"canasta-tutor play: {printable_message(e)}\n")
         return 2
-    from .progressbar import progress
-
     totals: dict[int, int] = {}
     with progress(args.hands, "hand", desc="play", minimum=2) as bar:   # a bar on a terminal, none in pipes
         for record in play_hands(rules, args.seed, args.hands, args.bots, progress=bar.update):
@@ -254,7 +299,7 @@ def _play(args) -> int:
 
 def printable_message(error: Exception) -> str:
     """An error message safe for a terminal: no control characters, bounded length."""
-    from .progress import _CONTROL
+    from .classroom.progress import _CONTROL
 
     text = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(error))
     return clip(text, MESSAGE_LIMIT + 200)
@@ -269,7 +314,7 @@ def _where(err: PuzzleError) -> str:
 
 
 def _kinds_help() -> str:
-    from .kinds import KINDS
+    from .puzzles.kinds import KINDS
 
     names = [name for name, kind in KINDS.items() if kind.generate]
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
@@ -372,7 +417,7 @@ def main(argv=None) -> int:
         if args.command == "play":
             return _play(args)
         if args.command == "serve":
-            from .app import serve, serve_options
+            from .web.app import serve, serve_options
 
             try:
                 options = serve_options(args)

@@ -1,6 +1,6 @@
 # Shared set-up for scripts/start.sh and scripts/test.sh: a virtual environment in .venv
 # with canasta-tutor installed (editable) and its dependencies. Re-installs only when
-# pyproject.toml, setup.py or a compiled module's source (canasta_tutor/_speedups/*.pyx, *.pxd) changed since the last
+# pyproject.toml, setup.py or a compiled module's source (canasta_tutor/engine/_speedups/*.pyx, *.pxd) changed since the last
 # install (the re-install rebuilds the compiled modules in place).
 #
 # Sourced, so it never reads the caller's arguments: the caller names the extras to install in
@@ -29,7 +29,7 @@ if [ ! -x .venv/bin/python ]; then
   "$(pick_python)" -m venv .venv
 fi
 stamp=".venv/.canasta-tutor-installed${setup_extras:+-$setup_extras}"
-want="$(cat pyproject.toml setup.py canasta_tutor/_speedups/*.pyx canasta_tutor/_speedups/*.pxd canasta_tutor/speedups.py 2>/dev/null | sha256sum | cut -c1-16)"
+want="$(cat pyproject.toml setup.py canasta_tutor/engine/_speedups/*.pyx canasta_tutor/engine/_speedups/*.pxd canasta_tutor/engine/speedups.py 2>/dev/null | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "== installing canasta-tutor${setup_extras:+[$setup_extras]} and its dependencies (first run takes a few minutes)"
   .venv/bin/python -m pip install --quiet --upgrade pip

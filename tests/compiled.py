@@ -4,11 +4,11 @@ import os
 
 import pytest
 
-from canasta_tutor import speedups
+from canasta_tutor.engine import speedups
 
 
 def compiled_module(name: str):
-    """``canasta_tutor._speedups.<name>``, loaded even when the run asks for the pure engine
+    """``canasta_tutor.engine._speedups.<name>``, loaded even when the run asks for the pure engine
     (``CANASTA_TUTOR_PURE=1``); a failure in CI (gcc and the headers are there: the module must be built and fresh),
     a skip elsewhere when it cannot be used."""
     module = speedups.load(name, force=True)

@@ -73,7 +73,7 @@ def db_url(request, tmp_path, monkeypatch):
     name = f"t{os.getpid()}_{next(_pg_databases)}"
     url = server.create_database(name)
     yield url
-    from canasta_tutor import db
+    from canasta_tutor.classroom import db
 
     db.forget(db.target(url))
     server.psql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

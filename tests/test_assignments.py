@@ -5,11 +5,11 @@ from datetime import date
 import pytest
 import yaml
 
-from canasta_tutor.assignments import AssignmentBook, puzzle_to_mapping
-from canasta_tutor.errors import CanastaError
-from canasta_tutor.progress import ProgressStore
-from canasta_tutor.puzzle import load_puzzle_set
-from canasta_tutor.solver import solve
+from canasta_tutor.classroom.assignments import AssignmentBook, puzzle_to_mapping
+from canasta_tutor.engine.errors import CanastaError
+from canasta_tutor.classroom.progress import ProgressStore
+from canasta_tutor.puzzles.format import load_puzzle_set
+from canasta_tutor.puzzles.solver import solve
 from canasta_tutor.widgets.homework import AssignmentProgress, MyAssignments, NewAssignment
 
 # The same meld under two presets (README): Hoyle allows three wild with three natural, Danish does not.
@@ -207,8 +207,8 @@ def test_cli_assign_errors_exit_2(cli, tmp_path, args, words):
 
 def test_every_project_puzzle_survives_being_written_into_an_assignment(root):
     """puzzle -> mapping -> YAML -> puzzle gives the same situation, rules and author's answer."""
-    from canasta_tutor.assignments import set_to_yaml
-    from canasta_tutor.puzzle import parse_puzzle_set
+    from canasta_tutor.classroom.assignments import set_to_yaml
+    from canasta_tutor.puzzles.format import parse_puzzle_set
     from canasta_tutor.widgets.trainer import load_puzzles
 
     puzzles, problems = load_puzzles(root / "puzzles")

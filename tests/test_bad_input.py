@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.errors import MESSAGE_LIMIT, PuzzleError
-from canasta_tutor.puzzle import parse_puzzle_set
+from canasta_tutor.engine.errors import MESSAGE_LIMIT, PuzzleError
+from canasta_tutor.puzzles.format import parse_puzzle_set
 
 BAD = Path(__file__).parent / "bad_inputs"
 #: The longest line the CLI may print about one bad file: the message, its JSON frame and the file name.
@@ -116,7 +116,7 @@ def _clean_failure(r, *words):
 
 def test_generate_count_has_a_documented_cap(cli):
     from canasta_tutor import cli as cli_module
-    from canasta_tutor.generator import MAX_COUNT
+    from canasta_tutor.puzzles.generator import MAX_COUNT
 
     assert cli_module.MAX_COUNT == MAX_COUNT
     _clean_failure(cli("generate", "meld", "--count", str(MAX_COUNT + 1)), "--count", "10000")
@@ -139,8 +139,8 @@ def test_generate_seed_that_is_not_utf8(tmp_path):
 
 
 def test_generate_bad_seeds_in_the_api():
-    from canasta_tutor.errors import CanastaError
-    from canasta_tutor.generator import generate
+    from canasta_tutor.engine.errors import CanastaError
+    from canasta_tutor.puzzles.generator import generate
 
     for seed in ("\udcff", "x" * 1000, 1.5, None, 10 ** 5000):
         with pytest.raises(CanastaError):
@@ -178,7 +178,7 @@ def test_progress_never_creates_a_database(cli, tmp_path):
 from hypothesis import given, strategies as st  # noqa: E402
 
 import canasta_tutor as ct  # noqa: E402
-from canasta_tutor.errors import CanastaError  # noqa: E402
+from canasta_tutor.engine.errors import CanastaError  # noqa: E402
 
 _JUNK = st.one_of(st.none(), st.integers(), st.floats(), st.booleans(), st.builds(object),
                   st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
@@ -212,7 +212,7 @@ def test_junk_for_a_list_of_groups_or_a_score_is_a_canasta_error(name, arg, junk
 # --- the practice page's Start with a broken progress database ----------------------------------------------------
 
 def _practice_room_start(monkeypatch, db):
-    from canasta_tutor.progress import ENV_VAR
+    from canasta_tutor.classroom.progress import ENV_VAR
     from canasta_tutor.widgets.trainer import PracticeRoom
 
     monkeypatch.setenv(ENV_VAR, str(db))
@@ -242,7 +242,7 @@ def test_start_with_a_foreign_database(monkeypatch, tmp_path):
 def test_start_with_a_bad_json_row(monkeypatch, tmp_path):
     import sqlite3
 
-    from canasta_tutor.progress import ProgressStore
+    from canasta_tutor.classroom.progress import ProgressStore
 
     db = tmp_path / "p.sqlite3"
     ProgressStore(db)
@@ -285,7 +285,7 @@ _NEAR = _NEAR[: _NEAR.rfind("\n  - ")] + "\n"
                                                  "2001-12-14", "!!python/object:os.system", "---\n"])),
                       min_size=1, max_size=4))
 def test_near_valid_files_fail_cleanly(edits):
-    from canasta_tutor.solver import solve
+    from canasta_tutor.puzzles.solver import solve
 
     text = _NEAR
     for at, cut, insert in edits:
@@ -316,7 +316,7 @@ def test_yaml_types_a_puzzle_file_never_uses(value, words):
 def test_a_locked_database_does_not_hold_up_or_lose_the_learners_answer(tmp_path):
     import sqlite3
 
-    from canasta_tutor.progress import ProgressStore
+    from canasta_tutor.classroom.progress import ProgressStore
     from canasta_tutor.widgets.trainer import Trainer
 
     db = tmp_path / "p.sqlite3"
@@ -350,10 +350,10 @@ def test_a_score_of_5000_digits_is_a_canasta_error(call):
 
 def test_junk_through_the_loader_generator_practice_and_store(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # ProgressStore('x') makes a database named x: never in the project's folder
-    from canasta_tutor.generator import generate, rules_value
-    from canasta_tutor.practice import Practice
-    from canasta_tutor.progress import ProgressStore, clean_name
-    from canasta_tutor.puzzle import load_puzzle_set, parse_rules, puzzle_from_mapping
+    from canasta_tutor.puzzles.generator import generate, rules_value
+    from canasta_tutor.puzzles.practice import Practice
+    from canasta_tutor.classroom.progress import ProgressStore, clean_name
+    from canasta_tutor.puzzles.format import load_puzzle_set, parse_rules, puzzle_from_mapping
 
     calls = {
         "parse_puzzle_set": parse_puzzle_set, "load_puzzle_set": load_puzzle_set,
@@ -379,4 +379,4 @@ def test_junk_through_the_loader_generator_practice_and_store(tmp_path, monkeypa
     assert not escaped, escaped
 
 
-from canasta_tutor.errors import clip, clip_repr  # noqa: E402
+from canasta_tutor.engine.errors import clip, clip_repr  # noqa: E402

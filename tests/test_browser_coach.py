@@ -29,9 +29,9 @@ NOTEBOOKS = ["index.ipynb", "10-play-a-hand.ipynb", "cards.ipynb"]
 #: pile, card buttons and toggles as the trainer and the coached hand make them, the deck picker.
 CARDS_PAGE = """\
 import ipywidgets as widgets
-from canasta_tutor.cards import Card
-from canasta_tutor.render import cards_html, melds_html, pile_html
-from canasta_tutor.rules import get_rules
+from canasta_tutor.engine.cards import Card
+from canasta_tutor.widgets.render import cards_html, melds_html, pile_html
+from canasta_tutor.engine.rules import get_rules
 from canasta_tutor.widgets.cardbuttons import DeckPicker, card_button
 html = [cards_html("JK 2C JK", size=size) for size in ("small", "normal", "large")]
 html += [melds_html([["7H", "7S", "JK"], ["KH", "KS", "KD", "KC", "JK", "JK", "2C"]], get_rules("classic")),

@@ -1,8 +1,8 @@
 import pytest
 
-from canasta_tutor.cards import (ALL_CARDS, Card, card_points, deck_counts, format_cards, parse_card, parse_cards,
+from canasta_tutor.engine.cards import (ALL_CARDS, Card, card_points, deck_counts, format_cards, parse_card, parse_cards,
                                  too_many_copies)
-from canasta_tutor.errors import CanastaError, NotationError
+from canasta_tutor.engine.errors import CanastaError, NotationError
 
 
 @pytest.mark.parametrize("text, code", [

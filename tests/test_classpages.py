@@ -9,10 +9,10 @@ import shutil
 import ipywidgets as widgets
 import pytest
 
-from canasta_tutor.app import worksheet_for
-from canasta_tutor.assignments import AssignmentBook
-from canasta_tutor.classroom import Classroom
-from canasta_tutor.live import LiveClass
+from canasta_tutor.web.app import worksheet_for
+from canasta_tutor.classroom.assignments import AssignmentBook
+from canasta_tutor.classroom.roster import Classroom
+from canasta_tutor.classroom.live import LiveClass
 from canasta_tutor.widgets import identity
 from canasta_tutor.widgets.classpages import (HomeworkPanel, WorksheetLinks, assignments_state,
                                               learner_corner, teacher_page)
@@ -111,7 +111,7 @@ def test_a_learner_sees_the_live_puzzle_of_their_class_and_their_assignments(roo
     book = AssignmentBook(room.path)
     book.create("Ours", sources=[root / "puzzles" / "04-freezing.yaml"], class_code="blue7")
     book.create("Theirs", sources=[root / "puzzles" / "04-freezing.yaml"], class_code="red2")
-    from canasta_tutor.puzzle import puzzle_from_mapping
+    from canasta_tutor.puzzles.format import puzzle_from_mapping
 
     LiveClass("blue7", room.path).send(puzzle_from_mapping({"id": "f-1", "kind": "freeze", "pile": "5H 2C 9S",
                                                             "melds": ["KH KS KD"]}))
@@ -129,7 +129,7 @@ def test_the_learner_is_who_signed_in_not_what_the_browser_types(room, sign):
     ana = room.join("Ana", "blue7").learner
     sign("Ana", class_id=ana["class_id"])
     corner = learner_corner(path=room.path, auto=False)
-    from canasta_tutor.puzzle import puzzle_from_mapping
+    from canasta_tutor.puzzles.format import puzzle_from_mapping
 
     LiveClass("blue7", room.path).send(puzzle_from_mapping({"id": "f-2", "kind": "freeze", "pile": "5H 2C 9S",
                                                             "melds": ["KH KS KD"]}))

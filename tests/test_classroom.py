@@ -9,9 +9,9 @@ import re
 import pandas as pd
 import pytest
 
-from canasta_tutor.app import KernelRegistry, is_teacher_page, voila_arguments
-from canasta_tutor.classroom import Classroom, name_key, network_addresses, qr_svg
-from canasta_tutor.errors import CanastaError
+from canasta_tutor.web.app import KernelRegistry, is_teacher_page, voila_arguments
+from canasta_tutor.classroom.roster import Classroom, name_key, network_addresses, qr_svg
+from canasta_tutor.engine.errors import CanastaError
 
 
 @pytest.fixture
@@ -79,7 +79,7 @@ def test_attempts_of_someone_not_in_the_class_are_not_the_class(room):
 
 
 def test_migration_keeps_an_old_database(tmp_path):
-    from canasta_tutor.progress import ProgressStore
+    from canasta_tutor.classroom.progress import ProgressStore
 
     path = tmp_path / "old.sqlite3"
     ProgressStore(path).record(learner="Ana", puzzle_set="S", puzzle_id="m-1", kind="meld", topic="melds",
@@ -163,7 +163,7 @@ def run_serve(monkeypatch, capsys, *argv):
     from canasta_tutor.cli import main
 
     seen = {}
-    monkeypatch.setattr("canasta_tutor.app.serve", lambda lessons, **kw: seen.update(kw))
+    monkeypatch.setattr("canasta_tutor.web.app.serve", lambda lessons, **kw: seen.update(kw))
     assert main(["serve", "--no-browser", *argv]) == 0
     return seen, capsys.readouterr().out
 
@@ -201,7 +201,7 @@ def test_unknown_class_lesson_is_a_clear_message(cli):
 def test_bad_ip_is_a_clear_message(monkeypatch, capsys):
     from canasta_tutor.cli import main
 
-    monkeypatch.setattr("canasta_tutor.app.serve", lambda lessons, **kw: None)
+    monkeypatch.setattr("canasta_tutor.web.app.serve", lambda lessons, **kw: None)
     assert main(["serve", "--ip", "lan"]) == 2
     assert "--ip 'lan' is not an IP address" in capsys.readouterr().err
 

@@ -13,9 +13,9 @@ from collections import Counter
 
 import pytest
 
-from canasta_tutor.cards import parse_cards
+from canasta_tutor.engine.cards import parse_cards
 from canasta_tutor.cli import main
-from canasta_tutor.rules import PRESETS, get_rules
+from canasta_tutor.engine.rules import PRESETS, get_rules
 
 KEYS = {"rules", "seed", "hand", "went_out", "teams", "stock_left", "pile"}
 TEAM_KEYS = {"players", "melds", "red_threes", "hands_left", "score"}

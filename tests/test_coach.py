@@ -1,4 +1,4 @@
-"""Lesson 10, the coached hand: the pure coach (``canasta_tutor.coach``) and its widget driven as a learner would,
+"""Lesson 10, the coached hand: the pure coach (``canasta_tutor.bots.coach``) and its widget driven as a learner would,
 by selecting cards and pressing buttons (no browser; ``tests/test_browser_coach.py`` does it in one)."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.cards import Card
-from canasta_tutor.coach import (KIND_LABELS, CoachedHand, CoachError, available_levels, coach_bot_name,
+from canasta_tutor.engine.cards import Card
+from canasta_tutor.bots.coach import (KIND_LABELS, CoachedHand, CoachError, available_levels, coach_bot_name,
                                  player_name)
 from canasta_tutor.game import IllegalMove, legal_actions
-from canasta_tutor.melds import check_meld
+from canasta_tutor.engine.melds import check_meld
 from canasta_tutor.widgets.coach import PlayAHand
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -303,7 +303,7 @@ def test_the_engine_side_of_the_coach_imports_no_jupyter():
     import subprocess
     import sys
 
-    code = "import sys, canasta_tutor.coach; print('ipywidgets' in sys.modules)"
+    code = "import sys, canasta_tutor.bots.coach; print('ipywidgets' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

@@ -5,10 +5,10 @@ import textwrap
 
 import pytest
 
-from canasta_tutor.errors import PuzzleError
-from canasta_tutor.puzzle import load_puzzle_set, parse_puzzle_set, schema
-from canasta_tutor.rules import OPTION_NAMES
-from canasta_tutor.solver import solve
+from canasta_tutor.engine.errors import PuzzleError
+from canasta_tutor.puzzles.format import load_puzzle_set, parse_puzzle_set, schema
+from canasta_tutor.engine.rules import OPTION_NAMES
+from canasta_tutor.puzzles.solver import solve
 
 
 SPEC_EXAMPLE = """\

@@ -1,4 +1,4 @@
-"""The teacher's downloads are made in one place (:mod:`canasta_tutor.downloads`) for both servers: the class's
+"""The teacher's downloads are made in one place (:mod:`canasta_tutor.classroom.downloads`) for both servers: the class's
 CSV and Excel exports and the worksheet PDFs, with the same names and headers whether ``canasta-tutor serve`` or a
 JupyterHub server sends them. The handlers themselves are exercised end to end by test_browser_classroom (serve)
 and test_hub (JupyterHub)."""
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.classroom import Classroom
-from canasta_tutor.downloads import EXPORTS, Download, class_export, send, worksheet_download
+from canasta_tutor.classroom.roster import Classroom
+from canasta_tutor.classroom.downloads import EXPORTS, Download, class_export, send, worksheet_download
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,7 +80,7 @@ def test_send_sets_the_headers_of_an_attachment_never_cached():
     assert h.body == b"x"
 
 
-@pytest.mark.parametrize("module", ["app.py", "hub_server.py"])
+@pytest.mark.parametrize("module", ["web/app.py", "web/hub.py"])
 def test_neither_server_makes_a_download_itself(module):
     """Both servers call the shared functions; none writes a CSV, a workbook or an attachment header itself."""
     source = (ROOT / "canasta_tutor" / module).read_text("utf-8")
@@ -95,7 +95,7 @@ def test_the_engine_side_module_imports_no_jupyter():
     import subprocess
     import sys
 
-    code = ("import sys, canasta_tutor.downloads; "
+    code = ("import sys, canasta_tutor.classroom.downloads; "
             "print(sorted(m for m in ('tornado', 'jupyter_server', 'ipywidgets', 'voila') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

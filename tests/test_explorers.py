@@ -2,8 +2,8 @@
 
 import html
 
-from canasta_tutor.app import voila_arguments
-from canasta_tutor.cards import Card
+from canasta_tutor.web.app import voila_arguments
+from canasta_tutor.engine.cards import Card
 from canasta_tutor.widgets.explorers import (CardCounter, FreezeExplorer, GoOutExplorer, MeldBuilder,
                                              OpeningExplorer, RedThreeExplorer, ScoreExplorer, TakePileExplorer,
                                              VariantsExplorer)
@@ -145,7 +145,7 @@ def test_serve_arguments():
 # --- one meaning, one colour; the deck picker; nothing wider than a phone ----------------------------------
 
 def test_a_verdicts_colour_follows_its_meaning_everywhere():
-    from canasta_tutor.render import FROZEN, GOOD, pile_html, tone_colour
+    from canasta_tutor.widgets.render import FROZEN, GOOD, pile_html, tone_colour
 
     f = FreezeExplorer("5D 9S 7C")
     # not frozen: good news, in the same colour as the "not frozen" marker beside it

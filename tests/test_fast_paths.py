@@ -6,10 +6,10 @@ from dataclasses import replace
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from canasta_tutor.cards import ALL_CARDS, Card, parse_cards
-from canasta_tutor.melds import _explain_meld, check_meld
-from canasta_tutor.rules import PRESETS, get_rules
-from canasta_tutor.verdict import LazyReasons, Reason
+from canasta_tutor.engine.cards import ALL_CARDS, Card, parse_cards
+from canasta_tutor.engine.melds import _explain_meld, check_meld
+from canasta_tutor.engine.rules import PRESETS, get_rules
+from canasta_tutor.engine.verdict import LazyReasons, Reason
 
 presets = st.sampled_from(sorted(PRESETS))
 # melds are mostly one rank with wild cards: weight the draw towards that, with any card now and then
@@ -40,7 +40,7 @@ def test_check_meld_fast_path_gives_the_explained_answer(cards, preset, going_ou
 
 @given(meld_like(), presets, st.booleans())
 def test_meld_facts_agree_with_the_explained_check(cards, preset, going_out):
-    from canasta_tutor.melds import meld_facts
+    from canasta_tutor.engine.melds import meld_facts
 
     rules = get_rules(preset)
     slow = _explain_meld(cards, rules, going_out)
@@ -109,9 +109,9 @@ _CANASTA = "7H 7S 7D 7C 7H 7S 7D"
 def test_check_go_out_fast_path_gives_the_explained_answer_and_plan(case):
     from hypothesis import assume
 
-    from canasta_tutor.errors import SituationError
-    from canasta_tutor.going_out import _explain_go_out, check_go_out
-    from canasta_tutor.situation import Situation
+    from canasta_tutor.engine.errors import SituationError
+    from canasta_tutor.engine.going_out import _explain_go_out, check_go_out
+    from canasta_tutor.engine.situation import Situation
 
     rules, melds, hand = case
     try:
@@ -141,9 +141,9 @@ def test_check_go_out_fast_path_gives_the_explained_answer_and_plan(case):
 def test_check_take_pile_fast_path_gives_the_explained_answer(case, pile, score, stock_empty):
     from hypothesis import assume
 
-    from canasta_tutor.errors import SituationError
-    from canasta_tutor.pile import _check_take_pile, check_take_pile
-    from canasta_tutor.situation import Situation
+    from canasta_tutor.engine.errors import SituationError
+    from canasta_tutor.engine.pile import _check_take_pile, check_take_pile
+    from canasta_tutor.engine.situation import Situation
 
     rules, melds, hand = case
     try:
@@ -170,8 +170,8 @@ _RED = [c for c in ALL_CARDS if c.is_red_three]
 def test_score_hand_total_is_the_sum_of_its_explained_lines(case, red, went_out, partner):
     from hypothesis import assume
 
-    from canasta_tutor.errors import SituationError
-    from canasta_tutor.scoring import score_hand
+    from canasta_tutor.engine.errors import SituationError
+    from canasta_tutor.engine.scoring import score_hand
 
     rules, melds, hand = case
     hand = tuple(c for c in hand if not c.is_black_three) if went_out else hand
@@ -186,7 +186,7 @@ def test_score_hand_total_is_the_sum_of_its_explained_lines(case, red, went_out,
 
 @given(meld_like())
 def test_meld_key_names_the_rank_of_a_group_and_the_suit_of_a_run(cards):
-    from canasta_tutor.melds import GROUP, SEQUENCE, meld_key
+    from canasta_tutor.engine.melds import GROUP, SEQUENCE, meld_key
 
     naturals = [c for c in cards if not c.is_wild]
     expected = ((GROUP, naturals[0].rank) if len({c.rank for c in naturals}) == 1 else
@@ -197,7 +197,7 @@ def test_meld_key_names_the_rank_of_a_group_and_the_suit_of_a_run(cards):
 def test_unopened_take_with_one_pile_card_below_needs_a_card_to_keep():
     """An unopened team that reaches its minimum but would keep only one pile card: the fast path must not say yes
     (the explained path searches for a way to finish the turn, and here there is none)."""
-    from canasta_tutor.pile import _check_take_pile, check_take_pile
+    from canasta_tutor.engine.pile import _check_take_pile, check_take_pile
 
     v = check_take_pile("AH AS", [], 0, "9D AD")
     assert not v.ok and v.codes[0] == "cannot-finish"
@@ -227,7 +227,7 @@ def counted_placement(draw):
 
 
 def meld_facts_ok(meld, rules):
-    from canasta_tutor.melds import meld_facts
+    from canasta_tutor.engine.melds import meld_facts
 
     return meld_facts(meld, rules, True, copies_checked=True) is not None
 
@@ -242,7 +242,7 @@ def test_counted_canastas_equal_the_placement_search(case):
     """The fast go-out path counts the most canastas a placement reaches (``_most_canastas``) before it searches:
     the count must be exactly what the search (``_place_groups`` with ``_wild_dp``) finds, or ``None`` when the
     search places no card arrangement."""
-    from canasta_tutor.going_out import _most_canastas, _place_groups, _table_info
+    from canasta_tutor.engine.going_out import _most_canastas, _place_groups, _table_info
 
     rules, melds, hand = case
     groups, _sequences, base = _table_info(melds, rules)
@@ -267,9 +267,9 @@ def test_house_rules_with_few_jokers_count_them_even_in_a_small_situation():
     import pytest
 
     from canasta_tutor import Situation, check_meld, score_hand
-    from canasta_tutor.errors import SituationError
-    from canasta_tutor.melds import count_canastas
-    from canasta_tutor.rules import with_options
+    from canasta_tutor.engine.errors import SituationError
+    from canasta_tutor.engine.melds import count_canastas
+    from canasta_tutor.engine.rules import with_options
 
     with pytest.raises(SituationError, match="3 copies of Joker"):
         Situation(hand="JK JK JK", rules=with_options("classic-6p", jokers=2))
@@ -286,7 +286,7 @@ def test_bad_fields_are_reported_in_one_order_whatever_the_call_form():
     import pytest
 
     from canasta_tutor import check_go_out, check_take_pile
-    from canasta_tutor.errors import CanastaError
+    from canasta_tutor.engine.errors import CanastaError
 
     with pytest.raises(CanastaError, match="score"):
         check_go_out("XX", [], "x")

@@ -5,13 +5,13 @@ from collections import Counter
 
 import pytest
 
-from canasta_tutor.cards import Card, parse_cards
-from canasta_tutor.errors import CanastaError
+from canasta_tutor.engine.cards import Card, parse_cards
+from canasta_tutor.engine.errors import CanastaError
 from canasta_tutor.game import (DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, TAKE_PILE, Action, Game, IllegalMove,
                                 apply, legal_actions, observation)
 from canasta_tutor.game.state import DRAW_PHASE, HAND_OVER, MELD_PHASE, State
-from canasta_tutor.rules import PRESETS, get_rules
-from canasta_tutor.situation import Situation
+from canasta_tutor.engine.rules import PRESETS, get_rules
+from canasta_tutor.engine.situation import Situation
 
 
 def all_cards(state):

@@ -9,11 +9,11 @@ reference for ``classic``, and ``shared/spec/rule-decisions.md``), with tables t
 import pytest
 import yaml
 
-from canasta_tutor.errors import CanastaError
-from canasta_tutor.generator import KINDS, YES_NO, generate, rules_value, to_yaml
-from canasta_tutor.puzzle import parse_puzzle_set
-from canasta_tutor.rules import PRESETS, get_rules, with_options
-from canasta_tutor.solver import disagreements, solve
+from canasta_tutor.engine.errors import CanastaError
+from canasta_tutor.puzzles.generator import KINDS, YES_NO, generate, rules_value, to_yaml
+from canasta_tutor.puzzles.format import parse_puzzle_set
+from canasta_tutor.engine.rules import PRESETS, get_rules, with_options
+from canasta_tutor.puzzles.solver import disagreements, solve
 
 # --- independent facts (classic) -------------------------------------------------------------------------------
 
@@ -83,7 +83,7 @@ def classic_score(melds, red_threes, hands, went_out):
 
 def _generated(kind, difficulties=(1, 2, 3, 4, 5), count=120, seed=21):
     """Puzzles of ``kind`` at every level: dealt ones, and (fewer, playing costs more) ones cut from bot games."""
-    from canasta_tutor.generator import can_play
+    from canasta_tutor.puzzles.generator import can_play
 
     for d in difficulties:
         yield from generate(kind, count=count, seed=seed, difficulty=d, from_play=False)["puzzles"]
@@ -314,7 +314,7 @@ def test_bad_house_rules_on_the_command_line(cli, rules, words):
 # --- measured difficulty and positions that could occur ------------------------------------------------------------
 
 def _measured(kind, difficulty, rules="classic", count=40, seed=9, from_play=False):
-    from canasta_tutor.difficulty import effort, features
+    from canasta_tutor.puzzles.difficulty import effort, features
 
     made = generate(kind, count=count, seed=seed, difficulty=difficulty, rules=rules, from_play=from_play)
     pset = parse_puzzle_set(to_yaml(made), "m.yaml")
@@ -385,8 +385,8 @@ def test_generated_positions_could_occur_in_a_real_hand(rules):
 
 
 def test_position_problems_name_what_could_not_happen():
-    from canasta_tutor.generator import position_problems
-    from canasta_tutor.situation import Situation
+    from canasta_tutor.puzzles.generator import position_problems
+    from canasta_tutor.engine.situation import Situation
 
     assert position_problems("take-pile", Situation(hand="7H 7S 4C 9D", pile="5D 7C")) == [
         "the hand holds 4 cards, but a player whose team has not melded holds at least the 11 dealt"]
@@ -400,7 +400,7 @@ def test_position_problems_name_what_could_not_happen():
 def test_a_progress_bar_on_a_terminal_and_none_in_a_pipe(cli):
     import io
 
-    from canasta_tutor.progressbar import progress
+    from canasta_tutor.cli import progress
 
     class Terminal(io.StringIO):
         def isatty(self):
@@ -422,7 +422,7 @@ def test_a_progress_bar_on_a_terminal_and_none_in_a_pipe(cli):
 # --- puzzles from real play ---------------------------------------------------------------------------------------
 
 def test_generate_cuts_its_positions_from_bot_games_where_it_can():
-    from canasta_tutor.generator import can_play
+    from canasta_tutor.puzzles.generator import can_play
 
     assert {k for k in KINDS if can_play(k)} == set(PLAY_KINDS)
     played = generate("take-pile", count=6, seed=4, difficulty=2)["puzzles"]       # the default: from play
@@ -438,7 +438,7 @@ def test_a_position_from_play_could_be_replayed_from_its_seed():
     """Positions are what a player saw in a seeded hand: the same cut comes back from the same game."""
     import random
 
-    from canasta_tutor.positions import play_hand
+    from canasta_tutor.puzzles.positions import play_hand
 
     first = play_hand(get_rules("classic"), 12, "take-pile", random.Random(3))
     again = play_hand(get_rules("classic"), 12, "take-pile", random.Random(3))

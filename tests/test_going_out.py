@@ -3,11 +3,11 @@ from collections import Counter
 
 import pytest
 
-from canasta_tutor.cards import parse_cards
-from canasta_tutor.errors import SituationError
-from canasta_tutor.going_out import check_go_out, find_go_out
-from canasta_tutor.melds import check_meld, count_canastas
-from canasta_tutor.rules import get_rules
+from canasta_tutor.engine.cards import parse_cards
+from canasta_tutor.engine.errors import SituationError
+from canasta_tutor.engine.going_out import check_go_out, find_go_out
+from canasta_tutor.engine.melds import check_meld, count_canastas
+from canasta_tutor.engine.rules import get_rules
 
 CANASTA = "7H 7S 7D 7C 7H 7S 7D"
 

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.errors import PuzzleError
-from canasta_tutor.puzzle import puzzle_from_mapping
-from canasta_tutor.rules import OPTION_NAMES, PRESETS, citation
-from canasta_tutor.variants import (EXAMPLES, PARTNERSHIP_PRESETS, QUOTES, ROWS, SOURCES, _body, highlight_differences,
+from canasta_tutor.engine.errors import PuzzleError
+from canasta_tutor.puzzles.format import puzzle_from_mapping
+from canasta_tutor.engine.rules import OPTION_NAMES, PRESETS, citation
+from canasta_tutor.widgets.variants import (EXAMPLES, PARTNERSHIP_PRESETS, QUOTES, ROWS, SOURCES, _body, highlight_differences,
                                     judge_everywhere, presets_html, preset_rows, sources_html)
 from canasta_tutor.widgets.lesson import PresetsTable, example, lesson_puzzles
-from canasta_tutor.kinds import KINDS
+from canasta_tutor.puzzles.kinds import KINDS
 from canasta_tutor.widgets.trainer import load_puzzles
 
 ROOT = Path(__file__).resolve().parent.parent

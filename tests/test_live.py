@@ -4,10 +4,10 @@ import time
 
 import pytest
 
-from canasta_tutor.errors import CanastaError
-from canasta_tutor.live import LiveClass, bar_chart_html
-from canasta_tutor.progress import ProgressStore
-from canasta_tutor.puzzle import puzzle_from_mapping
+from canasta_tutor.engine.errors import CanastaError
+from canasta_tutor.classroom.live import LiveClass, bar_chart_html
+from canasta_tutor.classroom.progress import ProgressStore
+from canasta_tutor.puzzles.format import puzzle_from_mapping
 from canasta_tutor.widgets.live import LiveLearnerView, LiveTeacherPanel
 
 # Worked out by hand: 2♣ lies in the pile, so it is frozen; 7♣ on top and a natural pair of 7s in hand

@@ -1,9 +1,9 @@
 import pytest
 
-from canasta_tutor.cards import parse_cards
-from canasta_tutor.melds import (canasta_kind, check_add_to_meld, check_meld, check_team_melds, count_canastas,
+from canasta_tutor.engine.cards import parse_cards
+from canasta_tutor.engine.melds import (canasta_kind, check_add_to_meld, check_meld, check_team_melds, count_canastas,
                                  meld_points)
-from canasta_tutor.rules import CLASSIC, get_rules
+from canasta_tutor.engine.rules import CLASSIC, get_rules
 
 HOYLE, DANISH, SAMBA = get_rules("hoyle"), get_rules("danish"), get_rules("samba")
 

@@ -1,8 +1,8 @@
 import pytest
 
-from canasta_tutor.errors import SituationError
-from canasta_tutor.opening import check_opening, max_meld_points, opening_minimum
-from canasta_tutor.rules import get_rules
+from canasta_tutor.engine.errors import SituationError
+from canasta_tutor.engine.opening import check_opening, max_meld_points, opening_minimum
+from canasta_tutor.engine.rules import get_rules
 
 
 def test_minimum_for_a_score():

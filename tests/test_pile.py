@@ -1,10 +1,10 @@
 import pytest
 
-from canasta_tutor.cards import parse_cards
-from canasta_tutor.errors import SituationError
-from canasta_tutor.melds import check_meld
-from canasta_tutor.pile import check_frozen, check_stopped, check_take_pile
-from canasta_tutor.rules import CLASSIC, get_rules, with_options
+from canasta_tutor.engine.cards import parse_cards
+from canasta_tutor.engine.errors import SituationError
+from canasta_tutor.engine.melds import check_meld
+from canasta_tutor.engine.pile import check_frozen, check_stopped, check_take_pile
+from canasta_tutor.engine.rules import CLASSIC, get_rules, with_options
 
 OPENED = ["KH KS KD"]
 
@@ -130,7 +130,7 @@ def test_always_frozen_house_rule():
 
 
 def test_shown_cards():
-    from canasta_tutor.pile import check_shown_cards
+    from canasta_tutor.engine.pile import check_shown_cards
 
     opened = ["KH KS KD"]
     assert check_shown_cards("7H 7S 7D 9D", opened, 0, "5D 8S 7C", "7H 7D").ok

@@ -1,4 +1,4 @@
-"""``canasta-tutor play`` shows its progress through :func:`canasta_tutor.progressbar.progress` (the one helper
+"""``canasta-tutor play`` shows its progress through :func:`canasta_tutor.cli.progress` (the one helper
 ``generate`` uses too): a bar counting the hands on a terminal, nothing at all in a pipe; the hands printed are the
 same either way. In-process, with standard error swapped for a terminal-like or a pipe-like stream."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import sys
 
-import canasta_tutor.progressbar as progressbar
+import canasta_tutor.cli as cli
 from canasta_tutor.cli import main
 
 
@@ -41,13 +41,13 @@ def test_nothing_in_a_pipe_and_the_same_hands(monkeypatch, capsys):
 
 def test_play_counts_through_the_progress_helper(monkeypatch, capsys):
     calls = []
-    real = progressbar.progress
+    real = cli.progress
 
     def spy(total, unit, **kwargs):
         bar = real(total, unit, **kwargs)
         calls.append((total, unit, bar))
         return bar
 
-    monkeypatch.setattr(progressbar, "progress", spy)
+    monkeypatch.setattr(cli, "progress", spy)
     status, _out = run(monkeypatch, capsys, Screen(), hands=2)
     assert status == 0 and [(t, u) for t, u, _b in calls] == [(2, "hand")] and calls[0][2].n == 2

@@ -9,15 +9,15 @@ import json
 import math
 import time
 
-from canasta_tutor.errors import ProgressError
-from canasta_tutor.progress import ENV_VAR, MAX_NAME, MAX_SECONDS, ProgressStore, default_path
+from canasta_tutor.engine.errors import ProgressError
+from canasta_tutor.classroom.progress import ENV_VAR, MAX_NAME, MAX_SECONDS, ProgressStore, default_path
 
 
 @contextlib.contextmanager
 def _raw(url):
     """A connection (SQLAlchemy) to the test's database, either backend, in a transaction: to write rows the
     current code would not write (old or hand-made ones)."""
-    from canasta_tutor import db
+    from canasta_tutor.classroom import db
 
     with db.begin(db.target(url), write=True) as conn:
         yield conn

@@ -33,7 +33,7 @@ def test_environment_yml_matches_pyproject(root):
 
 
 def test_engine_imports_no_jupyter_and_no_pandas():
-    code = ("import sys, canasta_tutor, canasta_tutor.cli, canasta_tutor.puzzle, canasta_tutor.solver;"
+    code = ("import sys, canasta_tutor, canasta_tutor.cli, canasta_tutor.puzzles.format, canasta_tutor.puzzles.solver;"
             "bad = [m for m in ('ipywidgets', 'IPython', 'jupyter_core', 'pandas', 'traitlets') if m in sys.modules];"
             "print(','.join(bad))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
@@ -67,4 +67,4 @@ def test_readme_examples_run(root):
 def test_schema_ships_with_the_package(root):
     from importlib import resources
 
-    assert resources.files("canasta_tutor").joinpath("schema/puzzle-set.schema.json").is_file()
+    assert resources.files("canasta_tutor.puzzles").joinpath("schema/puzzle-set.schema.json").is_file()

@@ -5,13 +5,13 @@ from collections import Counter
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from canasta_tutor.cards import ALL_CARDS, Card, format_cards, parse_cards
-from canasta_tutor.errors import CanastaError, PuzzleError, SituationError
-from canasta_tutor.melds import check_meld
-from canasta_tutor.pile import check_take_pile
-from canasta_tutor.puzzle import parse_puzzle_set
-from canasta_tutor.rules import PRESETS, get_rules
-from canasta_tutor.scoring import score_hand
+from canasta_tutor.engine.cards import ALL_CARDS, Card, format_cards, parse_cards
+from canasta_tutor.engine.errors import CanastaError, PuzzleError, SituationError
+from canasta_tutor.engine.melds import check_meld
+from canasta_tutor.engine.pile import check_take_pile
+from canasta_tutor.puzzles.format import parse_puzzle_set
+from canasta_tutor.engine.rules import PRESETS, get_rules
+from canasta_tutor.engine.scoring import score_hand
 
 cards = st.sampled_from(ALL_CARDS)
 natural_ranks = st.sampled_from(["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
@@ -238,7 +238,7 @@ def meld_candidate(draw):
 @given(meld_candidate())
 def test_meld_facts_agrees_with_check_meld(candidate):
     """meld_facts is check_meld without sentences, for speed: they must always agree."""
-    from canasta_tutor.melds import meld_facts
+    from canasta_tutor.engine.melds import meld_facts
 
     rules, cards_, going_out = candidate
     v = check_meld(cards_, rules, going_out=going_out)

@@ -4,8 +4,8 @@ from collections import Counter
 
 import pytest
 
-from canasta_tutor.puzzle import load_puzzle_set, puzzle_files
-from canasta_tutor.solver import disagreements, solve
+from canasta_tutor.puzzles.format import load_puzzle_set, puzzle_files
+from canasta_tutor.puzzles.solver import disagreements, solve
 
 MINIMA = {"card-points": 10, "meld": 25, "opening": 20, "freeze": 10, "take-pile": 40, "go-out": 15,
           "score-hand": 30}

@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 
 from canasta_tutor import (check_add_to_meld, check_frozen, check_go_out, check_meld, check_opening, check_stopped,
                            check_take_pile, check_team_melds, find_go_out, max_meld_points, score_hand)
-from canasta_tutor.cards import ALL_CARDS, Card, format_cards, parse_cards
-from canasta_tutor.errors import CanastaError
-from canasta_tutor.melds import check_swap
-from canasta_tutor.pile import check_shown_cards
-from canasta_tutor.puzzle import KINDS, puzzle_from_mapping
-from canasta_tutor.rules import PRESETS, get_rules
-from canasta_tutor.situation import max_hand_cards
-from canasta_tutor.solver import solve
+from canasta_tutor.engine.cards import ALL_CARDS, Card, format_cards, parse_cards
+from canasta_tutor.engine.errors import CanastaError
+from canasta_tutor.engine.melds import check_swap
+from canasta_tutor.engine.pile import check_shown_cards
+from canasta_tutor.puzzles.format import KINDS, puzzle_from_mapping
+from canasta_tutor.engine.rules import PRESETS, get_rules
+from canasta_tutor.engine.situation import max_hand_cards
+from canasta_tutor.puzzles.solver import solve
 
 NATURAL_RANKS = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
@@ -157,7 +157,7 @@ def test_big_hands_raise_only_canasta_errors(situation):
 def test_a_hand_beyond_the_cap_is_a_clear_error():
     import pytest
 
-    from canasta_tutor.errors import SituationError
+    from canasta_tutor.engine.errors import SituationError
 
     rules = get_rules("samba")
     hand = [c for c in ALL_CARDS if c.is_natural] * 2

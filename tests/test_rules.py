@@ -2,8 +2,8 @@ import dataclasses
 
 import pytest
 
-from canasta_tutor.errors import RulesError
-from canasta_tutor.rules import (CLASSIC, OPTION_NAMES, PRESETS, RuleSet, SOURCE_TITLES, citation, differing_options,
+from canasta_tutor.engine.errors import RulesError
+from canasta_tutor.engine.rules import (CLASSIC, OPTION_NAMES, PRESETS, RuleSet, SOURCE_TITLES, citation, differing_options,
                                  get_rules, presets_table, with_options)
 
 SOURCE_FILES = set(SOURCE_TITLES)

@@ -1,8 +1,8 @@
 import pytest
 
-from canasta_tutor.errors import SituationError
-from canasta_tutor.rules import get_rules
-from canasta_tutor.scoring import GameScore, score_hand
+from canasta_tutor.engine.errors import SituationError
+from canasta_tutor.engine.rules import get_rules
+from canasta_tutor.engine.scoring import GameScore, score_hand
 
 CANASTA = "KH KS KD KC KH KS KD"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from canasta_tutor import check_go_out, check_meld, check_opening, check_take_pile, check_team_melds
-from canasta_tutor.rules import with_options
+from canasta_tutor.engine.rules import with_options
 
 
 def test_red_threes_are_bonus_cards_not_wild_cards():

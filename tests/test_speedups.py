@@ -1,4 +1,4 @@
-"""The compiled modules (``canasta_tutor/_speedups``): built and used where a compiler is (CI), never used when stale
+"""The compiled modules (``canasta_tutor/engine/_speedups``): built and used where a compiler is (CI), never used when stale
 or when ``CANASTA_TUTOR_PURE`` is set. Whether each compiled path answers as its pure-Python twin is tested beside
 the engine's fast paths (tests/test_fast_paths.py and the tests named there)."""
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor import speedups
+from canasta_tutor.engine import speedups
 
 NAMES = sorted(p.stem for p in (Path(speedups.__file__).parent / "_speedups").glob("*.pyx"))
 

@@ -1,4 +1,4 @@
-"""The compiled ``check_go_out`` (``canasta_tutor/_speedups/goout.pyx``) answers exactly as the pure-Python one.
+"""The compiled ``check_go_out`` (``canasta_tutor/engine/_speedups/goout.pyx``) answers exactly as the pure-Python one.
 
 Differential tests on random situations, possible and impossible, and on bad input, over every preset and some
 house rules: the same ``ok``, the same fields (the plan included), the same reasons' codes and sentences, or the
@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from compiled import compiled_module
 
-from canasta_tutor import going_out, speedups
-from canasta_tutor.cards import ALL_CARDS, NATURAL_RANKS, Card, format_cards
-from canasta_tutor.rules import MAX_SCORE, PRESETS, with_options
-from canasta_tutor.situation import Situation
+from canasta_tutor.engine import going_out, speedups
+from canasta_tutor.engine.cards import ALL_CARDS, NATURAL_RANKS, Card, format_cards
+from canasta_tutor.engine.rules import MAX_SCORE, PRESETS, with_options
+from canasta_tutor.engine.situation import Situation
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +31,7 @@ def compiled():
 
 @pytest.fixture(scope="module")
 def fast(compiled):
-    """The compiled entry, handed the pure-Python pieces (as canasta_tutor.going_out does when it loads it)."""
+    """The compiled entry, handed the pure-Python pieces (as canasta_tutor.engine.going_out does when it loads it)."""
     return going_out._install(compiled)
 
 

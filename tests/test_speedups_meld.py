@@ -8,9 +8,9 @@ from hypothesis import given, strategies as st
 
 from compiled import compiled_module
 
-from canasta_tutor import melds, speedups
-from canasta_tutor.cards import ALL_CARDS, Card
-from canasta_tutor.rules import PRESETS, get_rules, with_options
+from canasta_tutor.engine import melds, speedups
+from canasta_tutor.engine.cards import ALL_CARDS, Card
+from canasta_tutor.engine.rules import PRESETS, get_rules, with_options
 
 PURE = melds._check_meld_py
 PURE_FACTS = melds._meld_facts_py
@@ -129,7 +129,7 @@ def test_black_threes_and_samba_sequences(compiled):
              "3S 3C 7H", "4H 5H 6H", "4H 5H 6H 7H 8H 9H 10H", "4H 5H 6H 7H 8H 9H 10H JH", "QH KH AH", "JH QH KH AH",
              "AH 2H 3H", "AH 2H", "4H 6H 7H", "4H 5H 5H 6H", "4H 5H 2C", "4H 5S 6H", "3H 4H 5H", "KH KS", "KH 2C"]
     for text in cases:
-        from canasta_tutor.cards import parse_cards
+        from canasta_tutor.engine.cards import parse_cards
 
         cards = parse_cards(text)
         for rules in RULES:

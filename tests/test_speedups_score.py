@@ -9,9 +9,9 @@ from hypothesis import given, strategies as st
 
 from compiled import compiled_module
 
-from canasta_tutor import scoring, speedups
-from canasta_tutor.cards import Card, deck_counts, parse_cards
-from canasta_tutor.rules import PRESETS, get_rules, with_options
+from canasta_tutor.engine import scoring, speedups
+from canasta_tutor.engine.cards import Card, deck_counts, parse_cards
+from canasta_tutor.engine.rules import PRESETS, get_rules, with_options
 
 PURE = scoring._score_hand_py
 
@@ -136,11 +136,11 @@ def test_compiled_score_answers_as_the_pure_one(compiled, seed, rules):
 
 def test_the_compiled_score_answers_the_common_call_itself(compiled, monkeypatch):
     """Not a fall-back in disguise: with the pure path made to fail, the common call still answers."""
-    from canasta_tutor.cards import parse_cards as p
+    from canasta_tutor.engine.cards import parse_cards as p
 
     import importlib
 
-    module = importlib.import_module("canasta_tutor._speedups.score")  # loaded (and found fresh) by the fixture
+    module = importlib.import_module("canasta_tutor.engine._speedups.score")  # loaded (and found fresh) by the fixture
     module.configure(lambda *a, **k: pytest.fail("fell back"), scoring.ScoreSheet)
     try:
         sheet = compiled([p("KH KS KD KC KH KS KD"), p("7C 7D 2S")], p("3H"), [p("5C 9D"), ()], True, get_rules("classic"))
@@ -182,7 +182,7 @@ CASES = [  # (rules, melds, red threes, hands, went_out)
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}:{'|'.join(c[1])}:{c[4]}")
 def test_hand_written_edges(compiled, case):
-    from canasta_tutor.cards import parse_cards as p
+    from canasta_tutor.engine.cards import parse_cards as p
 
     name, melds, red, hands, out = case
     args = ([p(m) for m in melds], p(red), [p(h) for h in hands], out, get_rules(name))
@@ -194,9 +194,9 @@ def test_hand_written_edges(compiled, case):
 def test_house_rules_with_numbers_too_big_for_c_are_answered_in_python(option, value):
     # with_options takes any int: such a rule set leaves the compiled tables unused (it once overflowed a C long
     # silently, or raised OverflowError), and the answers are Python's exact ones, worked out here by hand
-    from canasta_tutor.going_out import check_go_out
-    from canasta_tutor.melds import check_meld
-    from canasta_tutor.pile import check_take_pile
+    from canasta_tutor.engine.going_out import check_go_out
+    from canasta_tutor.engine.melds import check_meld
+    from canasta_tutor.engine.pile import check_take_pile
     rules = with_options("classic", **{option: value})
     kings = parse_cards("KH KS KD KC KH KS KD")
     assert check_meld(parse_cards("KH KS KD"), rules).ok

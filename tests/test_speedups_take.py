@@ -1,4 +1,4 @@
-"""The compiled "take the pile" check (``canasta_tutor/_speedups/take.pyx``) answers exactly as the pure-Python
+"""The compiled "take the pile" check (``canasta_tutor/engine/_speedups/take.pyx``) answers exactly as the pure-Python
 ``check_take_pile`` of ``pile.py``: the same verdict type and fields, the same reasons (written when read), the same
 exception type and message, on possible and impossible situations, bad arguments and every call form, over every
 preset and some house rules. Skipped only where the module is not built and this is not CI."""
@@ -10,11 +10,11 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from canasta_tutor import pile, speedups
-from canasta_tutor.cards import ALL_CARDS, Card, parse_cards
-from canasta_tutor.rules import CLASSIC, PRESETS, get_rules, with_options
-from canasta_tutor.situation import Situation
-from canasta_tutor.verdict import LazyReasons
+from canasta_tutor.engine import pile, speedups
+from canasta_tutor.engine.cards import ALL_CARDS, Card, parse_cards
+from canasta_tutor.engine.rules import CLASSIC, PRESETS, get_rules, with_options
+from canasta_tutor.engine.situation import Situation
+from canasta_tutor.engine.verdict import LazyReasons
 
 
 MODULE = speedups.load("take", force=True)  # also when this run asks for the pure engine
@@ -246,7 +246,7 @@ def test_copies_up_to_the_decks_and_one_more(rules):
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
 def test_hand_sizes_up_to_the_limit_and_one_more(rules):
-    from canasta_tutor.situation import max_hand_cards
+    from canasta_tutor.engine.situation import max_hand_cards
 
     cap = max_hand_cards(rules)
     deck = [c for c in ALL_CARDS if not c.is_red_three and c.rank != "JK"] * rules.decks

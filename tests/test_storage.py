@@ -1,4 +1,4 @@
-"""The storage layer (canasta_tutor/db.py): load, faults and migrations, on SQLite and PostgreSQL."""
+"""The storage layer (canasta_tutor/classroom/db.py): load, faults and migrations, on SQLite and PostgreSQL."""
 import os
 import subprocess
 import sys
@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from canasta_tutor import db
-from canasta_tutor.classroom import Classroom
-from canasta_tutor.errors import ProgressError
-from canasta_tutor.progress import ProgressStore
+from canasta_tutor.classroom import db
+from canasta_tutor.classroom.roster import Classroom
+from canasta_tutor.engine.errors import ProgressError
+from canasta_tutor.classroom.progress import ProgressStore
 from pgserver import PORTS
 from test_trainer import SET, buttons
 
@@ -264,7 +264,7 @@ def test_an_up_to_date_database_is_opened_without_alembic(tmp_path):
     """A learner's kernel opens an existing, up-to-date database without importing Alembic (memory per kernel);
     a new one is still migrated."""
     path = tmp_path / "p.sqlite3"
-    code = ("import sys; from canasta_tutor.progress import ProgressStore; "
+    code = ("import sys; from canasta_tutor.classroom.progress import ProgressStore; "
             "s = ProgressStore(sys.argv[1]); s.record(learner='a', puzzle_set='x', puzzle_id='t-1', kind='take-pile', "
             "topic='t', difficulty=1, answer={'take': True}, correct=True, seconds=1.0); "
             "print('alembic' in sys.modules)")

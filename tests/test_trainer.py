@@ -9,9 +9,9 @@ import traceback
 import ipywidgets as widgets
 import pytest
 
-from canasta_tutor.progress import ProgressStore
-from canasta_tutor.puzzle import parse_puzzle_set
-from canasta_tutor.solver import solve
+from canasta_tutor.classroom.progress import ProgressStore
+from canasta_tutor.puzzles.format import parse_puzzle_set
+from canasta_tutor.puzzles.solver import solve
 from canasta_tutor.widgets import Trainer
 
 SET = parse_puzzle_set("""

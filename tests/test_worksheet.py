@@ -6,9 +6,9 @@ import re
 import pypdf
 import pytest
 
-from canasta_tutor import worksheet
-from canasta_tutor.puzzle import parse_puzzle_set
-from canasta_tutor.worksheet import answer_text, worksheet_pdf, write_worksheet
+from canasta_tutor.puzzles import worksheet
+from canasta_tutor.puzzles.format import parse_puzzle_set
+from canasta_tutor.puzzles.worksheet import answer_text, worksheet_pdf, write_worksheet
 
 # Answers worked out by hand from the rules, not by the engine.
 SMALL_SET = """

@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 from typing import Protocol, runtime_checkable
 
-from ..errors import CanastaError, clip
+from ..engine.errors import CanastaError, clip
 
 #: The modules that register bots when first looked up (one file per bot).
 BOT_MODULES = ["random_bot", "beginner", "club"]

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from . import register
-from ..cards import count_of, number_word
+from ..engine.cards import count_of, number_word
 from ._common import (DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, TAKE_PILE, best_discard, by_kind, meld_score,
                       pile_words, wild_count)
 

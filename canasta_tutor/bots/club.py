@@ -26,7 +26,7 @@ On top of the beginner's habits it
 from __future__ import annotations
 
 from . import register
-from ..cards import count_of, number_word
+from ..engine.cards import count_of, number_word
 from ._common import (CANASTA_SIZE, DISCARD, DRAW, GO_OUT, LAY_OFF, MELD, TAKE_PILE, action_cards, best_discard, format_cards,
                       opponents_ranks, pile_is_frozen, pile_words, team_canastas)
 from .beginner import BeginnerBot

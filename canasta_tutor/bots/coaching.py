@@ -1,7 +1,7 @@
 """One sentence on how a learner's move differs from a bot's: what the coach says after a turn.
 
 >>> import random
->>> from canasta_tutor.cards import parse_cards
+>>> from canasta_tutor.engine.cards import parse_cards
 >>> from canasta_tutor.game import Action
 >>> from canasta_tutor.game.state import Observation
 >>> obs = Observation(hand=parse_cards("9H 9S 4C"), pile=parse_cards("5H 2C KD 9D"), rules="classic")
@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from ..cards import count_of
+from ..engine.cards import count_of
 from ._common import (DISCARD, DRAW, GO_OUT, LAY_OFF, MELD, TAKE_PILE, action_cards, opponents_ranks, pile_is_frozen,
                       pile_words)
 from .club import ClubBot

@@ -13,7 +13,7 @@ True
 
 The API
 -------
-- :class:`Game` ``(rules, *, teams=None)``: the fixed rules (a :class:`~canasta_tutor.rules.RuleSet` or a preset
+- :class:`Game` ``(rules, *, teams=None)``: the fixed rules (a :class:`~canasta_tutor.engine.rules.RuleSet` or a preset
   name) and seating; ``game.new_initial_state(seed)`` deals hand 1 (any int or str seed; same seed, same deal).
 - :class:`State`: ``hands`` (per player), ``stock``, ``pile`` (bottom first), ``melds`` and ``red_threes`` (per
   team), ``scores`` (per team, before this hand), ``current_player``, ``phase`` (``draw``, ``meld``,
@@ -34,7 +34,7 @@ The API
   state in place** (and returns it): ``clone()`` first to keep the old one. An action not in
   ``legal_actions`` raises :class:`IllegalMove` (a ``CanastaError``) whose ``verdict`` holds the engine's
   reasons (``check_take_pile``, ``check_meld``, ``check_opening``, ``check_go_out``...).
-- ``observation(state, player)``: the :class:`Observation` (a :class:`~canasta_tutor.situation.Situation` with
+- ``observation(state, player)``: the :class:`Observation` (a :class:`~canasta_tutor.engine.situation.Situation` with
   the table's public facts) that player sees: never another player's hand or the stock; its ``sides`` and
   ``partners`` say who plays with whom now.
 

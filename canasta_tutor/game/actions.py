@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import Card, format_cards, parse_cards
-from ..errors import CanastaError, clip
+from ..engine.cards import Card, format_cards, parse_cards
+from ..engine.errors import CanastaError, clip
 
 DRAW, TAKE_PILE, MELD, LAY_OFF, SWAP, DISCARD, GO_OUT, END = (
     "draw", "take_pile", "meld", "lay_off", "swap", "discard", "go_out", "end")

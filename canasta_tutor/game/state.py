@@ -6,17 +6,17 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..cards import ALL_CARDS, JOKER, RED_THREES, SEQUENCE_ORDER, Card, card_points, format_cards
-from ..errors import CanastaError, SituationError, clip
-from ..going_out import check_go_out, find_go_out
-from ..melds import (CANASTA_SIZE, GROUP, SEQUENCE, check_add_to_meld, check_meld, check_swap,
+from ..engine.cards import ALL_CARDS, JOKER, RED_THREES, SEQUENCE_ORDER, Card, card_points, format_cards
+from ..engine.errors import CanastaError, SituationError, clip
+from ..engine.going_out import check_go_out, find_go_out
+from ..engine.melds import (CANASTA_SIZE, GROUP, SEQUENCE, check_add_to_meld, check_meld, check_swap,
                      check_team_melds, meld_facts, meld_key)
-from ..opening import check_opening
-from ..pile import check_take_pile, fast_take
-from ..rules import RuleSet, get_rules
-from ..scoring import score_hand
-from ..situation import Situation, max_hand_cards
-from ..verdict import Reason, Verdict
+from ..engine.opening import check_opening
+from ..engine.pile import check_take_pile, fast_take
+from ..engine.rules import RuleSet, get_rules
+from ..engine.scoring import score_hand
+from ..engine.situation import Situation, max_hand_cards
+from ..engine.verdict import Reason, Verdict
 from .actions import DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE, Action
 
 #: The phases of a turn, and the end of the hand.
@@ -243,7 +243,7 @@ class State:
         return self.phase == HAND_OVER and max(self.totals()) >= self.rules.target_score
 
     def hand_result(self) -> tuple:
-        """Per team (score column), the hand's :class:`~canasta_tutor.scoring.ScoreSheet` (made by
+        """Per team (score column), the hand's :class:`~canasta_tutor.engine.scoring.ScoreSheet` (made by
         ``score_hand``). Under ``lone_hand`` one per player: his side's melds, hands and going out, with his own
         red threes (plus or minus by whether his side melded)."""
         if self.phase != HAND_OVER:

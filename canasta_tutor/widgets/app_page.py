@@ -33,7 +33,7 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from ..errors import CanastaError
+from ..engine.errors import CanastaError
 from . import explorers, lesson, trainer  # noqa: F401 - imported ahead of the learner (preheated kernels)
 
 LESSON_NAME = re.compile(r"^(\d\d)[-_][^/\\]*\.ipynb$")
@@ -47,7 +47,7 @@ def _preload() -> None:
     page's modules (progress, the class's widgets), the puzzle sets, nbformat's validator."""
     if os.environ.get("VOILA_PREHEAT") != "True":
         return
-    from ..progress import ProgressStore  # noqa: F401 - (no pandas: see identity.my_progress)
+    from ..classroom.progress import ProgressStore  # noqa: F401 - (no pandas: see identity.my_progress)
     from . import classpages, identity  # noqa: F401
 
     trainer.load_puzzles()
@@ -74,7 +74,7 @@ class LessonInfo:
 
 
 def default_lessons_dir() -> Path:
-    from ..app import default_lessons_dir as lessons_dir
+    from ..web.app import default_lessons_dir as lessons_dir
 
     return lessons_dir()
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ..cards import Card
-from ..errors import CanastaError
+from ..engine.cards import Card
+from ..engine.errors import CanastaError
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 SUITS = "SHDC"

@@ -16,9 +16,9 @@ from urllib.parse import quote
 
 import ipywidgets as widgets
 
-from ..assignments import AssignmentBook
-from ..classroom import Classroom
-from ..errors import CanastaError
+from ..classroom.assignments import AssignmentBook
+from ..classroom.roster import Classroom
+from ..engine.errors import CanastaError
 from . import identity
 from .dashboard import TeacherDashboard
 from .homework import AssignmentProgress, MyAssignments, NewAssignment
@@ -26,7 +26,7 @@ from .live import LiveLearnerView, LiveTeacherPanel
 from .trainer import default_puzzle_dir
 
 _BAD = "#c62828"
-WORKSHEET_ROUTE = "classroom/worksheet"  # the teacher-only route of canasta_tutor.app
+WORKSHEET_ROUTE = "classroom/worksheet"  # the teacher-only route of canasta_tutor.web.app
 
 
 def class_code(who: identity.Identity | None, room: Classroom) -> str:

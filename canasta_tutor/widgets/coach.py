@@ -1,4 +1,4 @@
-"""Lesson 10: play a hand with a coach (``PlayAHand()``), drawn with ipywidgets over :mod:`canasta_tutor.coach`.
+"""Lesson 10: play a hand with a coach (``PlayAHand()``), drawn with ipywidgets over :mod:`canasta_tutor.bots.coach`.
 
 The learner's cards are toggle buttons (click to select); a button for each kind of action legal now acts on the
 selected cards; the engine refuses an illegal choice with its reason, in a sentence; the bots' turns are told in
@@ -13,14 +13,14 @@ import html
 
 import ipywidgets as widgets
 
-from ..cards import Card, sort_key
-from ..coach import (KIND_LABELS, MAX_HAND_NUMBER, RULES_CHOICES, CoachedHand, _sentence, available_levels, bot_words,
+from ..engine.cards import Card, sort_key
+from ..bots.coach import (KIND_LABELS, MAX_HAND_NUMBER, RULES_CHOICES, CoachedHand, _sentence, available_levels, bot_words,
                      default_level)
-from ..errors import CanastaError
+from ..engine.errors import CanastaError
 from ..game import IllegalMove
-from ..render import cards_html, melds_html, pile_html
-from ..rules import PRESETS
-from ..variants import short_title
+from .render import cards_html, melds_html, pile_html
+from ..engine.rules import PRESETS
+from .variants import short_title
 from .cardbuttons import card_button
 
 _BAD = "#b71c1c"

@@ -1,6 +1,6 @@
 """The teacher's dashboard: the class at a glance, refreshed every few seconds while the class works.
 
-The page that shows it (``lessons/teacher.ipynb``) is served only to the teacher (see :mod:`canasta_tutor.app`);
+The page that shows it (``lessons/teacher.ipynb``) is served only to the teacher (see :mod:`canasta_tutor.web.app`);
 the widget checks it too, and shows nothing of the class to anyone else.
 """
 
@@ -13,8 +13,8 @@ import os
 
 import ipywidgets as widgets
 
-from ..classroom import Classroom, qr_svg
-from ..errors import CanastaError
+from ..classroom.roster import Classroom, qr_svg
+from ..engine.errors import CanastaError
 from . import identity
 
 _BAD = "#c62828"

@@ -10,16 +10,16 @@ import html
 
 import ipywidgets as widgets
 
-from ..cards import Card, parse_cards
-from ..errors import CanastaError
-from ..going_out import check_go_out
-from ..melds import NONE, SAMBA, check_meld
-from ..opening import check_opening
-from ..pile import check_frozen, check_stopped, check_take_pile
-from ..render import BAD, GOOD, card_html, cards_html, melds_html, pile_html, tone_colour, verdict_html
-from ..rules import PRESETS, get_rules
-from ..scoring import GameScore, score_hand, score_red_threes
-from ..situation import copies_problem
+from ..engine.cards import Card, parse_cards
+from ..engine.errors import CanastaError
+from ..engine.going_out import check_go_out
+from ..engine.melds import NONE, SAMBA, check_meld
+from ..engine.opening import check_opening
+from ..engine.pile import check_frozen, check_stopped, check_take_pile
+from .render import BAD, GOOD, card_html, cards_html, melds_html, pile_html, tone_colour, verdict_html
+from ..engine.rules import PRESETS, get_rules
+from ..engine.scoring import GameScore, score_hand, score_red_threes
+from ..engine.situation import copies_problem
 from .cardbuttons import CardInputs, DeckPicker, card_button
 
 _GOOD = tone_colour(GOOD)
@@ -225,7 +225,7 @@ class FreezeExplorer(widgets.VBox):
         self.update()
 
     def _rules(self):
-        from ..rules import with_options
+        from ..engine.rules import with_options
 
         rules = get_rules(self.preset.value)
         return with_options(rules, pile_always_frozen=True) if self.always.value else rules
@@ -484,7 +484,7 @@ class VariantsExplorer(widgets.VBox):
     """Lesson 9: one situation judged under every preset, differences highlighted, sources named."""
 
     def __init__(self, **kwargs):
-        from ..variants import EXAMPLES
+        from .variants import EXAMPLES
 
         super().__init__(**kwargs)
         self.choice = widgets.Dropdown(options=list(EXAMPLES), description="Situation:",
@@ -495,7 +495,7 @@ class VariantsExplorer(widgets.VBox):
         self.update()
 
     def update(self) -> None:
-        from ..variants import EXAMPLES, highlight_differences, judge_everywhere
+        from .variants import EXAMPLES, highlight_differences, judge_everywhere
 
         kind, situation = EXAMPLES[self.choice.value]
         frame = judge_everywhere(kind, **situation)

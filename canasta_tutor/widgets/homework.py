@@ -12,10 +12,10 @@ from datetime import date
 
 import ipywidgets as widgets
 
-from ..assignments import Assignment, AssignmentBook
-from ..errors import CanastaError
-from ..generator import KINDS
-from ..rules import PRESETS
+from ..classroom.assignments import Assignment, AssignmentBook
+from ..engine.errors import CanastaError
+from ..puzzles.generator import KINDS
+from ..engine.rules import PRESETS
 from .trainer import Trainer, default_puzzle_dir
 
 _BAD = "#c62828"

@@ -1,6 +1,6 @@
 """Who is signed in, for every widget of a page.
 
-The web app (:mod:`canasta_tutor.app`) signs a learner in once, on its own sign-in page, and keeps who it is in
+The web app (:mod:`canasta_tutor.web.app`) signs a learner in once, on its own sign-in page, and keeps who it is in
 a signed, HttpOnly cookie. When it serves a lesson it puts the identity it read from that cookie into the
 request header ``X-Canasta-Identity`` (overwriting anything the browser sent under that name), and Voilà hands
 that header to the page's kernel as the environment variable ``HTTP_X_CANASTA_IDENTITY``; a preheated kernel
@@ -69,8 +69,8 @@ def _from_hub(name: str) -> Identity:
         return Identity(name=name, teacher=True)
     if name in _hub_cache:
         return _hub_cache[name]
-    from ..classroom import Classroom, name_key
-    from ..errors import CanastaError
+    from ..classroom.roster import Classroom, name_key
+    from ..engine.errors import CanastaError
 
     who = Identity(name=name)
     try:
@@ -159,8 +159,8 @@ def signed_in_panel():
     who = current()
     progress = None
     if who is not None and not who.teacher:
-        from ..errors import CanastaError
-        from ..progress import ProgressStore
+        from ..engine.errors import CanastaError
+        from ..classroom.progress import ProgressStore
 
         try:
             progress = my_progress(ProgressStore(), who.name)

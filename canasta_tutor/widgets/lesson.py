@@ -2,8 +2,8 @@
 
 Every worked example in every lesson is drawn by :func:`example`: the
 situation as cards, the question, and the engine's verdict with its reasons.
-The rule is decided by the engine (:mod:`canasta_tutor.solver`), the drawing
-by :mod:`canasta_tutor.render`; nothing here knows a rule.
+The rule is decided by the engine (:mod:`canasta_tutor.puzzles.solver`), the drawing
+by :mod:`canasta_tutor.widgets.render`; nothing here knows a rule.
 
 >>> ex = example("meld", cards="KH KS KD", question="Three kings: a meld?")
 >>> ex.question, ex.answer
@@ -19,14 +19,14 @@ from collections import Counter, defaultdict
 
 import ipywidgets as widgets
 
-from ..errors import CanastaError, PuzzleError
-from ..kinds import KINDS
-from ..melds import NONE, SAMBA
-from ..puzzle import Puzzle, puzzle_from_mapping
-from ..render import situation_html
-from ..rules import CLASSIC, PRESETS
-from ..solver import Solution, solve
-from ..variants import PARTNERSHIP_PRESETS, presets_html, short_title, sources_html
+from ..engine.errors import CanastaError, PuzzleError
+from ..puzzles.kinds import KINDS
+from ..engine.melds import NONE, SAMBA
+from ..puzzles.format import Puzzle, puzzle_from_mapping
+from .render import situation_html
+from ..engine.rules import CLASSIC, PRESETS
+from ..puzzles.solver import Solution, solve
+from .variants import PARTNERSHIP_PRESETS, presets_html, short_title, sources_html
 from .trainer import Trainer, load_puzzles
 
 _VERDICT = "#0d47a1"  # one colour for yes and no: a "no" is an answer, not a mistake
@@ -91,7 +91,7 @@ def example(kind: str, *, question: str, rules: str = "classic", **situation) ->
     >>> example("meld", cards="5H 5Z", question="A meld?")
     Traceback (most recent call last):
     ...
-    canasta_tutor.errors.PuzzleError: example('meld', cards='5H 5Z'): field 'cards': ...
+    canasta_tutor.engine.errors.PuzzleError: example('meld', cards='5H 5Z'): field 'cards': ...
     """
     call = "example(" + ", ".join([repr(kind)] + [f"{k}={v!r}" for k, v in situation.items()] +
                                   ([f"rules={rules!r}"] if rules != CLASSIC.name else [])) + ")"

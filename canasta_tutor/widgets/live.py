@@ -1,6 +1,6 @@
 """The live class puzzle on screen: the teacher's panel and each learner's view.
 
-Both poll the shared database (:class:`canasta_tutor.live.LiveClass`) from a
+Both poll the shared database (:class:`canasta_tutor.classroom.live.LiveClass`) from a
 background thread in their own kernel, every ``poll`` seconds (``auto=False``
 leaves polling to whoever calls :meth:`refresh`, as the tests do). The
 learner's view reuses the trainer for one puzzle: the same cards, controls
@@ -19,15 +19,15 @@ import time
 
 import ipywidgets as widgets
 
-from ..errors import CanastaError
-from ..live import LiveClass, answer_label, bar_chart_html
-from ..practice import set_of
-from ..progress import ProgressStore
-from ..kinds import get_kind
-from ..puzzle import KINDS, Puzzle
-from ..render import situation_html
-from ..rules import PRESETS
-from ..solver import solve
+from ..engine.errors import CanastaError
+from ..classroom.live import LiveClass, answer_label, bar_chart_html
+from ..puzzles.practice import set_of
+from ..classroom.progress import ProgressStore
+from ..puzzles.kinds import get_kind
+from ..puzzles.format import KINDS, Puzzle
+from .render import situation_html
+from ..engine.rules import PRESETS
+from ..puzzles.solver import solve
 from .trainer import Trainer, load_puzzles
 
 _BAD = "#c62828"
@@ -269,8 +269,8 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
     def generate(self, kind: str | None = None, *, difficulty: int | None = None, rules: str | None = None,
                  seed=None) -> Puzzle | None:
         """Make a fresh puzzle with the generator (not sent yet)."""
-        from ..generator import generate_puzzles
-        from ..puzzle import puzzle_from_mapping
+        from ..puzzles.generator import generate_puzzles
+        from ..puzzles.format import puzzle_from_mapping
 
         kind = kind or self.kind.value
         difficulty = difficulty or self.difficulty.value

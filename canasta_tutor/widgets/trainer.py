@@ -22,13 +22,13 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from ..errors import CanastaError
-from ..kinds import get_kind
-from ..practice import Practice, set_of, topic_of
-from ..progress import Attempt, ProgressStore
-from ..puzzle import Puzzle, PuzzleSet, load_puzzle_set, puzzle_files
-from ..render import BAD, GOOD, NEUTRAL, situation_html, tone_colour
-from ..solver import hints, solve
+from ..engine.errors import CanastaError
+from ..puzzles.kinds import get_kind
+from ..puzzles.practice import Practice, set_of, topic_of
+from ..classroom.progress import Attempt, ProgressStore
+from ..puzzles.format import Puzzle, PuzzleSet, load_puzzle_set, puzzle_files
+from .render import BAD, GOOD, NEUTRAL, situation_html, tone_colour
+from ..puzzles.solver import hints, solve
 from . import kernel_guard
 from .cardbuttons import card_button
 from .identity import signed_in
@@ -103,7 +103,7 @@ class Trainer(widgets.VBox):
     ``PuzzleSet`` or a list of puzzles; ``kind``: keep only puzzles of that kind
     (or kinds); ``ids``: keep these puzzles, in this order; ``topics``,
     ``difficulties``, ``missed_only``: narrow the practice (see
-    :mod:`canasta_tutor.practice`); ``endless``: generate new puzzles when the
+    :mod:`canasta_tutor.puzzles.practice`); ``endless``: generate new puzzles when the
     chosen ones are done; ``store``: where attempts are saved (default: the
     progress database); ``learner``: whose attempts they are.
     """
@@ -453,7 +453,7 @@ class Trainer(widgets.VBox):
         """Ask the engine whether the selected cards are a right way to take the pile."""
         if not self.card_toggles and not self.followup.children:
             return None
-        from ..pile import check_shown_cards
+        from ..engine.pile import check_shown_cards
 
         p = self.puzzle
         hand = p.field("hand", ())

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 import canasta_tutor
-from canasta_tutor.app import TEMPLATE_ROOT, WIDGET_MESSAGES
+from canasta_tutor.web.app import TEMPLATE_ROOT, WIDGET_MESSAGES
 
 c = get_config()  # noqa: F821 (defined by JupyterHub when it reads this file)
 
@@ -93,8 +93,8 @@ c.Spawner.args = [
     "--MappingKernelManager.cull_idle_timeout=1800",
     "--MappingKernelManager.cull_interval=60",
     "--ServerApp.terminals_enabled=False",
-    # the dashboard's exports and worksheet PDFs, for teachers (canasta_tutor/hub_server.py)
-    "--ServerApp.jpserver_extensions=canasta_tutor.hub_server=True",
+    # the dashboard's exports and worksheet PDFs, for teachers (canasta_tutor/web/hub.py)
+    "--ServerApp.jpserver_extensions=canasta_tutor.web.hub=True",
 ]
 c.Spawner.http_timeout = 60
 c.Spawner.start_timeout = 120

@@ -1,0 +1,426 @@
+"""A coached hand: the learner plays one seat, bots play the others, and a coach comments on every turn.
+
+Pure Python (no Jupyter import): :mod:`canasta_tutor.widgets.coach` draws it and turns clicks into calls.
+
+* :class:`CoachedHand` deals hand number ``seed`` of a preset (the same number always deals the same cards), lets
+  the bots play until it is the learner's turn, and takes the learner's moves: :meth:`CoachedHand.move` turns a
+  button and the selected cards into the game's action, :meth:`CoachedHand.play` plays it. A move the rules do not
+  allow raises :class:`~canasta_tutor.game.IllegalMove` with the engine's reasons and changes nothing.
+* Before each of the learner's actions the coach asks the strongest bot there is (:func:`coach_bot_name`:
+  ``club`` once it exists) what it would do in the same position; when the learner's turn is over, the
+  differences are explained in sentences (:attr:`CoachedHand.coach`).
+* :meth:`CoachedHand.undo` takes back the learner's last turn and the bots' turns after it. Bots choose with a
+  random generator seeded by the rules, the hand number and the number of actions played, so a replayed hand, or
+  a turn played again the same way after an undo, meets the same answers from the bots.
+* When the hand is over, :meth:`CoachedHand.score_sheets` gives each team's score sheet (``score_hand``).
+
+>>> hand = CoachedHand("classic", 3, level="random")
+>>> hand.your_turn, [k for k in hand.legal_kinds()][:1]
+(True, ['draw'])
+>>> hand.play(hand.move("draw")); hand.state.phase
+'meld'
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from . import get_bot
+from ..engine.cards import Card, format_cards, number_word, sort_key
+from ..engine.errors import CanastaError, clip_repr
+from ..game import (DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE, Action, Game, IllegalMove, apply,
+                   legal_actions, observation)
+from ..engine.rules import RuleSet, get_rules
+from ..engine.verdict import Reason, Verdict
+
+#: The bots' levels a learner may choose for the other seats, weakest first; the coach is the strongest there is.
+LEVELS = ("random", "beginner", "club")
+#: The rule sets the coached hand offers: classic for four, classic for two, samba.
+RULES_CHOICES = ("classic", "classic-2p", "samba")
+#: The hand numbers a learner may type.
+MAX_HAND_NUMBER = 999_999
+#: What each kind of move is called on its button.
+KIND_LABELS = {DRAW: "Draw from the stock", TAKE_PILE: "Take the pile", MELD: "Meld the selected cards",
+               LAY_OFF: "Add to a meld", SWAP: "Swap for the wild card", DISCARD: "Discard the selected card",
+               GO_OUT: "Go out", END: "End the hand (the stock is used up)"}
+
+
+class CoachError(CanastaError):
+    """A wrong setting for a coached hand (an unknown level, a hand number out of range, ...)."""
+
+
+def available_levels() -> tuple[str, ...]:
+    """The levels of :data:`LEVELS` whose bot exists."""
+    out = []
+    for name in LEVELS:
+        try:
+            get_bot(name)
+        except CanastaError:
+            continue
+        out.append(name)
+    return tuple(out)
+
+
+def default_level() -> str:
+    """The bots' level a hand starts with: ``beginner`` when it exists, else the strongest there is."""
+    levels = available_levels()
+    return "beginner" if "beginner" in levels else coach_bot_name()
+
+
+def coach_bot_name() -> str:
+    """The bot the coach compares the learner with: the strongest level that exists (``club`` once it does)."""
+    levels = available_levels()
+    if not levels:
+        raise CoachError("no bot is registered: the coach needs at least the random bot")
+    return levels[-1]
+
+
+def explain_difference(obs, learner_action: Action, bot_action: Action, bot_reason: str = "") -> str:
+    """One sentence on what the coach's bot would have done instead of ``learner_action``.
+
+    The bots' own ``explain_difference`` says it where it exists; otherwise the coach's move is named with the
+    bot's ``bot_reason`` for it.
+
+    >>> from canasta_tutor.game import Observation
+    >>> from canasta_tutor.engine.cards import parse_cards
+    >>> obs = Observation(hand=parse_cards("7H 7S 4C"), pile=parse_cards("5D JK 9C 7C"))
+    >>> _fallback(obs, Action("draw"), Action("take_pile", cards=parse_cards("7H 7S")), "")
+    'You could have taken the pile: 4 cards, one of them wild.'
+    """
+    try:
+        from . import explain_difference as bots_explain
+    except ImportError:
+        bots_explain = None
+    if bots_explain is not None:
+        text = bots_explain(obs, learner_action, bot_action)
+        if text:
+            return _sentence(text[:1].upper() + text[1:])
+    return _fallback(obs, learner_action, bot_action, bot_reason)
+
+
+def _fallback(obs, learner: Action, bot: Action, reason: str) -> str:
+    melds = obs.melds
+    if bot.kind == TAKE_PILE and learner.kind != TAKE_PILE:
+        wild = sum(1 for c in obs.pile if c.is_wild)
+        n = len(obs.pile)
+        text = f"You could have taken the pile: {n} card{'s' if n != 1 else ''}"
+        return text + (f", {number_word(wild)} of them wild." if wild else ".")
+    if bot.kind == GO_OUT and learner.kind != GO_OUT:
+        return f"You could have gone out: {_quoted(bot.describe(melds)).removeprefix('go out: ')}"
+    if bot.kind in (MELD, LAY_OFF) and learner.kind == DISCARD:
+        text = f"Before discarding, the coach would {_quoted(bot.describe(melds))}"
+    elif bot.kind == DISCARD and learner.kind == DISCARD:
+        text = f"The coach would have discarded {format_cards(bot.cards)} rather than {format_cards(learner.cards)}."
+    else:
+        text = f"Instead of this ({_quoted(learner.describe(melds)).rstrip('.')}), the coach would " \
+               f"{_quoted(bot.describe(melds))}"
+    return text + (f" In its words: “{_sentence(reason)}”" if reason else "")
+
+
+def _quoted(text: str) -> str:
+    text = _sentence(text)
+    return text[:1].lower() + text[1:]
+
+
+def _sentence(text: str) -> str:
+    text = str(text).strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def bot_words(move: str, reason: str) -> str:
+    """A bot's reason for its ``move`` (the move as the log tells it), in quotes as its own words; a first clause
+    that only says the move again ("I discard 9♦: ...") is left out, unless what follows is only the pile's
+    description ("I take the pile: two cards").
+
+    >>> bot_words("Discard 9♦.", "I discard 9♦: it is the card I can least use.")
+    '“It is the card I can least use.”'
+    >>> bot_words("Meld 5♥ 5♠ 2♥.", "I put down a new meld: cards on the table count for us")
+    '“I put down a new meld: cards on the table count for us.”'
+    >>> bot_words("Take the pile with 9♣ 9♦.", "I take the pile: two cards.")
+    '“I take the pile: two cards.”'
+    """
+    reason = _sentence(reason)
+    head, sep, tail = reason.partition(": ")
+    if sep and head.startswith("I ") and head != "I take the pile" and move.lower().startswith(head[2:].lower()):
+        reason = tail[:1].upper() + tail[1:]
+    return f"“{reason}”"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of the hand's story: who (``player``; ``None`` for the table) and what, in a sentence.
+
+    ``kind``: ``deal``, ``bot``, ``you``, ``coach``, ``undo`` or ``end``."""
+
+    player: int | None
+    text: str
+    kind: str = "bot"
+
+
+def player_name(player: int, seat: int, players: int) -> str:
+    """"You", "Your partner", "Left opponent"... as the learner at ``seat`` names the seats.
+
+    >>> [player_name(p, 0, 4) for p in range(4)]
+    ['You', 'Left opponent', 'Your partner', 'Right opponent']
+    """
+    if player == seat:
+        return "You"
+    offset = (player - seat) % players
+    if players == 2:
+        return "Your opponent"
+    if players == 4:
+        return {1: "Left opponent", 2: "Your partner", 3: "Right opponent"}[offset]
+    return f"Player {player + 1}"
+
+
+def _refused(code: str, text: str) -> IllegalMove:
+    return IllegalMove(Verdict(False, (Reason(code, text),)))
+
+
+class CoachedHand:
+    """One hand of ``rules`` (a preset name or ``RuleSet``), number ``seed``, the learner in ``seat``.
+
+    ``level``: the bots at the other seats (one of :func:`available_levels`; default :func:`default_level`).
+    """
+
+    def __init__(self, rules: str | RuleSet = "classic", seed: int = 1, *, level: str | None = None, seat: int = 0):
+        self.rules = get_rules(rules)
+        levels = available_levels()
+        if level is None:
+            level = default_level()
+        if level not in levels:
+            raise CoachError(f"level: {clip_repr(level)} is not a bot level; choose one of {', '.join(levels)}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= MAX_HAND_NUMBER:
+            raise CoachError(f"hand number: {clip_repr(seed)} is not a whole number from 1 to {MAX_HAND_NUMBER}")
+        self.game = Game(self.rules)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.num_players:
+            raise CoachError(f"seat: {clip_repr(seat)} is not a seat of {self.rules.name} "
+                             f"(0 to {self.game.num_players - 1})")
+        self.seed, self.level, self.seat = seed, level, seat
+        self.bot = get_bot(level)
+        self.coach_name = coach_bot_name()
+        self.coach_bot = get_bot(self.coach_name)
+        self.state = self.game.new_initial_state(seed)
+        self.log: list[Event] = [Event(None, f"Hand {seed} is dealt ({self.rules.title}).", "deal")]
+        self.coach: list[str] = []         # the coach's sentences about the learner's last finished turn
+        self._notes: list[tuple] = []       # (the coach's move, the difference in a sentence) so far this turn
+        self._turns: list[tuple] = []       # (state, log length) when each of the learner's turns began
+        self._run_bots()
+
+    # --- what the learner sees ----------------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.game.num_players
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    @property
+    def your_turn(self) -> bool:
+        return not self.over and self.state.current_player == self.seat
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._turns)
+
+    def observation(self):
+        """What the learner sees (an :class:`~canasta_tutor.game.Observation`)."""
+        return observation(self.state, self.seat)
+
+    def legal(self) -> list[Action]:
+        """The learner's legal actions now (none when it is not the learner's turn)."""
+        return legal_actions(self.state) if self.your_turn else []
+
+    def legal_kinds(self) -> list[str]:
+        """The kinds of the learner's legal actions, in the order of a turn (one button each)."""
+        kinds = {a.kind for a in self.legal()}
+        return [k for k in KIND_LABELS if k in kinds]
+
+    def name(self, player: int) -> str:
+        return player_name(player, self.seat, self.players)
+
+    def team_players(self) -> list[tuple[int, ...]]:
+        """The players of each team, the learner's team first."""
+        return sorted(self.game.teams, key=lambda team: self.seat not in team)
+
+    def lay_off_targets(self) -> list[tuple[int, tuple[Card, ...]]]:
+        """``(index, meld)`` for the learner's team's melds (where selected cards may be added)."""
+        return list(enumerate(self.observation().melds))
+
+    # --- from a button and the selected cards to an action -------------------------------------------------------
+    def move(self, kind: str, cards=(), target: int | None = None) -> Action:
+        """The learner's action for the button ``kind`` with the hand's ``cards`` selected (and the meld ``target``
+        for ``lay_off``). It is a legal action when one fits; otherwise the action as the learner asked for it, so
+        that :meth:`play` refuses it with the engine's reasons. A selection that says nothing a button can use
+        raises :class:`IllegalMove` saying what to select."""
+        cards = tuple(Card(c) for c in cards)
+        legal = [a for a in self.legal() if a.kind == kind]
+        if kind in (DRAW, END, GO_OUT):
+            return legal[0] if legal else Action(kind)
+        if kind == DISCARD:
+            if len(cards) != 1:
+                raise _refused("select-one", "Select exactly one card to discard"
+                               + (f" (you selected {len(cards)})." if cards else "."))
+            return Action(DISCARD, cards=cards)
+        if kind == TAKE_PILE:
+            if len(legal) == 1 and not cards:
+                return legal[0]
+            for a in legal:
+                if Counter(_from_hand(a)) == Counter(cards):
+                    return a
+            if len(legal) > 1 and not cards:
+                options = list(dict.fromkeys(format_cards(sorted(_from_hand(a), key=sort_key)) for a in legal))
+                more = f" (or one of {len(options) - 4} other ways)" if len(options) > 4 else ""
+                raise _refused("select-shown", "Select the cards from your hand that take the pile with its top card "
+                               "(and those of any other meld you put down with it), then press Take the pile. "
+                               f"You could select {'; or '.join(options[:4])}{more}.")
+            return Action(TAKE_PILE, cards=cards)
+        if kind == MELD:
+            if not cards:
+                raise _refused("select-meld", "Select the cards you want to meld first.")
+            for a in legal:
+                if Counter(c for m in a.melds for c in m) == Counter(cards):
+                    return a
+            return Action(MELD, melds=_groups(cards, self.rules))
+        if kind in (LAY_OFF, SWAP):
+            if not cards or (kind == SWAP and len(cards) != 1):
+                raise _refused("select-one", "Select the card to put in the meld." if kind == SWAP else
+                               "Select the cards to add to the meld first.")
+            if target is None:
+                raise _refused("choose-meld", "Choose the meld to add it to.")
+            for a in legal:
+                if Counter(a.cards) == Counter(cards) and a.target == target:
+                    return a
+            if kind == SWAP:
+                wild = [a.wild for a in legal if a.target == target][:1]
+                return Action(SWAP, cards=cards, target=target, wild=wild[0] if wild else None)
+            return Action(LAY_OFF, cards=cards, target=target)
+        raise CoachError(f"unknown move {clip_repr(kind)}: the moves are {', '.join(KIND_LABELS)}")
+
+    def advice(self) -> tuple[Action, str]:
+        """What the coach would do now, and why: ``(action, sentence)`` (only on the learner's turn)."""
+        if not self.your_turn:
+            raise CoachError("it is not your turn: the coach has no advice to give now")
+        return self._choose(self.coach_bot, self.observation(), legal_actions(self.state))
+
+    # --- playing ------------------------------------------------------------------------------------------------
+    def play(self, action: Action) -> None:
+        """Play the learner's ``action``: refused with the engine's reasons (:class:`IllegalMove`, nothing
+        changes), or played. When it ends the learner's turn, the coach comments on the turn and the bots play
+        until the learner's next turn or the end of the hand."""
+        if self.over:
+            raise _refused("hand-over", "The hand is over: deal another hand to play on.")
+        if not self.your_turn:  # pragma: no cover - the bots always play up to the learner's turn
+            raise _refused("not-your-turn", f"It is not your turn: {self.name(self.state.current_player)} plays.")
+        obs = self.observation()
+        legal = legal_actions(self.state)
+        after = apply(self.state.clone(), action)  # raises IllegalMove; the state is unchanged then
+        if obs.phase == "draw":  # the first action of a turn: the state to come back to on undo
+            self._turns.append((self.state.clone(), len(self.log)))
+            self._notes = []
+        advice, why = self._choose(self.coach_bot, obs, legal)
+        self.state = after
+        text = "You: " + _sentence(action.describe(obs.melds))
+        if action.kind == DRAW:  # which cards came (a red three drawn is already on the table, and replaced)
+            new = Counter(self.observation().hand) - Counter(obs.hand)
+            if new:
+                text += f" New in your hand: {format_cards(sorted(new.elements(), key=sort_key))}."
+        self.log.append(Event(self.seat, text, "you"))
+        if advice != action:
+            # one note per move the coach would have made: the latest says it best ("you could have put more
+            # cards down first" at the discard, after "I would have chosen" at a lay-off that differed)
+            note = explain_difference(obs, action, advice, why)
+            self._notes = [(a, n) for a, n in self._notes if a != advice and n != note] + [(advice, note)]
+        if self.over or self.state.current_player != self.seat:
+            self._end_turn()
+            self._run_bots()
+
+    def _end_turn(self) -> None:
+        who = f"I (the {self.coach_name} bot)"  # the coach speaks as its bot does: "I would have discarded 4♥"
+        if self._notes:
+            self.coach = [f"{who} would have played this turn differently:"] + [n for _a, n in self._notes]
+        else:
+            self.coach = [f"{who} would have played this turn the same way. Well played!"]
+        self._notes = []
+        for sentence in self.coach:
+            self.log.append(Event(None, sentence, "coach"))
+
+    def _choose(self, bot, obs, legal) -> tuple[Action, str]:
+        rng = random.Random(f"{self.rules.name}:{self.seed}:{len(self.state.history)}")
+        return bot.choose(obs, legal, rng)
+
+    def _run_bots(self) -> None:
+        while not self.over and self.state.current_player != self.seat:
+            player = self.state.current_player
+            obs = observation(self.state, player)
+            action, reason = self._choose(self.bot, obs, legal_actions(self.state))
+            apply(self.state, action)
+            # the game's sentences speak to the player to move ("with 9♣ 9♦ from your hand"): told of a bot here
+            move = _sentence(action.describe(obs.melds)).replace(" from your hand", "")
+            text = f"{self.name(player)}: {move}"
+            if reason:
+                text += f" {bot_words(move, reason)}"
+            self.log.append(Event(player, text, "bot"))
+        if self.over:
+            self.log.append(Event(None, self._ending(), "end"))
+
+    def _ending(self) -> str:
+        went = self.state.went_out
+        if went is None:
+            return "The stock is used up: the hand is over, and nobody went out."
+        player, concealed = went
+        who = "You" if player == self.seat else self.name(player)
+        return f"{who} went out{' concealed' if concealed else ''}: the hand is over."
+
+    def undo(self) -> bool:
+        """Take back the learner's last turn (the one being played, or else the last one finished) and the bots'
+        turns after it; ``False`` when there is nothing to take back."""
+        if not self._turns:
+            return False
+        state, length = self._turns.pop()
+        self.state = state
+        del self.log[length:]
+        self._notes = []
+        self.coach = []
+        self.log.append(Event(None, "You took back your last turn.", "undo"))
+        return True
+
+    # --- the end ------------------------------------------------------------------------------------------------
+    def score_sheets(self) -> list[tuple[tuple[int, ...], object]]:
+        """``[(team's players, ScoreSheet), ...]`` for the finished hand, the learner's team first."""
+        if not self.over:
+            raise CoachError("the hand is not over yet: there is no score sheet")
+        sheets = self.state.hand_result()
+        return sorted(zip(self.game.teams, sheets), key=lambda ts: self.seat not in ts[0])
+
+    def describe_cards(self, cards) -> str:
+        return format_cards(cards)
+
+
+def _from_hand(action: Action) -> tuple[Card, ...]:
+    """The cards from hand a ``take_pile`` action uses: those shown with the top card, and its other melds."""
+    if action.melds:
+        return tuple(action.melds[0][1:]) + tuple(c for m in action.melds[1:] for c in m)
+    return tuple(action.cards)
+
+
+def _groups(cards: tuple[Card, ...], rules: RuleSet) -> tuple[tuple[Card, ...], ...]:
+    """The selected cards as the melds a learner most likely means: natural cards by rank, the wild cards with
+    the first group (a selection of wild cards alone is one group); with sequences (samba), natural cards of one
+    suit and different ranks are one run."""
+    naturals = [c for c in cards if not c.is_wild]
+    if rules.sequences and len(naturals) >= 3 and len({c.suit for c in naturals}) == 1 \
+            and len({c.rank for c in naturals}) == len(naturals):
+        return (tuple(cards),)
+    by_rank: dict[str, list[Card]] = {}
+    wild = []
+    for c in cards:
+        (wild if c.is_wild else by_rank.setdefault(c.rank, [])).append(c)
+    groups = [list(g) for g in by_rank.values()]
+    if not groups:
+        return (tuple(wild),)
+    groups[0] += wild
+    return tuple(tuple(g) for g in groups)

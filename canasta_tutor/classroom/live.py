@@ -1,0 +1,254 @@
+"""A live class puzzle: the teacher sends one puzzle to every learner's screen.
+
+Learners' kernels share nothing but the progress database, so the live
+puzzle lives there: ``live_puzzles`` holds the puzzles sent to a class (the
+newest is the current one) and ``live_answers`` one answer per learner per
+live puzzle. The teacher's panel and every learner's view poll
+:meth:`LiveClass.current` and :meth:`LiveClass.counts`; a learner who joins
+late simply reads the current puzzle. Nothing here imports Jupyter.
+
+>>> import tempfile, os
+>>> from canasta_tutor.puzzles.format import puzzle_from_mapping
+>>> db = os.path.join(tempfile.mkdtemp(), "p.sqlite3")
+>>> teacher, ana = LiveClass("7B", db), LiveClass("7B", db)
+>>> live = teacher.send(puzzle_from_mapping({"id": "f-1", "kind": "freeze", "pile": "5H 2C 9S", "melds": ["KH KS KD"]}))
+>>> ana.current().puzzle.id
+'f-1'
+>>> bool(ana.answer("ana", {"frozen": True}))
+True
+>>> teacher.counts()
+{'Yes': 1, 'No': 0}
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import sqlalchemy as sa
+
+from . import db
+from ..engine.errors import CanastaError
+from ..puzzles.kinds import get_kind
+from ..puzzles.format import Puzzle, puzzle_from_mapping
+
+def answer_label(kind: str, answer: dict, rules=None) -> str:
+    """The bar an answer goes in: the number, or the label of the kind's button for it under ``rules``
+    (``Yes``/``No``, ``Natural canasta``...: the kind record's ``options``); the answer's own words when no
+    button says it."""
+    record = get_kind(kind)
+    if record.answer_control == "number":
+        return str(answer[record.number_key])
+    if rules is not None or record.answer_control == "yes-no":
+        for choice in record.options(rules):
+            if all(answer.get(k) == v for k, v in choice.answer.items()):
+                return choice.label
+    text = record.describe(answer)
+    return text[:1].upper() + text[1:]
+
+
+def answer_choices(puzzle: Puzzle) -> list[str]:
+    """The bars shown before any answer arrives: the labels of the kind's buttons under the puzzle's rules (none
+    for number answers: they appear as they come)."""
+    return [choice.label for choice in get_kind(puzzle.kind).options(puzzle.rules)]
+
+
+@dataclass(frozen=True)
+class LivePuzzle:
+    """One puzzle sent to a class."""
+
+    id: int
+    class_code: str
+    puzzle: Puzzle
+    sent_at: str
+    revealed: bool
+
+
+@dataclass(frozen=True)
+class LiveAnswer:
+    learner: str
+    answer: dict
+    correct: bool
+    label: str
+
+    def __bool__(self) -> bool:
+        return self.correct
+
+
+_LIVE_COLUMNS = sa.select(db.live_puzzles.c.id, db.live_puzzles.c.class_code, db.live_puzzles.c.puzzle,
+                          db.live_puzzles.c.set_title, db.live_puzzles.c.sent_at, db.live_puzzles.c.revealed_at)
+
+
+class LiveClass:
+    """The live puzzle of one class (class code ``""`` is the class of everyone not in a class)."""
+
+    def __init__(self, class_code: str = "", path=None):
+        from .progress import ProgressStore
+
+        self.class_code = class_code or ""
+        self._store = ProgressStore(path)
+        self.path = self._store.path
+
+    def _run(self, work, *, write: bool = False):
+        try:
+            with self._store._begin(write=write) as conn:
+                return work(conn)
+        except sa.exc.IntegrityError:
+            raise
+        except db.DB_ERRORS as e:
+            raise CanastaError(f"the live class puzzle in {self._store.where.shown} could not be read or saved: "
+                               f"{db.reason(e)}") from None
+
+    # --- the teacher -------------------------------------------------------------------
+    def send(self, puzzle: Puzzle) -> LivePuzzle:
+        """Make ``puzzle`` the class's current puzzle (the earlier one is closed)."""
+        from .assignments import puzzle_to_mapping
+        from ..puzzles.practice import set_of
+        from ..puzzles.solver import solve
+
+        solve(puzzle)  # an unsolvable puzzle is refused here, not on thirty screens
+        raw = json.dumps(puzzle_to_mapping(puzzle), ensure_ascii=False)
+        now = _now()
+        lp = db.live_puzzles
+        number = self._run(lambda conn: conn.execute(
+            lp.insert().values(class_code=self.class_code, puzzle=raw, set_title=set_of(puzzle), sent_at=now)
+            .returning(lp.c.id)).scalar_one(), write=True)
+        return self.current_or_raise(number)
+
+    def reveal(self) -> LivePuzzle:
+        """Show the engine's explanation on every screen (of the current puzzle)."""
+        live = self.current()
+        if live is None:
+            raise CanastaError("there is no live puzzle to reveal: send one first")
+        if not live.revealed:
+            lp = db.live_puzzles
+            self._run(lambda conn: conn.execute(lp.update().where(lp.c.id == live.id).values(revealed_at=_now())),
+                      write=True)
+        return self.current_or_raise(live.id)
+
+    def counts(self, live_id: int | None = None) -> dict[str, int]:
+        """Answers per choice for the current (or given) live puzzle, every choice listed."""
+        live = self.current() if live_id is None else self.current_or_raise(live_id)
+        if live is None:
+            return {}
+        out = {label: 0 for label in answer_choices(live.puzzle)}
+        extra: dict[str, int] = {}
+        for a in self.answers(live.id):
+            if a.label in out:
+                out[a.label] += 1
+            else:
+                extra[a.label] = extra.get(a.label, 0) + 1
+        for label in sorted(extra, key=lambda x: (len(x), x)):
+            out[label] = extra[label]
+        return out
+
+    def answers(self, live_id: int | None = None) -> list[LiveAnswer]:
+        live = self.current() if live_id is None else self.current_or_raise(live_id)
+        if live is None:
+            return []
+        la = db.live_answers
+        rows = self._run(lambda conn: conn.execute(
+            sa.select(la.c.learner, la.c.answer, la.c.correct).where(la.c.live_id == live.id)
+            .order_by(la.c.answered_at, la.c.learner)).fetchall())
+        return [LiveAnswer(learner=r[0], answer=json.loads(r[1]), correct=bool(r[2]),
+                           label=answer_label(live.puzzle.kind, json.loads(r[1]), live.puzzle.rules)) for r in rows]
+
+    # --- everyone ----------------------------------------------------------------------
+    def current(self) -> LivePuzzle | None:
+        """The class's newest live puzzle, or None if none was sent."""
+        rows = self._run(lambda conn: conn.execute(
+            _LIVE_COLUMNS.where(db.live_puzzles.c.class_code == self.class_code)
+            .order_by(db.live_puzzles.c.id.desc()).limit(1)).fetchall())
+        return self._live(rows[0]) if rows else None
+
+    def current_or_raise(self, live_id: int) -> LivePuzzle:
+        rows = self._run(lambda conn: conn.execute(
+            _LIVE_COLUMNS.where(db.live_puzzles.c.id == int(live_id))).fetchall())
+        if not rows:
+            raise CanastaError(f"there is no live puzzle number {live_id}")
+        return self._live(rows[0])
+
+    @staticmethod
+    def _live(row) -> LivePuzzle:
+        puzzle = puzzle_from_mapping(json.loads(row[2]), file="live", set_title=row[3])
+        return LivePuzzle(id=row[0], class_code=row[1], puzzle=puzzle, sent_at=row[4], revealed=row[5] is not None)
+
+    # --- the learner ---------------------------------------------------------------------
+    def answer(self, learner: str, given: dict, *, live_id: int | None = None) -> LiveAnswer:
+        """Record ``learner``'s answer to the current (or given) live puzzle; one answer each.
+
+        Returns the answer, truthy when right. Raises :class:`CanastaError` when there is no live puzzle,
+        it is no longer the current one, it was revealed, or this learner has answered already.
+        """
+        from ..puzzles.solver import solve
+
+        learner = (learner or "").strip()
+        if not learner:
+            raise CanastaError("a live answer needs the learner's name")
+        live = self.current()
+        if live is None:
+            raise CanastaError("there is no live puzzle to answer")
+        if live_id is not None and live_id != live.id:
+            raise CanastaError("the teacher has sent a new puzzle: answer that one")
+        if live.revealed:
+            raise CanastaError("the answer has been revealed already: wait for the next puzzle")
+        solution = solve(live.puzzle)
+        unknown = set(given) - set(solution.answer)
+        if unknown or not given:
+            raise CanastaError(f"an answer to a {live.puzzle.kind} puzzle has the keys "
+                               f"{', '.join(solution.answer)}, not {', '.join(sorted(given)) or 'none'}")
+        correct = all(solution.answer[k] == v and type(solution.answer[k]) is type(v) for k, v in given.items())
+        label = answer_label(live.puzzle.kind, {**solution.answer, **given}, live.puzzle.rules)
+
+        def insert(conn):
+            conn.execute(db.live_answers.insert().values(live_id=live.id, learner=learner, answer=json.dumps(given),
+                                                         correct=int(correct), answered_at=_now()))
+
+        try:
+            self._run(insert, write=True)
+        except sa.exc.IntegrityError:
+            raise CanastaError(f"{learner} has answered this puzzle already: one answer each") from None
+        return LiveAnswer(learner=learner, answer=dict(given), correct=correct, label=label)
+
+    def answer_of(self, learner: str, live_id: int | None = None) -> LiveAnswer | None:
+        """``learner``'s answer to the current (or given) live puzzle, if any."""
+        for a in self.answers(live_id):
+            if a.learner == learner:
+                return a
+        return None
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def bar_chart_html(counts: dict[str, int], *, right: str | None = None, width: int = 320) -> str:
+    """Answers as horizontal bars with counts (inline SVG, nothing fetched); ``right`` marks the right one.
+
+    >>> '>3<' in bar_chart_html({"Yes": 3, "No": 1})
+    True
+    """
+    if not counts:
+        return "<div style='color:#777;font-style:italic'>No answers yet.</div>"
+    row, label_w, bar_w = 26, 150, width
+    top = max(counts.values()) or 1
+    total = sum(counts.values())
+    parts = []
+    for i, (label, n) in enumerate(counts.items()):
+        y = i * row
+        colour = "#2e7d32" if right is not None and label == right else "#1565c0"
+        length = bar_w * n / top if n else 0
+        mark = " ✔" if right is not None and label == right else ""
+        parts.append(
+            f"<text x='{label_w - 8}' y='{y + 17}' text-anchor='end' font-size='14'>{html.escape(label)}{mark}</text>"
+            f"<rect class='ct-bar' data-label='{html.escape(label)}' data-count='{n}' x='{label_w}' y='{y + 4}' "
+            f"width='{length:.1f}' height='{row - 8}' fill='{colour}' rx='3'/>"
+            f"<text x='{label_w + length + 6:.1f}' y='{y + 17}' font-size='14'>{n}</text>")
+    h = row * len(counts)
+    full = label_w + bar_w + 50
+    svg = (f"<svg xmlns='http://www.w3.org/2000/svg' width='{full}' height='{h}' viewBox='0 0 {full} {h}' "
+           f"style='max-width:100%;height:auto' font-family='DejaVu Sans, Arial, sans-serif'>{''.join(parts)}</svg>")
+    return (f"<div class='ct-live-chart'>{svg}<div style='color:#555;font-size:12px'>{total} answer"
+            f"{'s' if total != 1 else ''}</div></div>")

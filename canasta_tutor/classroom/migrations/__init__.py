@@ -1,0 +1,1 @@
+"""Alembic migrations of the progress database (run by :func:`canasta_tutor.classroom.db.migrate`)."""

@@ -1,0 +1,361 @@
+"""A class: who is in it, and how it is doing (pure Python and SQLAlchemy; no Jupyter import).
+
+The class tables live in the progress database, beside the attempts:
+
+* ``classes``: one row per class; the newest open one is the class being taught,
+  starting a new class archives the old one (its rows stay, for the record);
+* ``learners``: the names signed in to each class, unique per class whatever
+  their case or surrounding spaces ("Ana" and " ana" are one name);
+* ``attempts.class_id``: filled when the attempt is saved, when its learner is
+  signed in to the open class, so the trainer saves its attempts exactly as it
+  always did.
+
+The tables are declared in :mod:`.db` and made by its migrations (SQLite or PostgreSQL).
+
+>>> import tempfile, os
+>>> room = Classroom(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
+>>> room.join("Ana").ok, room.join(" ana ").ok
+(True, False)
+>>> print(room.join(" ana ").reasons[0].text)
+Someone in this class is already called ana: please choose another name (add an initial, say).
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import os
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import sqlalchemy as sa
+
+from . import db
+from ..engine.errors import CanastaError
+from .progress import ProgressStore
+from ..engine.verdict import Reason, verdict_type
+
+JoinVerdict = verdict_type("JoinVerdict", "learner", (None,),
+                           "Whether a name could join the class; ``learner``: its learner_id, name, class_id.")
+
+MAX_NAME = 40
+STUCK_AFTER = 3  # this many misses in a row, the last answers of a learner, mean "stuck"
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def name_key(name: str) -> str:
+    """The form of a name used to tell two learners apart: trimmed, spaces collapsed, case folded."""
+    return " ".join(str(name).split()).casefold()
+
+
+def clean_name(name) -> str:
+    """A name as it will be shown: exactly as typed, only surrounding and repeated spaces removed."""
+    return " ".join(str(name or "").split())
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    id: int
+    code: str
+    created: str
+    archived: str | None
+
+
+class Classroom:
+    """The class being taught and its learners, in the progress database (``path``: as for ProgressStore)."""
+
+    def __init__(self, path: str | os.PathLike | None = None):
+        self.store = ProgressStore(path)   # opens the database and runs its migrations (every class table)
+        self.path = self.store.path
+
+    def _query(self, query, doing: str = "read the class tables in") -> list:
+        try:
+            with self.store._begin() as conn:
+                return conn.execute(query).fetchall()
+        except db.DB_ERRORS as e:
+            raise CanastaError(f"cannot {doing} {self.store.where.shown}: {db.reason(e)}") from None
+
+    # --- the class -------------------------------------------------------------------
+    def current(self) -> ClassInfo:
+        """The open class (one is opened, without a code, when there is none)."""
+        c = db.classes
+        rows = self._query(sa.select(c.c.id, c.c.code, c.c.created, c.c.archived).where(c.c.archived.is_(None))
+                           .order_by(c.c.id.desc()).limit(1))
+        if rows:
+            return ClassInfo(*rows[0])
+        return self.new_class()
+
+    def classes(self) -> list[ClassInfo]:
+        c = db.classes
+        return [ClassInfo(*r) for r in self._query(sa.select(c.c.id, c.c.code, c.c.created, c.c.archived)
+                                                   .order_by(c.c.id))]
+
+    def new_class(self, code: str = "") -> ClassInfo:
+        """Archive the open class (its learners and results stay) and open a new one with this code."""
+        stamp = _now()
+        c = db.classes
+        try:
+            with self.store._begin(write=True) as conn:
+                conn.execute(c.update().where(c.c.archived.is_(None)).values(archived=stamp))
+                new_id = conn.execute(c.insert().values(code=str(code or "").strip(), created=stamp)
+                                      .returning(c.c.id)).scalar_one()
+        except db.DB_ERRORS as e:
+            raise CanastaError(f"cannot start a new class in {self.store.where.shown}: {db.reason(e)}") from None
+        return ClassInfo(new_id, str(code or "").strip(), stamp, None)
+
+    def set_code(self, code: str) -> ClassInfo:
+        """Give the open class this code (learners must type it to join)."""
+        info = self.current()
+        c = db.classes
+        try:
+            with self.store._begin(write=True) as conn:
+                conn.execute(c.update().where(c.c.id == info.id).values(code=str(code or "").strip()))
+        except db.DB_ERRORS as e:
+            raise CanastaError(f"cannot set the class code in {self.store.where.shown}: {db.reason(e)}") from None
+        return self.current()
+
+    # --- learners --------------------------------------------------------------------
+    def join(self, name, code: str = "") -> JoinVerdict:
+        """Sign ``name`` in to the open class. Truthy with ``learner_id``/``name``/``class_id`` when it worked;
+        otherwise the reasons say what to change."""
+        shown = clean_name(name)
+        if not shown:
+            return _no("no-name", "Type your name first.")
+        if len(shown) > MAX_NAME:
+            return _no("name-too-long", f"Your name may have at most {MAX_NAME} characters; this one has "
+                                        f"{len(shown)}.")
+        if any(ord(ch) < 32 for ch in shown):
+            return _no("name-control", "Your name may not contain control characters.")
+        info = self.current()
+        if info.code and str(code or "").strip().casefold() != info.code.casefold():
+            return _no("wrong-code", "That is not this class's code: ask your teacher for it.")
+        lr = db.learners
+        try:
+            with self.store._begin(write=True) as conn:
+                learner_id = conn.execute(lr.insert().values(class_id=info.id, name=shown, name_key=name_key(shown),
+                                                             joined=_now()).returning(lr.c.id)).scalar_one()
+        except sa.exc.IntegrityError:
+            return _no("name-taken", f"Someone in this class is already called {shown}: please choose another "
+                                     "name (add an initial, say).")
+        except db.DB_ERRORS as e:
+            raise CanastaError(f"cannot sign in to the class in {self.store.where.shown}: {db.reason(e)}") from None
+        return JoinVerdict(True, (Reason("joined", f"Welcome, {shown}."),),
+                           {"learner_id": learner_id, "name": shown, "class_id": info.id})
+
+    def learner(self, learner_id: int) -> dict | None:
+        """The learner with this id, if they belong to the open class."""
+        lr, c = db.learners, db.classes
+        rows = self._query(sa.select(lr.c.id, lr.c.name, lr.c.class_id).join(c, c.c.id == lr.c.class_id)
+                           .where(lr.c.id == int(learner_id), c.c.archived.is_(None)))
+        return {"learner_id": rows[0][0], "name": rows[0][1], "class_id": rows[0][2]} if rows else None
+
+    def learners(self, class_id: int | None = None) -> list[dict]:
+        cid = self.current().id if class_id is None else class_id
+        lr = db.learners
+        rows = self._query(sa.select(lr.c.id, lr.c.name, lr.c.joined).where(lr.c.class_id == cid)
+                           .order_by(lr.c.name_key))
+        return [{"learner_id": r[0], "name": r[1], "joined": r[2]} for r in rows]
+
+    # --- results ---------------------------------------------------------------------
+    def attempts(self, class_id: int | None = None, learner: str | None = None):
+        """The attempts of a class (default: the open one) as a DataFrame, oldest first."""
+        import pandas as pd
+
+        cid = self.current().id if class_id is None else class_id
+        t = db.attempts
+        query = sa.select(t.c.id, t.c.learner, t.c.puzzle_set, t.c.puzzle_id, t.c.kind, t.c.topic, t.c.difficulty,
+                          t.c.answer, t.c.correct, t.c.seconds, t.c.timestamp).where(t.c.class_id == cid)
+        if learner is not None:
+            query = query.where(t.c.learner == learner)
+        try:
+            with self.store._begin() as conn:
+                frame = pd.read_sql_query(query.order_by(t.c.id), conn)
+        except (*db.DB_ERRORS, pd.errors.DatabaseError) as e:
+            raise CanastaError(f"cannot read the class's attempts in {self.store.where.shown}: {db.reason(e)}") from None
+        frame["correct"] = frame["correct"].astype(bool)
+        return frame
+
+    def report(self, class_id: int | None = None) -> "ClassReport":
+        cid = self.current().id if class_id is None else class_id
+        names = [row["name"] for row in self.learners(cid)]
+        return ClassReport(self.attempts(cid), names)
+
+
+def _no(code: str, text: str) -> JoinVerdict:
+    return JoinVerdict(False, (Reason(code, text),))
+
+
+class ClassReport:
+    """What a teacher wants to know about a class, from its attempts (a DataFrame as ``Classroom.attempts``)."""
+
+    def __init__(self, attempts, learners=()):
+        self.frame = attempts
+        self.names = sorted(set(learners) | set(attempts["learner"]), key=name_key)
+
+    def per_learner(self):
+        """One row per learner: attempts, correct, accuracy, last activity, misses in a row at the end, stuck."""
+        import pandas as pd
+
+        rows = []
+        for name in self.names:
+            mine = self.frame[self.frame["learner"] == name]
+            tail = 0
+            for ok in reversed(mine["correct"].tolist()):
+                if ok:
+                    break
+                tail += 1
+            n = len(mine)
+            right = int(mine["correct"].sum())
+            rows.append({"learner": name, "attempts": n, "correct": right,
+                         "accuracy": round(right / n, 2) if n else None,
+                         "topics": int(mine["topic"].nunique()),
+                         "last_activity": mine["timestamp"].max() if n else "",
+                         "misses_in_a_row": tail, "stuck": tail >= STUCK_AFTER})
+        return pd.DataFrame(rows, columns=["learner", "attempts", "correct", "accuracy", "topics",
+                                           "last_activity", "misses_in_a_row", "stuck"])
+
+    def per_puzzle(self):
+        """One row per puzzle: attempts, misses, accuracy, the most common wrong answer and how often it was given."""
+        import pandas as pd
+
+        columns = ["puzzle_set", "puzzle_id", "topic", "attempts", "misses", "accuracy", "common_wrong_answer",
+                   "times_given"]
+        rows = []
+        for (pset, pid), group in self.frame.groupby(["puzzle_set", "puzzle_id"], sort=False):
+            wrong = group.loc[~group["correct"], "answer"]
+            counts = wrong.value_counts()
+            n = len(group)
+            rows.append({"puzzle_set": pset, "puzzle_id": pid, "topic": group["topic"].iloc[0], "attempts": n,
+                         "misses": int((~group["correct"]).sum()),
+                         "accuracy": round(float(group["correct"].mean()), 2),
+                         "common_wrong_answer": _answer_text(counts.index[0]) if len(counts) else "",
+                         "times_given": int(counts.iloc[0]) if len(counts) else 0})
+        out = pd.DataFrame(rows, columns=columns)
+        return out.sort_values(["misses", "accuracy", "puzzle_id"], ascending=[False, True, True],
+                               kind="stable").reset_index(drop=True)
+
+    def grid(self):
+        """Learners x topics: (attempts, correct) per cell, as a dict of dicts; topics sorted."""
+        topics = sorted(self.frame["topic"].unique()) if len(self.frame) else []
+        cells = {name: {} for name in self.names}
+        for (name, topic), group in self.frame.groupby(["learner", "topic"]):
+            cells.setdefault(name, {})[topic] = (len(group), int(group["correct"].sum()))
+        return topics, cells
+
+    # --- pictures --------------------------------------------------------------------
+    def heatmap_svg(self) -> str:
+        """The learners x topics accuracy grid as inline SVG: colour and the percentage in every cell, attempts
+        below it; lighter is weaker, so it reads in greyscale too."""
+        topics, cells = self.grid()
+        if not self.names:
+            return "<p>No learner has signed in yet.</p>"
+        cw, ch, left, top = 92, 40, 160, 70
+        width, height = left + cw * max(1, len(topics)) + 10, top + ch * len(self.names) + 10
+        parts = [f"<svg xmlns='http://www.w3.org/2000/svg' class='ct-heatmap' role='img' width='{width}' "
+                 f"height='{height}' viewBox='0 0 {width} {height}' font-family='sans-serif' font-size='13'>",
+                 "<title>Accuracy of each learner in each topic</title>"]
+        for j, topic in enumerate(topics):
+            x = left + j * cw + cw / 2
+            parts.append(f"<text x='{x}' y='{top - 10}' text-anchor='end' transform='rotate(-25 {x} {top - 10})'>"
+                         f"{html.escape(topic)}</text>")
+        for i, name in enumerate(self.names):
+            y = top + i * ch
+            parts.append(f"<text x='{left - 8}' y='{y + ch / 2 + 5}' text-anchor='end'>{html.escape(name)}</text>")
+            for j, topic in enumerate(topics):
+                x = left + j * cw
+                cell = cells.get(name, {}).get(topic)
+                if cell is None:
+                    parts.append(f"<rect x='{x}' y='{y}' width='{cw - 2}' height='{ch - 2}' fill='#f4f4f4' "
+                                 f"stroke='#ccc'><title>{html.escape(name)}, {html.escape(topic)}: no answers"
+                                 f"</title></rect>")
+                    continue
+                n, right = cell
+                acc = right / n
+                fill, ink = _colour(acc)
+                label = f"{html.escape(name)}, {html.escape(topic)}: {right} of {n} right"
+                parts.append(f"<g class='ct-cell' data-learner='{html.escape(name, quote=True)}' "
+                             f"data-topic='{html.escape(topic, quote=True)}' data-attempts='{n}' data-correct='{right}'>"
+                             f"<title>{label}</title>"
+                             f"<rect x='{x}' y='{y}' width='{cw - 2}' height='{ch - 2}' fill='{fill}'/>"
+                             f"<text x='{x + cw / 2 - 1}' y='{y + 17}' text-anchor='middle' fill='{ink}' "
+                             f"font-weight='bold'>{round(acc * 100)} %</text>"
+                             f"<text x='{x + cw / 2 - 1}' y='{y + 32}' text-anchor='middle' fill='{ink}' "
+                             f"font-size='11'>{right}/{n}</text></g>")
+        parts.append("</svg>")
+        return "".join(parts)
+
+    def to_csv(self, which: str = "learners") -> str:
+        frame = self.per_learner() if which == "learners" else self.per_puzzle()
+        return frame.to_csv(index=False)
+
+    def to_excel(self) -> bytes:
+        """A workbook with three sheets: Learners, Puzzles, Attempts (openpyxl, through pandas)."""
+        import pandas as pd
+
+        buffer = io.BytesIO()
+        with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
+            self.per_learner().to_excel(writer, sheet_name="Learners", index=False)
+            self.per_puzzle().to_excel(writer, sheet_name="Puzzles", index=False)
+            self.frame.drop(columns=["id"]).to_excel(writer, sheet_name="Attempts", index=False)
+        return buffer.getvalue()
+
+
+def _colour(accuracy: float) -> tuple[str, str]:
+    """Dark blue for strong, through mid blue, to pale for weak (luminance falls with accuracy)."""
+    steps = [(0.0, "#fde0dd", "#000"), (0.4, "#fbb4b9", "#000"), (0.6, "#9ecae1", "#000"),
+             (0.8, "#4292c6", "#fff"), (0.95, "#08306b", "#fff")]
+    fill, ink = steps[0][1], steps[0][2]
+    for bound, f, i in steps:
+        if accuracy >= bound:
+            fill, ink = f, i
+    return fill, ink
+
+
+def _answer_text(answer_json: str) -> str:
+    """A stored answer (JSON) as a teacher reads it: 'take: No', 'points: 60'."""
+    import json
+
+    try:
+        value = json.loads(answer_json)
+    except (TypeError, ValueError):
+        return str(answer_json)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {'Yes' if v is True else 'No' if v is False else v}" for k, v in value.items())
+    return str(value)
+
+
+# --- reaching the class ----------------------------------------------------------------
+def network_addresses() -> list[str]:
+    """Every IPv4 address of this machine other than loopback and link-local ones (psutil)."""
+    import ipaddress
+    import socket
+
+    import psutil
+
+    found = []
+    for addrs in psutil.net_if_addrs().values():
+        for a in addrs:
+            if a.family != socket.AF_INET:
+                continue
+            ip = ipaddress.ip_address(a.address)
+            if ip.is_loopback or ip.is_link_local or ip.is_unspecified:
+                continue
+            if a.address not in found:
+                found.append(a.address)
+    return found
+
+
+def qr_svg(text: str, *, scale: int = 6) -> str:
+    """``text`` as a QR code in inline SVG (segno), for learners' phones and tablets."""
+    import segno
+
+    return segno.make(text, error="m").svg_inline(scale=scale, dark="#000", light="#fff")
+
+
+def new_key() -> str:
+    """A teacher key: hard to guess, easy to type (12 letters and digits)."""
+    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(12))

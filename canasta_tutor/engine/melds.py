@@ -1,0 +1,507 @@
+"""Melds: is a group of cards a meld, what kind, and what does it count?
+
+A meld (a *set*) is three or more cards of one rank with at least two natural
+cards and no more wild cards than the rule set allows; under ``samba`` a
+sequence of three to seven natural cards of one suit is a meld too. Black
+threes are melded only by a player going out.
+
+>>> from canasta_tutor.engine.rules import CLASSIC, HOYLE
+>>> check_meld("5H 5S 2C 2D 2S", CLASSIC).ok, check_meld("5H 5S 2C 2D 2S", HOYLE).ok
+(True, False)
+>>> check_meld("KH KS KD KC KH KS 2C").canasta
+'mixed'
+>>> print(check_meld("5H 2C 2D").sentence)
+No: a meld needs at least two natural cards; 5♥ 2♣ 2♦ has only one (5♥).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from operator import attrgetter
+
+from .cards import (COPIES_HIGH, EVERY_CARD, MELD_WEIGHT, NATURAL_POINTS, NATURAL_RANKS, SEQUENCE_ORDER, W_JOKER_SHIFT,
+                    W_RANK_SQUARES_SHIFT, W_RANK_SUM_SHIFT, W_SUITS, W_THREE, W_TWO_SHIFT, WEIGHT_MAX_CARDS, Card,
+                    card_points, format_cards, join_words, number_word, parse_cards, rank_plural, too_many_copies)
+from .rules import CLASSIC, RuleSet, get_rules
+from .verdict import LazyReasons, Reason, Verdict, verdict_type
+
+GROUP, SEQUENCE, BLACK_THREES = "group", "sequence", "black-threes"
+#: The kinds of canasta a meld may be (``canasta`` of a :data:`MeldVerdict`), in one place.
+NONE, NATURAL, MIXED, SAMBA = "none", "natural", "mixed", "samba"
+CANASTA_KINDS = (NONE, NATURAL, MIXED, SAMBA)
+SEQUENCE_MAX = 7
+CANASTA_SIZE = 7
+def _n(k: int) -> str:
+    return number_word(k, "none")
+
+
+MeldVerdict = verdict_type(
+    "MeldVerdict", "kind rank canasta points cards", ("", "", NONE, 0, ()),
+    """A meld check: ``ok`` plus the meld's ``kind`` (group, sequence, black-threes),
+    ``rank`` (or suit for a sequence), ``canasta`` (none, natural, mixed, samba), card ``points`` and ``cards``.""")
+
+
+def as_cards(cards) -> tuple[Card, ...]:
+    if cards.__class__ is tuple and EVERY_CARD.issuperset(cards):  # every item a card (one test, in C)
+        return cards
+    return parse_cards(cards)
+
+
+def as_groups(groups, name: str = "melds") -> list:
+    """A list of card groups (``melds``, ``hands``) as tuples of cards; ``None`` means none."""
+    if groups is None:
+        return []
+    if not isinstance(groups, (list, tuple)) or (groups and isinstance(groups[0], Card)):
+        from .errors import NotationError
+        raise NotationError(f"{name} must be a list of card groups, like ['KH KS KD'], not {str(groups)[:60]!r}")
+    return [as_cards(g) for g in groups]
+
+
+def wild_limit_problem(naturals: int, wild: int, rules: RuleSet, shown: str) -> Reason | None:
+    """The reason a meld with these counts breaks the wild-card limit, or ``None``."""
+    if wild <= rules.wild_capacity(naturals):
+        return None
+    if wild > rules.max_wild:
+        return Reason("too-many-wild", f"A meld may hold at most {_n(rules.max_wild)} wild cards; "
+                                       f"{shown} has {_n(wild)}.")
+    if rules.wild_limit == "not-more-than-natural":
+        return Reason("more-wild-than-natural", f"A meld may never hold more wild cards than natural ones; "
+                                                f"{shown} has {_n(wild)} wild and {_n(naturals)} natural.")
+    return Reason("not-fewer-wild-than-natural", f"A meld must hold more natural cards than wild ones; "
+                                                 f"{shown} has {_n(naturals)} natural and {_n(wild)} wild.")
+
+
+def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False) -> MeldVerdict:
+    """Is ``cards`` a legal meld under ``rules``? Classifies it and counts its points.
+
+    ``going_out``: the player goes out this turn (black threes may then be melded).
+    The reasons are written when first read (:class:`~canasta_tutor.engine.verdict.LazyReasons`).
+    Where the compiled module ``_speedups/meld.pyx`` is built, it answers a call with a tuple or list of cards,
+    a ``RuleSet`` and a bool ``going_out`` in C (same verdict, same fields); any other call, a card seen more often
+    than the decks hold, and threes or two-card groups under samba come here.
+    """
+    if rules.__class__ is not RuleSet:
+        rules = get_rules(rules)
+    if cards.__class__ is not tuple or not EVERY_CARD.issuperset(cards):
+        cards = as_cards(cards)
+    # Fast path: the answer and the fields from the cards' weights (_weigh), without a sentence; the reasons are
+    # the explained path's, written when read. Threes, sequences, big groups and doubtful copies are explained.
+    facts = _weigh(cards, rules, False)
+    if facts is None or (rules.sequences and not facts[1]):
+        return _explain_meld(cards, rules, going_out)
+    rank, ok, canasta, points = facts
+    return _MeldVerdict_new(MeldVerdict, (ok, LazyReasons(_meld_reasons, cards, rules, going_out),
+                                          GROUP if rank else "", rank, canasta, points, cards))
+
+
+def _weigh(cards: tuple[Card, ...], rules: RuleSet, copies_checked: bool):
+    """A group's facts from the sum of its cards' weights (:data:`cards.MELD_WEIGHT`, one pass in C):
+    ``(rank, ok, canasta, points)``, with rank ``''`` when the natural cards are of several ranks or none; or
+    ``None`` when the explained path must decide (threes, more than 15 cards, perhaps more copies of a card than
+    the decks hold, unless ``copies_checked``). The one decoder behind :func:`check_meld` and :func:`meld_facts`."""
+    n = len(cards)
+    if n > WEIGHT_MAX_CARDS:
+        return None
+    w = sum(map(_weight, cards))
+    if w >= W_THREE:
+        return None
+    twos = w >> W_TWO_SHIFT & 15
+    jokers = w >> W_JOKER_SHIFT
+    n_nat = n - twos - jokers
+    if n_nat:
+        ranks = w >> W_RANK_SUM_SHIFT & 255
+        if n_nat * (w >> W_RANK_SQUARES_SHIFT & 2047) == ranks * ranks:  # one natural rank
+            if not copies_checked and (jokers > rules.jokers or n > rules.decks and (
+                    ((w & W_SUITS) + rules._copies_offset) & COPIES_HIGH
+                    or (twos > rules.decks and max(map(cards.count, _TWOS)) > rules.decks))):
+                return None  # perhaps more copies of a card than the decks hold
+            field = ranks // n_nat - 1
+            points = n_nat * NATURAL_POINTS[field] + 20 * twos + 50 * jokers
+            if n >= 3 and n_nat >= 2 and twos + jokers <= rules._wild_caps[n_nat]:
+                return (NATURAL_RANKS[field], True, NONE if n < CANASTA_SIZE else MIXED if twos + jokers else NATURAL,
+                        points)
+            return (NATURAL_RANKS[field], False, NONE, points)
+    # natural cards of several ranks, or none: no group (the explained path also finds impossible copies)
+    return ("", False, NONE, sum(map(_points, cards)))
+
+
+_MeldVerdict_new = tuple.__new__
+_meld_rank = attrgetter("meld_rank")
+_points = attrgetter("points")
+_weight = MELD_WEIGHT.__getitem__
+_TWOS = tuple(c for c in MELD_WEIGHT if c.rank == "2")
+_JOKER_CARD = Card("JK")
+
+
+def _meld_reasons(cards, rules, going_out):
+    return _explain_meld(cards, rules, going_out).reasons
+
+
+def _explain_meld(cards, rules: RuleSet, going_out: bool) -> MeldVerdict:
+    """:func:`check_meld` with its sentences written at once: the explained path."""
+    naturals = []
+    wilds = []
+    threes = False
+    points = 0
+    for c in cards:
+        points += c.points
+        if c.is_natural:
+            naturals.append(c)
+        elif c.is_wild:
+            wilds.append(c)
+        else:
+            threes = True
+    shown = format_cards(cards)
+    problems: list[Reason] = []
+    if (len(cards) > rules.decks and len(set(cards)) < len(cards)) or cards.count(_JOKER_CARD) > rules.jokers:
+        for card, n, allowed in too_many_copies(cards, rules.decks, rules.jokers):
+            copies = "copy" if n == 1 else "copies"
+            problems.append(Reason("impossible-copies", f"{shown} holds {n} {copies} of {card}, but {rules.name} is "
+                                                        f"played with only {allowed}."))
+        if problems:
+            return MeldVerdict(False, tuple(problems), points=points, cards=cards)
+    red = black = ()
+    if threes:
+        red = [c for c in cards if c.is_red_three]
+        black = [c for c in cards if c.is_black_three]
+    if red:
+        problems.append(Reason("red-three", f"Red threes are never melded: {format_cards(red)} "
+                                            f"{'is a bonus card' if len(red) == 1 else 'are bonus cards'}, laid down by "
+                                            f"{'itself' if len(red) == 1 else 'themselves'}."))
+    if black:
+        low = _low_run_problem(cards, shown, rules)
+        if low is not None:
+            return MeldVerdict(False, (low,), kind=SEQUENCE, rank=cards[0].suit, points=points, cards=cards)
+        return _check_black_threes(cards, shown, black, naturals, wilds, problems, rules, going_out, points)
+    rank = naturals[0].rank if naturals else ""
+    if rules.sequences and not red:
+        low = _low_run_problem(cards, shown, rules)
+        if low is not None:
+            return MeldVerdict(False, (low,), kind=SEQUENCE, rank=cards[0].suit, points=points, cards=cards)
+    for c in naturals:
+        if c.rank != rank:
+            if rules.sequences and not red and all(d.suit == naturals[0].suit for d in naturals):
+                return _check_sequence(cards, shown, naturals, wilds, rules, points)
+            kinds = join_words(sorted({rank_plural(d.rank) for d in naturals}))
+            problems.append(Reason("mixed-ranks", f"A meld is cards of one rank; {shown} mixes {kinds}."
+                                   + (" A sequence must be of one suit." if rules.sequences else "")))
+            rank = ""
+            break
+    if red and not naturals and not wilds:
+        pass  # only red threes: the red-three reason says it all
+    elif len(cards) < 3:
+        problems.append(Reason("too-few-cards", f"A meld needs at least three cards; {shown or 'this'} "
+                                                f"{'is only one' if len(cards) == 1 else 'has only ' + _n(len(cards))}."))
+    if red and not naturals and not wilds:
+        pass
+    elif len(naturals) < 2:
+        which = f" ({format_cards(naturals)})" if naturals else ""
+        problems.append(Reason("too-few-natural", f"A meld needs at least two natural cards; {shown} has only "
+                                                  f"{_n(len(naturals))}{which}."
+                               if naturals else f"A meld needs at least two natural cards; {shown} has none"
+                                                + (": wild cards cannot make a meld by themselves." if wilds and not red
+                                                   else ".")))
+    elif len(wilds) > rules.wild_capacity(len(naturals)):
+        problems.append(wild_limit_problem(len(naturals), len(wilds), rules, shown))
+    if problems:
+        return MeldVerdict(False, tuple(problems), kind=GROUP if rank else "", rank=rank, points=points, cards=cards)
+    canasta = NONE
+    if len(cards) >= CANASTA_SIZE:
+        canasta = MIXED if wilds else NATURAL
+        bonus = rules.mixed_canasta_bonus if wilds else rules.natural_canasta_bonus
+        detail = f" With {_n(len(cards))} cards it is a {canasta} canasta (bonus {bonus})."
+    else:
+        detail = f" It needs {_n(CANASTA_SIZE - len(cards))} more for a canasta."
+    wild_text = f" and {_n(len(wilds))} wild" if wilds else ""
+    text = f"{shown} is a meld of {rank_plural(rank)}: {_n(len(naturals))} natural{wild_text}.{detail}"
+    return MeldVerdict(True, (Reason("meld", text),), kind=GROUP, rank=rank, canasta=canasta, points=points,
+                       cards=cards)
+
+
+def _low_run_problem(cards, shown, rules) -> Reason | None:
+    """Samba: cards of one suit in a row through the ace, two or three (A-2-3, 2-3-4...): not a sequence."""
+    if not rules.sequences or len(cards) < 2 or any(c.rank == "JK" for c in cards):
+        return None
+    if len({c.suit for c in cards}) != 1 or len({c.rank for c in cards}) != len(cards):
+        return None
+    low = {"A": 1, "2": 2, "3": 3}
+    order = sorted(low.get(c.rank, SEQUENCE_ORDER.get(c.rank, 0)) for c in cards)
+    if not any(c.rank in ("2", "3") for c in cards) or order[-1] - order[0] != len(order) - 1:
+        return None
+    names = {1: "A", 2: "2", 3: "3", **{o: k for k, o in SEQUENCE_ORDER.items()}}
+    run = "-".join(names[v] for v in order)
+    ace = " the ace is high only (J-Q-K-A), and" if any(c.rank == "A" for c in cards) else ""
+    return Reason("low-sequence", f"{run} is not a sequence:{ace} twos and threes never stand in a sequence; "
+                                  f"{shown} is no meld.")
+
+
+def _check_black_threes(cards, shown, black, naturals, wilds, problems, rules, going_out, points) -> MeldVerdict:
+    others = [c for c in naturals]
+    if others:
+        problems.append(Reason("mixed-ranks", f"Black threes are melded only with each other; {shown} also holds "
+                                              f"{format_cards(others)}."))
+    if not going_out:
+        problems.append(Reason("black-three-not-going-out",
+                               f"Black threes ({format_cards(black)}) may be melded only by a player who goes out "
+                               f"in that turn."))
+    if wilds and not rules.black_threes_with_wild:
+        problems.append(Reason("black-three-wild", f"A meld of black threes may hold no wild card; {shown} holds "
+                                                   f"{format_cards(wilds)}."))
+    elif wilds and not (len(black) == 2 and len(wilds) == 1):
+        problems.append(Reason("black-three-shape", f"Black threes are melded as three or four black threes, or as two "
+                                                    f"black threes and one wild card; {shown} is neither."))
+    if not wilds and len(black) not in (3, 4):
+        problems.append(Reason("black-three-count", f"Black threes are melded three or four together; {shown} has "
+                                                    f"{_n(len(black))}."))
+    if problems:
+        return MeldVerdict(False, tuple(problems), kind=BLACK_THREES, rank="3", points=points, cards=cards)
+    return MeldVerdict(True, (Reason("black-threes", f"{shown} is a meld of black threes, allowed because the "
+                                                     f"player goes out this turn."),),
+                       kind=BLACK_THREES, rank="3", points=points, cards=cards)
+
+
+def _check_sequence(cards, shown, naturals, wilds, rules, points) -> MeldVerdict:
+    problems = []
+    suit = naturals[0].suit
+    if wilds:
+        problems.append(Reason("wild-in-sequence", f"A sequence may hold no wild card; {shown} holds "
+                                                   f"{format_cards(wilds)}."))
+    order = sorted(SEQUENCE_ORDER[c.rank] for c in naturals)
+    if len(set(order)) != len(order):
+        problems.append(Reason("sequence-repeat", f"A sequence holds each rank once; {shown} repeats a rank."))
+    elif order[-1] - order[0] != len(order) - 1:
+        in_row = format_cards(sorted(naturals, key=lambda c: SEQUENCE_ORDER[c.rank]))
+        if "A" in {c.rank for c in naturals} and order[-2] - order[0] == len(order) - 2 and order[0] == 4:
+            problems.append(Reason("ace-high-only", f"The ace is high only (J-Q-K-A): it cannot follow on below a 4, "
+                                                    f"so {in_row} is not a sequence."))
+        else:
+            problems.append(Reason("sequence-gap", f"A sequence is cards in a row of one suit; {in_row} has a gap."))
+    if len(cards) < 3:
+        problems.append(Reason("too-few-cards", f"A sequence needs at least three cards; {shown} has {_n(len(cards))}."))
+    if len(cards) > SEQUENCE_MAX:
+        problems.append(Reason("sequence-too-long", f"A sequence holds at most seven cards (seven make a closed "
+                                                    f"samba); {shown} has {_n(len(cards))}."))
+    if problems:
+        return MeldVerdict(False, tuple(problems), kind=SEQUENCE, rank=suit, points=points, cards=cards)
+    if len(cards) == SEQUENCE_MAX:
+        return MeldVerdict(True, (Reason("samba", f"{shown} is a sequence of seven: a samba (bonus "
+                                                  f"{rules.samba_bonus}), closed to further cards."),),
+                           kind=SEQUENCE, rank=suit, canasta=SAMBA, points=points, cards=cards)
+    return MeldVerdict(True, (Reason("sequence", f"{shown} is a sequence of {_n(len(cards))} in one suit; seven make "
+                                                 f"a samba."),),
+                       kind=SEQUENCE, rank=suit, points=points, cards=cards)
+
+
+def meld_facts(cards: tuple[Card, ...], rules: RuleSet, going_out: bool = False, *, copies_checked: bool = False):
+    """``(kind, rank, canasta, points)`` of a legal meld, or ``None`` if it is not one.
+
+    The same judgement as :func:`check_meld` without writing the sentences: for the
+    engine's inner loops (scoring, going out). Unusual melds defer to :func:`check_meld`.
+    ``copies_checked``: the caller has already made sure no card appears more often
+    than the decks hold (so this check is not done twice).
+    Compiled (``_speedups/meld.pyx``) for a tuple of cards, a ``RuleSet`` and a bool ``going_out``, where built.
+    """
+    facts = _weigh(cards, rules, copies_checked)
+    if facts is not None:
+        if facts[1]:
+            return GROUP, facts[0], facts[2], facts[3]
+        if not rules.sequences:
+            return None
+    v = check_meld(cards, rules, going_out=going_out)
+    return (v.kind, v.rank, v.canasta, v.points) if v.ok else None
+
+
+def is_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False) -> bool:
+    return check_meld(cards, rules, going_out=going_out).ok
+
+
+def canasta_kind(cards, rules: RuleSet | str = CLASSIC) -> str:
+    """``'none'``, ``'natural'``, ``'mixed'`` or ``'samba'`` for a meld (``'none'`` if invalid)."""
+    return check_meld(cards, rules, going_out=True).canasta
+
+
+def is_canasta(cards, rules: RuleSet | str = CLASSIC) -> bool:
+    return canasta_kind(cards, rules) != NONE
+
+
+def meld_key(cards: Sequence[Card]) -> tuple[str, str]:
+    """``('group', rank)`` or ``('sequence', suit)`` for a meld on the table."""
+    ranks = set(map(_meld_rank, cards))  # the cards' ranks, "*" for a wild card (in C)
+    ranks.discard("*")
+    if len(ranks) == 1:
+        return (GROUP, ranks.pop())
+    if ranks:
+        return (SEQUENCE, next(c.suit for c in cards if not c.is_wild))
+    return (GROUP, "")
+
+
+def check_add_to_meld(meld, cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False) -> MeldVerdict:
+    """May ``cards`` be laid off on the meld ``meld`` (already on the table)?
+
+    >>> check_add_to_meld("KH KS KD KC KH KS KD", "JK").canasta
+    'mixed'
+    """
+    rules = get_rules(rules)
+    meld = as_cards(meld)
+    cards = as_cards(cards)
+    before = check_meld(meld, rules, going_out=going_out)
+    if not before.ok:
+        return MeldVerdict(False, (Reason("not-a-meld", f"{format_cards(meld)} is not a meld on the table."),)
+                           + before.reasons, points=before.points, cards=meld)
+    if before.canasta == SAMBA:
+        return MeldVerdict(False, (Reason("samba-closed", f"{format_cards(meld)} is a samba: it is closed, nothing "
+                                                          f"more may be added."),),
+                           kind=SEQUENCE, rank=before.rank, canasta=SAMBA, points=before.points, cards=meld)
+    after = check_meld(meld + cards, rules, going_out=going_out)
+    if not after.ok:
+        lead = Reason("cannot-add", f"{format_cards(cards)} cannot be laid off on {format_cards(meld)}.")
+        return MeldVerdict(False, (lead,) + after.reasons, kind=after.kind, rank=after.rank,
+                           points=after.points, cards=meld + cards)
+    extra = []
+    if before.canasta == NATURAL and after.canasta == MIXED:
+        extra.append(Reason("natural-becomes-mixed", f"Adding {format_cards(cards)} turns the natural canasta into a "
+                                                     f"mixed one: its bonus drops from {rules.natural_canasta_bonus} "
+                                                     f"to {rules.mixed_canasta_bonus}."))
+    lead = Reason("added", f"{format_cards(cards)} can be laid off on {format_cards(meld)}.")
+    return MeldVerdict(True, (lead,) + after.reasons[:1] + tuple(extra), kind=after.kind, rank=after.rank,
+                       canasta=after.canasta, points=after.points, cards=meld + cards)
+
+
+SwapVerdict = verdict_type(
+    "SwapVerdict", "card wild meld", (None, None, ()),
+    """May a natural ``card`` from hand replace the ``wild`` card in the team's group ``meld``
+    (the player keeps the wild card to use in the same turn)?""")
+
+
+def check_swap(hand, melds=(), rules: RuleSet | str = CLASSIC, *, card=None) -> SwapVerdict:
+    """May the player swap a natural card from ``hand`` (``card``, or any) for a wild card in one of the
+    team's unfinished groups, keeping the wild card? Samba allows it (004 rule 4); never in a canasta or
+    a sequence (a sequence holds no wild card).
+
+    >>> check_swap("9C 5D", ["9H 9S JK"], "samba").sentence
+    'Yes: you may put 9♣ in place of the joker in 9♥ 9♠ Joker and keep the joker to use this turn.'
+    >>> check_swap("9C 5D", ["9H 9S JK"], "classic").codes
+    ('no-swap-rule',)
+    """
+    rules = get_rules(rules)
+    hand = as_cards(hand)
+    melds = as_groups(melds)
+    if card is not None:
+        card = as_cards(card)
+        if len(card) != 1:
+            from .errors import SituationError
+
+            raise SituationError(f"card: name one card to swap, not {len(card)}")
+        card = card[0]
+        if card not in hand:
+            return SwapVerdict(False, (Reason("not-in-hand", f"You do not hold {card}."),), card=card)
+    if not rules.wild_swap:
+        return SwapVerdict(False, (Reason("no-swap-rule", "Under these rules a wild card is never taken back from a "
+                                                          "meld."),), card=card)
+    candidates = [card] if card is not None else sorted({c for c in hand if c.is_natural},
+                                                        key=lambda c: (c.rank, c.suit))
+    problems: list[Reason] = []
+    for c in candidates:
+        if not c.is_natural:
+            problems.append(Reason("not-natural", f"{c} is not a natural card: only a natural card takes a wild "
+                                                  f"card's place."))
+            continue
+        meld = next((m for m in melds if meld_key(m) == (GROUP, c.rank)), None)
+        wilds = [w for w in meld if w.is_wild] if meld is not None else []
+        if meld is None:
+            if card is not None:
+                problems.append(Reason("no-group", f"Your team has no group of {rank_plural(c.rank)} for {c} to "
+                                                   f"go into."))
+        elif len(meld) >= CANASTA_SIZE:
+            problems.append(Reason("swap-canasta", f"{format_cards(meld)} is a canasta: its wild cards stay."))
+        elif not wilds:
+            if card is not None:
+                problems.append(Reason("no-wild-in-group", f"{format_cards(meld)} holds no wild card to swap."))
+        else:
+            wild = max(wilds, key=lambda w: w.points)
+            name = "the joker" if wild.rank == "JK" else str(wild)
+            return SwapVerdict(True, (Reason("swap", f"You may put {c} in place of {name} in {format_cards(meld)} "
+                                                     f"and keep {name} to use this turn."),),
+                               card=c, wild=wild, meld=meld)
+    if not problems:
+        problems.append(Reason("nothing-to-swap", "None of your team's unfinished groups holds a wild card that a "
+                                                  "natural card from your hand could replace."))
+    return SwapVerdict(False, tuple(problems), card=card)
+
+
+def check_team_melds(melds: Iterable, rules: RuleSet | str = CLASSIC, *, going_out: bool = False,
+                     verdicts: Sequence[MeldVerdict] | None = None) -> Verdict:
+    """Are these a team's legal melds on the table: each a meld, and no two groups of one rank?
+
+    ``verdicts``: the melds' own checks, when the caller has made them already.
+    """
+    rules = get_rules(rules)
+    problems = []
+    seen: dict[str, tuple] = {}
+    for i, meld in enumerate(as_groups(melds), 1):
+        meld = as_cards(meld)
+        v = verdicts[i - 1] if verdicts is not None else check_meld(meld, rules, going_out=going_out)
+        if not v.ok:
+            texts = [r.text for r in v.reasons]
+            first = texts[0]
+            if first.split(" ", 1)[0].isalpha():
+                first = first[0].lower() + first[1:]
+            problems.append(Reason("invalid-meld", f"Meld {i} ({format_cards(meld) or 'empty'}) is not a legal meld: "
+                                   + " ".join([first] + texts[1:])))
+            continue
+        if v.kind in (GROUP, BLACK_THREES):
+            if v.rank in seen:
+                problems.append(Reason("same-rank-twice", f"A team holds at most one meld of a rank: "
+                                                          f"{format_cards(seen[v.rank])} and {format_cards(meld)} are "
+                                                          f"both {rank_plural(v.rank)}; the second belongs on the first."))
+            else:
+                seen[v.rank] = meld
+    if problems:
+        return Verdict(False, tuple(problems))
+    return Verdict(True, (Reason("melds-ok", "Every meld on the table is legal."),))
+
+
+def count_canastas(melds: Iterable, rules: RuleSet | str = CLASSIC) -> int:
+    """How many canastas (sambas included) these melds hold."""
+    rules = get_rules(rules)
+    facts = (meld_facts(as_cards(m), rules, True) for m in melds)
+    return sum(1 for f in facts if f is not None and f[2] != NONE)
+
+
+def meld_points(cards) -> int:
+    """The card points of a meld (bonuses are counted by scoring, not here)."""
+    return card_points(as_cards(cards))
+
+
+def _compiled_check_meld(compiled, pure):
+    """The compiled check of ``compiled`` (``_speedups/meld.pyx``) set up to fall back on ``pure`` (the function
+    above), dressed as it (name, docstring, signature)."""
+    from functools import update_wrapper
+
+    compiled.configure(pure, MeldVerdict, LazyReasons, _meld_reasons, ("", GROUP, BLACK_THREES, SEQUENCE),
+                       (NONE, NATURAL, MIXED, SAMBA))
+    return update_wrapper(compiled.check_meld, pure)
+
+
+def _compiled_meld_facts(compiled, pure):
+    """The compiled ``meld_facts`` of ``compiled``, falling back on ``pure``, dressed as it."""
+    from functools import update_wrapper
+
+    compiled.configure_facts(pure)
+    return update_wrapper(compiled.meld_facts, pure)
+
+
+def _use_compiled(check, facts):
+    """:func:`check_meld` and :func:`meld_facts` in C (``_speedups/meld.pyx``) when it is built and fresh: they
+    answer the common call and hand everything else to the pure-Python functions; else those functions themselves."""
+    from .speedups import load
+
+    compiled = load("meld")
+    if compiled is None:
+        return check, facts
+    return _compiled_check_meld(compiled, check), _compiled_meld_facts(compiled, facts)
+
+
+# the pure-Python functions (the reference; the compiled ones fall back on them)
+_check_meld_py, _meld_facts_py = check_meld, meld_facts
+check_meld, meld_facts = _use_compiled(check_meld, meld_facts)

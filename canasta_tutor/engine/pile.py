@@ -1,0 +1,495 @@
+"""The discard pile: is it frozen, is it stopped, and may this player take it?
+
+``pile`` always lists the discard pile from the bottom to the top: its last
+card is the top card. ``melds`` are the melds the player's own team has on the
+table; no melds means the team has not opened.
+
+>>> check_frozen("5D 2C 9S", melds=["KH KS KD"]).sentence
+'Yes: the pile is frozen because 2♣ lies in it.'
+>>> v = check_take_pile("7H 7S KD 4C", melds=[], score=0, pile="5D 9S 7C")
+>>> v.ok
+False
+>>> check_take_pile("7H 7S KD 4C", melds=["KH KS KC"], score=0, pile="5D 9S 7C").cards
+(Card('7H'), Card('7S'))
+"""
+
+from __future__ import annotations
+
+
+from collections import Counter
+
+from .cards import (ALL_CARDS, BLACK_THREES, RED_THREES, WILD_CARDS, Card, card_points, count_of, format_cards,
+                    join_words, number_word, rank_plural, sort_key)
+from .going_out import find_go_out
+from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
+from .opening import _max_groups, explain_minimum, max_meld_points
+from .rules import CLASSIC, RuleSet, get_rules
+from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
+from .speedups import load
+from .verdict import LazyReasons, Reason, Verdict, verdict_type
+
+
+TakeVerdict = verdict_type(
+    "TakeVerdict", "method cards meld top", ("", (), (), None),
+    """May the player take the pile? ``cards``: the cards from hand shown with the
+    top card; ``meld``: the meld the top card ends up in; ``method``: ``pair``,
+    ``natural-and-wild`` or ``lay-off``; ``top``: the top card.""")
+
+
+def _one_of(rank: str) -> str:
+    plural = rank_plural(rank)
+    return {"aces": "ace", "jacks": "jack", "queens": "queen", "kings": "king"}.get(plural, plural[:-1])
+
+
+@takes_situation("pile", "melds", "rules")
+def check_frozen(situation: Situation) -> Verdict:
+    """Is the pile frozen for this team? Truthy when frozen; every reason is listed.
+
+    Takes a :class:`Situation` (its ``pile``, ``melds`` and ``rules``), or the old
+    ``check_frozen(pile, melds=(), rules=CLASSIC)``.
+    """
+    return _frozen(situation.pile, list(situation.melds), situation.rules)
+
+
+def _frozen(pile, melds, rules: RuleSet) -> Verdict:
+    reasons = []
+    for code, cards in (("wild-in-pile", [c for c in pile if c.is_wild]),
+                        ("red-three-in-pile", [c for c in pile if c.is_red_three] if rules.red_three_freezes_pile
+                         else []),
+                        ("black-three-in-pile", [c for c in pile if c.is_black_three]
+                         if rules.black_three_freezes_pile else [])):
+        if cards:
+            lie = "lies" if len(cards) == 1 else "lie"
+            reasons.append(Reason(code, f"The pile is frozen because {_and(cards)} {lie} in it."))
+    if not melds:
+        reasons.append(Reason("not-opened", "The pile is frozen for your team because your team has not melded yet."))
+    if rules.pile_always_frozen:
+        reasons.append(Reason("always-frozen", "Under this house rule the pile is always frozen."))
+    if reasons:
+        return Verdict(True, tuple(reasons))
+    reasons = [Reason("not-frozen", f"The pile is not frozen: no {_freezers(rules)} lies in it, and your team has "
+                                    f"opened.")]
+    black = [c for c in pile if c.is_black_three]
+    if black:  # a learner may think a black three freezes the pile: say why it does not
+        these = "A black three does not" if len(black) == 1 else "Black threes do not"
+        reasons.append(Reason("black-three-not-freezing", f"{these} freeze the pile ({_and(black)}): on top, a black "
+                                                          f"three only blocks the pile until the next discard covers "
+                                                          f"it."))
+    return Verdict(False, tuple(reasons))
+
+
+def _freezers(rules: RuleSet) -> str:
+    """The cards that freeze the pile under ``rules``, in words: 'wild card or red three'."""
+    kinds = ["wild card"] + (["red three"] if rules.red_three_freezes_pile else []) + \
+        (["black three"] if rules.black_three_freezes_pile else [])
+    return ", ".join(kinds[:-1]) + " or " + kinds[-1] if len(kinds) > 1 else kinds[0]
+
+
+def _and(cards) -> str:
+    texts = ["a joker" if c.rank == "JK" else str(c) for c in cards]
+    if len(texts) <= 1:
+        return "".join(texts)
+    return ", ".join(texts[:-1]) + " and " + texts[-1]
+
+
+def check_stopped(pile) -> Verdict:
+    """Is the pile stopped (nobody may take it) because of its top card? Truthy when stopped."""
+    pile = as_cards(pile)
+    if not pile:
+        return Verdict(True, (Reason("empty-pile", "The pile is empty: there is nothing to take."),))
+    top = pile[-1]
+    if top.is_wild:
+        return Verdict(True, (Reason("wild-on-top", f"{top} lies on top: with a wild card on top nobody may take the "
+                                                    f"pile."),))
+    if top.is_black_three:
+        return Verdict(True, (Reason("black-three-on-top", f"{top} lies on top: with a black three on top nobody "
+                                                           f"may take the pile, until the next discard covers it."),))
+    if top.is_red_three:
+        return Verdict(True, (Reason("red-three-on-top", f"{top} lies on top: a red three can never be melded, so "
+                                                         f"nobody may take the pile."),))
+    return Verdict(False, (Reason("not-stopped", f"{top} on top does not stop the pile."),))
+
+
+def _finishable(hand_left: list[Card], pile_rest: list[Card], melds_after, rules, *, minimum: int = 0):
+    """Can the turn be finished after taking: a discard that keeps a card, or going out?"""
+    cards = hand_left + pile_rest
+    if len(cards) >= 2:
+        return True, None
+    plan, problems = find_go_out(cards, melds_after, rules, minimum=minimum)
+    if plan is not None:
+        return True, plan
+    return False, problems
+
+
+@takes_situation("hand", "melds", "score", "pile", "rules")
+def check_take_pile(situation: Situation) -> TakeVerdict:
+    """May the player take the whole pile now, at the start of the turn, with this hand?
+
+    The top card must be melded at once, with cards from the hand or on one of
+    the team's melds, and the turn must then be completable (a discard, or
+    going out legally). A team that has not opened must reach its opening
+    minimum with the top card and cards from hand only.
+
+    Takes a :class:`Situation` (``hand``, ``melds``, ``score``, ``pile``, ``rules``, ``stock_empty``), or the
+    old ``check_take_pile(hand, melds=(), score=0, pile=(), rules=CLASSIC, *, stock_empty=False)``.
+
+    Compiled where built (``_speedups/take.pyx``, the same answers and lazily written reasons): a call with
+    tuples of cards, an ``int`` score and a rule set without sequences is read and decided in C; every other
+    call (notation, bad arguments, samba, an answer that needs a search) is answered by this function in Python.
+    """
+    rules, hand, pile, score, stock_empty = (situation.rules, situation.hand, situation.pile, situation.score,
+                                             situation.stock_empty)
+    melds = list(situation.melds)
+    ensure_no_red_three_in_hand(hand)
+    ensure_hand_size(rules, hand)
+    if not rules.sequences:  # without sequences every search is polynomial: no budget needed
+        fast = fast_take(hand, melds, score, pile, rules, stock_empty)
+        return fast if fast is not None else _check_take_pile(hand, melds, score, pile, rules, stock_empty)
+    with search_budget(f"hand ({len(hand)} cards)"):
+        return _check_take_pile(hand, melds, score, pile, rules, stock_empty)
+
+
+_TakeVerdict_new = tuple.__new__
+#: rank -> the distinct cards of that rank (for set tests in C)
+_SAME_RANK = {r: frozenset(c for c in ALL_CARDS if c.rank == r) for r in {c.rank for c in ALL_CARDS}}
+_RED_THREE_H, _RED_THREE_D = Card("3H"), Card("3D")
+
+
+def _take_reasons(hand, melds, score, pile, rules, stock_empty):
+    return _check_take_pile(hand, melds, score, pile, rules, stock_empty).reasons
+
+
+def fast_take(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict | None:
+    """The common cases of :func:`check_take_pile` (rules without sequences), decided without writing a
+    sentence: a stopped pile, a team that has opened and keeps a card after taking, an unopened team below its
+    minimum or keeping two pile cards. ``None`` for the others (the explained path answers them). The reasons
+    are the explained path's, written when read. The arguments are a possible situation's, already read (tuples
+    of cards, ``melds`` a list, no red three in hand): the game's enumeration calls this directly."""
+    if not pile:
+        return None
+    top = pile[-1]
+    if top.is_wild or top.is_black_three or top.is_red_three:
+        return _TakeVerdict_new(TakeVerdict, (False, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
+                                                                 stock_empty), "", (), (), top))
+    if rules.one_card_pile_rule and not stock_empty and len(hand) == 1 and len(pile) == 1:
+        return None
+    frozen = (rules.pile_always_frozen or not melds or not WILD_CARDS.isdisjoint(pile)
+              or (rules.red_three_freezes_pile and not RED_THREES.isdisjoint(pile))
+              or (rules.black_three_freezes_pile and not BLACK_THREES.isdisjoint(pile)))
+    options, _failures = _take_options(hand, melds, top, frozen, rules)
+    if not options:
+        return _TakeVerdict_new(TakeVerdict, (False, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
+                                                                 stock_empty), "", (), (), top))
+    method, used, meld, _after = options[0]
+    # the pile's cards under the top card that the player keeps (red threes are laid down; the top card is not one)
+    pile_kept = len(pile) - 1 - pile.count(_RED_THREE_H) - pile.count(_RED_THREE_D)
+    if not melds:
+        # an unopened team: the opening minimum with the top card and cards from hand (the explained path's
+        # _max_meld_points without its search budget: no sequences here); then, as the explained path, the turn
+        # can be finished when two pile cards are kept (else it searches)
+        best = _max_groups([c for c in hand if c.is_natural or c.is_wild], rules, top)
+        if best < rules.opening_minimum(score):
+            return _TakeVerdict_new(TakeVerdict, (False, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
+                                                                     stock_empty), "", (), (), top))
+        if pile_kept < 2:
+            return None
+    elif len(hand) - len(used) + pile_kept < 2:
+        return None  # the turn may end only by going out: the explained path searches for it
+    return _TakeVerdict_new(TakeVerdict, (True, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
+                                                            stock_empty), method, used, meld, top))
+
+
+def _check_take_pile(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict:
+    stopped = check_stopped(pile)
+    if stopped.ok:
+        return TakeVerdict(False, stopped.reasons, top=pile[-1] if pile else None)
+    top = pile[-1]
+    if rules.one_card_pile_rule and not stock_empty and len(hand) == 1 and len(pile) == 1:
+        return TakeVerdict(False, (Reason("one-card-rule", "With one card in hand you may not take a pile of one "
+                                                           "card (house rule)."),), top=top)
+    frozen = _frozen(pile, melds, rules)
+    opened = bool(melds)
+    rank = top.rank
+    naturals = [c for c in hand if c.rank == rank and c.is_natural]
+    wilds = sorted((c for c in hand if c.is_wild), key=lambda c: c.points)
+    team_meld_index = next((i for i, m in enumerate(melds) if meld_key(m) == (GROUP, rank)), None)
+    team_meld = melds[team_meld_index] if team_meld_index is not None else None
+    pile_rest = [c for c in pile[:-1] if not c.is_red_three]
+    need_pair = frozen.ok
+    one = _one_of(rank)
+    plural = rank_plural(rank)
+
+    # The ways to meld the top card, most natural first.
+    options, failures = _take_options(hand, melds, top, need_pair, rules)
+
+    if not options:
+        return TakeVerdict(False, _why_no_option(frozen, need_pair, naturals, wilds, team_meld, top, one, plural,
+                                                 rules, failures, opened, melds), top=top)
+
+    # An unopened team must reach its minimum with the top card and cards from hand.
+    minimum = 0 if opened else rules.opening_minimum(score)
+    reasons_min: list[Reason] = []
+    if not opened:
+        best = max_meld_points(hand, rules, top=top)
+        if best < minimum:
+            reasons = list(frozen.reasons) + [explain_minimum(score, rules)]
+            reasons.append(Reason("below-minimum", f"Your best first meld with {top} from the pile and the cards in "
+                                                   f"your hand counts only {best} points; the other pile cards do not "
+                                                   f"count."))
+            return TakeVerdict(False, tuple(reasons), top=top)
+        reasons_min = [explain_minimum(score, rules),
+                       Reason("reaches-minimum", f"With {top} from the pile and cards from your hand you can meld up to "
+                                                 f"{best} points, enough for the minimum.")]
+
+    # The turn must be completable after taking.
+    last_problems: list[Reason] = []
+    for method, used, meld, melds_after in options:
+        hand_left = list(hand)
+        for c in used:
+            hand_left.remove(c)
+        if opened:
+            ok, extra = _finishable(hand_left, pile_rest, melds_after, rules)
+        else:
+            ok, extra = _finish_unopened(hand, top, pile_rest, minimum, rules)
+        if ok:
+            return TakeVerdict(True, _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, extra,
+                                              melds_after if opened else []),
+                               method=method, cards=used, meld=meld, top=top)
+        last_problems = extra or []
+    reasons = [Reason("cannot-finish", f"You could meld {top}, but you could not then finish your turn: you would "
+                                       f"be left without a card to keep after your discard, and you could not go "
+                                       f"out.")]
+    return TakeVerdict(False, tuple(reasons + [p for p in last_problems if p.code != "places-every-card"]), top=top)
+
+
+def _replace(melds, index, new):
+    out = list(melds)
+    out[index] = new
+    return out
+
+
+def _finish_unopened(hand, top, pile_rest, minimum, rules):
+    """An unopened team: is there an opening of ``minimum`` points that leaves a turn to finish?"""
+    keep = 2 - len(pile_rest)
+    if keep <= 0:
+        return True, None
+    # Leave ``keep`` cards of the hand unmelded (to discard and keep one), and still reach the minimum.
+    distinct = sorted(set(hand), key=lambda c: c.code)
+    import itertools
+
+    for left in itertools.combinations_with_replacement(distinct, keep):
+        spend()
+        rest = list(hand)
+        try:
+            for c in left:
+                rest.remove(c)
+        except ValueError:
+            continue
+        if max_meld_points(rest, rules, top=top) >= minimum:
+            return True, None
+    # Otherwise the player must go out this turn, melding everything.
+    cards = list(hand) + [top] + list(pile_rest)
+    plan, problems = find_go_out(cards, [], rules, minimum=minimum, uncounted=pile_rest)
+    if plan is not None:
+        return True, plan
+    return False, problems
+
+
+def _why_no_option(frozen, need_pair, naturals, wilds, team_meld, top, one, plural, rules, failures, opened, melds):
+    reasons = list(frozen.reasons) if frozen.ok else []
+    held = f"you hold only {format_cards(naturals)}" if naturals else f"you hold no natural {one}"
+    if need_pair:
+        reasons.append(Reason("need-natural-pair", f"So you need two natural {plural} in your hand to take it; {held}."))
+    else:
+        ways = [f"with two natural {plural}"]
+        if rules.take_with_natural_and_wild:
+            ways.append(f"with one natural {one} and a wild card")
+        group = "group" if rules.sequences else "meld"
+        unfinished = "" if rules.take_onto_canasta else "unfinished "
+        ways.append(f"by laying {top} off on your team's {unfinished}{group} of {plural}")
+        have = held + (" and no wild card" if rules.take_with_natural_and_wild and naturals and not wilds else "")
+        if team_meld is None:
+            have += f", and your team has no {group} of {plural}"
+        reasons.append(Reason("no-way-to-meld-top", f"The pile is not frozen for your team, so you could take it "
+                                                    f"{join_words(ways, 'or')}; but {have}."))
+        seq = _sequence_for(top, melds, rules)
+        if seq is not None and team_meld is None:
+            reasons.append(Reason("top-not-on-sequence", f"The top card cannot go onto a sequence: {top} may not be "
+                                                         f"laid off on {format_cards(seq)} to take the pile, only on "
+                                                         f"a group."))
+    reasons.extend(failures)
+    return tuple(reasons)
+
+
+def _sequence_for(top, melds, rules):
+    """Samba: the team's sequence in the top card's suit, if any (the top card may never go onto one)."""
+    if not rules.sequences or not top.is_natural:
+        return None
+    from .cards import SEQUENCE_ORDER
+
+    value = SEQUENCE_ORDER.get(top.rank)
+    for m in melds:
+        if meld_key(m) == ("sequence", top.suit):
+            order = [SEQUENCE_ORDER.get(c.rank) for c in m]  # a three or a wild card has no place in a run
+            if None not in order and value in (min(order) - 1, max(order) + 1):
+                return m
+    return None
+
+
+def _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, plan, melds):
+    reasons = []
+    if method == "pair":
+        what = f"you hold two natural {rank_plural(top.rank)} ({format_cards(used)})"
+        if team_meld is not None:
+            reasons.append(Reason("take-with-pair", f"{what[0].upper()}{what[1:]}, and {top} with them goes on "
+                                                    f"your meld {format_cards(team_meld)}."))
+        else:
+            reasons.append(Reason("take-with-pair", f"{what[0].upper()}{what[1:]} to meld with {top}: "
+                                                    f"{format_cards(meld)}."))
+    elif method == "natural-and-wild":
+        reasons.append(Reason("take-with-natural-and-wild", f"The pile is not frozen for your team, so one natural "
+                                                            f"{_one_of(top.rank)} and a wild card "
+                                                            f"({format_cards(used)}) can meld with {top}."))
+    else:
+        reasons.append(Reason("take-lay-off", f"The pile is not frozen for your team and {top} can be laid off on "
+                                              f"your meld {format_cards(team_meld)}."))
+    if frozen.ok:
+        reasons.extend(frozen.reasons)
+    reasons.extend(reasons_min)
+    if plan is not None:
+        steps = plan.describe(melds)
+        need = rules.canastas_to_go_out
+        canastas = (f"your team then has {count_of(plan.canastas, 'canasta')}, and {number_word(need)} "
+                    f"{'is' if need == 1 else 'are'} needed")
+        reasons.append(Reason("goes-out", f"After taking, you go out ({', '.join(steps)}); {canastas}."
+                              if steps else f"After taking, you have no card left, so you go out; {canastas}."))
+    return tuple(reasons)
+
+
+@takes_situation("pile", "melds", "rules")
+def is_frozen(situation: Situation) -> bool:
+    """Is the pile frozen for this team? (:func:`check_frozen` without the reasons.)"""
+    return _frozen(situation.pile, list(situation.melds), situation.rules).ok
+
+
+__all__ = ["TakeVerdict", "check_frozen", "check_stopped", "check_take_pile", "check_shown_cards", "is_frozen"]
+
+
+@takes_situation("hand", "melds", "score", "pile", "shown", "rules", extras=("shown",))
+def check_shown_cards(situation: Situation, *, shown=()) -> Verdict:
+    """Are ``shown`` the right cards from ``hand`` to show with the top card when taking the pile?
+
+    A team that has opened shows exactly the cards of one legal way: a natural
+    pair, one natural card and a wild card, or none (the top card goes on a
+    team meld). A team that has not opened shows a natural pair and whatever
+    else it melds for its opening: all the cards shown, with the top card, must
+    form legal melds that reach the minimum.
+
+    Takes a :class:`Situation` and ``shown=``, or the old
+    ``check_shown_cards(hand, melds=(), score=0, pile=(), shown=(), rules=CLASSIC)``.
+    """
+    rules, hand, pile, score = situation.rules, situation.hand, situation.pile, situation.score
+    melds = list(situation.melds)
+    shown = as_cards(shown)
+    missing = Counter(shown) - Counter(hand)
+    if missing:
+        return Verdict(False, (Reason("not-in-hand", f"You do not hold {format_cards(missing.elements())}."),))
+    take = check_take_pile(situation.replace(stock_empty=False))
+    if not take.ok:
+        return Verdict(False, (Reason("cannot-take", "You may not take this pile at all, whatever you show."),)
+                       + take.reasons)
+    top = pile[-1]
+    pair = [c for c in shown if c.rank == top.rank and c.is_natural]
+    frozen = _frozen(pile, melds, rules)
+    if frozen.ok and len(pair) < 2:
+        return Verdict(False, (Reason("need-natural-pair", f"The pile is frozen for your team: you must show two "
+                                                           f"natural {rank_plural(top.rank)} from your hand."),))
+    if melds:
+        ways = _take_options(hand, melds, top, frozen.ok, rules)
+        naturals = [c for c in shown if c.is_natural and c.rank == top.rank]
+        wild = [c for c in shown if c.is_wild]
+        pattern = ("lay-off" if not shown else
+                   "pair" if len(shown) == 2 and len(naturals) == 2 else
+                   "natural-and-wild" if len(shown) == 2 and len(naturals) == 1 and len(wild) == 1 else "")
+        ways, _failures = ways
+        for method, _used, meld, _after in ways:
+            if method == pattern:
+                what = (f"{top} goes on your meld {format_cards(meld[:-1])}" if method == "lay-off"
+                        else f"{format_cards(shown)} with {top} make a meld")
+                return Verdict(True, (Reason("shown-ok", f"{what[0].upper()}{what[1:]}."),))
+        options = "; or ".join(("no card: lay it off on your meld" if not used else format_cards(used))
+                               for _method, used, _meld, _after in ways)
+        return Verdict(False, (Reason("shown-wrong", f"Show only the cards that meld with {top}: {options}."),))
+    if any(c.is_black_three or c.is_red_three for c in shown):
+        return Verdict(False, (Reason("threes", "Threes cannot be part of an opening meld here."),))
+    minimum = rules.opening_minimum(score)
+    plan, problems = find_go_out(list(shown) + [top], [], rules, need=0, allow_discard=False, minimum=minimum)
+    if plan is None:
+        lead = Reason("shown-not-enough", f"With {top}, the cards you show must all go into legal melds worth at "
+                                          f"least {minimum} points.")
+        return Verdict(False, (lead,) + tuple(problems))
+    melded = " and ".join(format_cards(m) for m in plan.new_melds)
+    points = card_points(shown) + top.points
+    return Verdict(True, (Reason("shown-ok", f"{melded}: {points} points, enough for your first meld "
+                                             f"({minimum})."),))
+
+
+def _fits(meld: tuple[Card, ...], cards: tuple[Card, ...], rules: RuleSet) -> bool:
+    """Can ``cards`` go on ``meld`` (a legal meld on the table)? The fast judgement, no sentences."""
+    facts = meld_facts(meld, rules, copies_checked=True)
+    if facts is None or facts[2] == SAMBA:  # a samba is closed
+        return False
+    return meld_facts(meld + cards, rules, copies_checked=True) is not None
+
+
+def _take_options(hand, melds, top, frozen: bool, rules: RuleSet):
+    """The ways to meld the top card, most natural first, and why the others fail.
+
+    Returns ``(options, failures)``; each option is ``(method, cards from hand, the meld
+    the top card ends up in, the team's melds afterwards)``.
+    """
+    rank = top.rank
+    same = _SAME_RANK[rank]
+    naturals = [c for c in hand if c in same] if top.is_natural else []
+    # the team's group of the top card's rank: a meld holding a card of that rank (a set test, in C), then
+    # confirmed by meld_key (a sequence of samba holds one card of many ranks)
+    index = next((i for i, m in enumerate(melds) if not same.isdisjoint(m) and meld_key(m) == (GROUP, rank)), None)
+    team_meld = melds[index] if index is not None else None
+    options: list = []
+    failures: list[Reason] = []
+    if len(naturals) >= 2:
+        pair = tuple(naturals[:2])
+        if team_meld is None:
+            new = (top,) + pair
+            options.append(("pair", pair, new, list(melds) + [new]))
+        elif _fits(team_meld, (top,) + pair, rules):
+            grown = team_meld + (top,) + pair
+            options.append(("pair", pair, grown, _replace(melds, index, grown)))
+        else:
+            failures.extend(check_add_to_meld(team_meld, (top,) + pair, rules).reasons)
+    if not frozen:
+        if team_meld is not None:
+            closed = not rules.take_onto_canasta and check_meld(team_meld, rules).canasta != NONE
+            if closed:
+                failures.append(Reason("canasta-closed-for-pile", f"Under these rules the top card may not be laid "
+                                                                  f"off on a finished canasta "
+                                                                  f"({format_cards(team_meld)})."))
+            elif _fits(team_meld, (top,), rules):
+                grown = team_meld + (top,)
+                options.append(("lay-off", (), grown, _replace(melds, index, grown)))
+            else:
+                failures.extend(check_add_to_meld(team_meld, (top,), rules).reasons)
+        elif rules.take_with_natural_and_wild and naturals:
+            # cheapest wild card first; among equals the first in sort order (a set's order would vary by run)
+            for wild in sorted({c for c in hand if c.is_wild}, key=lambda c: (c.points, sort_key(c))):
+                new = (top, naturals[0], wild)
+                if check_meld(new, rules).ok:
+                    options.append(("natural-and-wild", (naturals[0], wild), new, list(melds) + [new]))
+    return options, failures
+
+
+# --- the compiled path: canasta_tutor/engine/_speedups/take.pyx (the same answers; the pure function above when not built) ---
+_pure_check_take_pile = check_take_pile
+_compiled = load("take")
+if _compiled is not None:
+    check_take_pile = _compiled.bind(_pure_check_take_pile, _check_take_pile, _take_reasons, TakeVerdict)

@@ -1,1 +1,0 @@
-"""Alembic migrations of the progress database (run by :func:`canasta_tutor.db.migrate`)."""

@@ -1,0 +1,1 @@
+"""Puzzles: the puzzle file format, the kinds of puzzle, solving, generating, practice and worksheets."""

@@ -1,0 +1,89 @@
+"""Kind ``meld``: is this a legal meld, and is it a canasta?"""
+
+from __future__ import annotations
+
+from ..generator import NATURAL_RANKS, Pool, _codes, _plain
+from ...engine.cards import Card
+from ...engine.melds import CANASTA_KINDS, MIXED, NATURAL, NONE, SAMBA, check_meld
+from . import Choice, PuzzleKind, Solution, register
+
+
+def solve(s) -> Solution:
+    v = check_meld(s.cards, s.rules, going_out=bool(s.going_out))
+    return Solution({"valid": v.ok, "canasta": v.canasta if v.ok else NONE}, v.explanation, v)
+
+
+_LIMIT = {"three": "at most {max_wild} wild cards",
+          "not-more-than-natural": "never more wild cards than natural ones (and at most three)",
+          "fewer-than-natural": "more natural cards than wild ones (and at most {max_wild} wild)"}
+
+
+def hints(s) -> list[str]:
+    rules, cards = s.rules, s.cards
+    wild = sum(1 for c in cards if c.is_wild)
+    limit = _LIMIT[rules.wild_limit].format(max_wild=rules.max_wild)
+    return [f"Count them: {len(cards)} cards, {wild} of them wild.",
+            f"Under these rules a meld is at least three cards of one rank, with at least two natural cards "
+            f"and {limit}; seven cards or more make a canasta."
+            + (" A run of three to seven cards of one suit is a meld too." if rules.sequences else ""),
+            "Threes are special: red threes are never melded, black threes only by a player going out."]
+
+
+def describe(answer: dict) -> str:
+    if not answer["valid"]:
+        return "not a meld"
+    if answer["canasta"] == NONE:
+        return "a meld"
+    return "a samba" if answer["canasta"] == SAMBA else f"a {answer['canasta']} canasta"
+
+
+def choices(rules) -> list[Choice]:
+    """The trainer's buttons: not a meld, a meld, each canasta the rules know (a samba only with sequences)."""
+    out = [Choice("Not a meld", {"valid": False, "canasta": NONE}, "not a meld"),
+           Choice("A meld, no canasta", {"valid": True, "canasta": NONE}, "a meld, no canasta"),
+           Choice("Natural canasta", {"valid": True, "canasta": NATURAL}, f"a {NATURAL} canasta"),
+           Choice("Mixed canasta", {"valid": True, "canasta": MIXED}, f"a {MIXED} canasta")]
+    if rules.sequences:
+        out.append(Choice("Samba", {"valid": True, "canasta": SAMBA}, "a samba"))
+    return out
+
+
+def generate(rng, rules, d, want):
+    """A candidate situation (in notation) for the generator, or ``None``."""
+    pool = Pool(rules, rng)
+    rank = rng.choice(NATURAL_RANKS)
+    size = rng.randint(3, 4 + d) if d < 3 else rng.choice([rng.randint(3, 6), 7, rng.randint(7, 9)])
+    wild = rng.randint(0, min(size - 1, 1 + d)) if d >= 2 else 0
+    cards = pool.naturals(rank, size - wild) + pool.wild(wild)
+    situation = {}
+    flip = rng.random()
+    if not want and flip < 0.35:
+        cards = cards[:2] if len(cards) > 3 and rng.random() < 0.3 else cards + pool.draw(1, allow=_plain)
+    elif not want and flip < 0.5:
+        cards = cards[:1] + pool.wild(rng.randint(2, 3))
+    elif d >= 4 and flip < 0.7:
+        cards = pool.draw(rng.randint(2, 4), allow=lambda c: c.is_black_three)
+        cards += pool.wild(rng.randint(0, 1))
+        situation["going_out"] = rng.random() < 0.7
+    if rules.sequences and d >= 2 and rng.random() < 0.35:
+        suit = rng.choice("SHDC")
+        start = rng.randint(4, 12)
+        length = rng.randint(3, min(8, 15 - start))
+        seq = []
+        for order in range(start, start + length):
+            card = Card({11: "J", 12: "Q", 13: "K", 14: "A"}.get(order, str(order)) + suit)
+            if rng.random() < (0.15 if not want else 0.0):
+                continue
+            if pool.take(card):
+                seq.append(card)
+        cards = seq
+    rng.shuffle(cards)
+    situation["cards"] = _codes(cards)
+    return situation
+
+
+KIND = register(PuzzleKind(
+    name="meld", fields=("cards", "going_out"), required=("cards",), answers={"valid": bool, "canasta": CANASTA_KINDS},
+    solve=solve, hints=hints, question="Is this a legal meld, and is it a canasta?", answer_control="meld-choice",
+    describe=describe, generate=generate, topic="melds", choices=choices,
+    yes_no="valid"))
