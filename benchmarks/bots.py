@@ -87,8 +87,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from canasta_tutor.bots import get_bot  # noqa: E402
-from canasta_tutor.game import Game, apply, legal_actions, observation  # noqa: E402
 from canasta_tutor.engine.rules import PRESETS  # noqa: E402
+from canasta_tutor.game import Game, apply, legal_actions, observation  # noqa: E402
 
 
 def play_game(rules: str, seed: int, first, second, max_hands: int = 60):

@@ -24,8 +24,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import uuid
-from datetime import datetime, timezone
 import os
 import re
 import statistics
@@ -35,6 +33,8 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
+from datetime import UTC, datetime
 from http.cookiejar import CookieJar
 from pathlib import Path
 from urllib.parse import urlencode
@@ -55,7 +55,7 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 def message(msg_type: str, content: dict, session: str, metadata: dict | None = None) -> str:
     return json.dumps({"header": {"msg_id": uuid.uuid4().hex, "username": "bench", "session": session,
                                   "msg_type": msg_type, "version": "5.3",
-                                  "date": datetime.now(timezone.utc).isoformat()},
+                                  "date": datetime.now(UTC).isoformat()},
                        "parent_header": {}, "metadata": metadata or {}, "content": content, "channel": "shell", "buffers": []})
 
 

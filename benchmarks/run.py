@@ -160,9 +160,9 @@ def bench_processes(quick: bool) -> list[tuple[str, float, str]]:
 
 
 def bench_trainer(quick: bool) -> list[tuple[str, float, str]]:
-    from canasta_tutor.puzzles.generator import generate
     from canasta_tutor.classroom.progress import ProgressStore
     from canasta_tutor.puzzles.format import load_puzzle_set
+    from canasta_tutor.puzzles.generator import generate
     from canasta_tutor.widgets import Trainer
 
     rows = []

@@ -12,12 +12,35 @@ No: the pile is frozen because 2♣ lies in it. The pile is frozen for your team
 from .engine.cards import ALL_CARDS, Card, card_points, format_card, format_cards, parse_card, parse_cards
 from .engine.errors import CanastaError, NotationError, PuzzleError, RulesError, SituationError
 from .engine.going_out import GoOutPlan, GoOutVerdict, check_go_out, find_go_out
-from .engine.melds import (MeldVerdict, canasta_kind, check_add_to_meld, check_meld, check_swap, check_team_melds,
-                    count_canastas, is_canasta, is_meld, meld_points)
+from .engine.melds import (
+                    MeldVerdict,
+                    canasta_kind,
+                    check_add_to_meld,
+                    check_meld,
+                    check_swap,
+                    check_team_melds,
+                    count_canastas,
+                    is_canasta,
+                    is_meld,
+                    meld_points,
+)
 from .engine.opening import OpeningVerdict, check_opening, max_meld_points, opening_minimum
 from .engine.pile import TakeVerdict, check_frozen, check_stopped, check_take_pile, is_frozen
-from .engine.rules import (CLASSIC, CLASSIC_2P, CLASSIC_3P, CLASSIC_6P, DANISH, HOYLE, PRESETS, SAMBA, RuleSet,
-                    differing_options, get_rules, presets_table, with_options)
+from .engine.rules import (
+                    CLASSIC,
+                    CLASSIC_2P,
+                    CLASSIC_3P,
+                    CLASSIC_6P,
+                    DANISH,
+                    HOYLE,
+                    PRESETS,
+                    SAMBA,
+                    RuleSet,
+                    differing_options,
+                    get_rules,
+                    presets_table,
+                    with_options,
+)
 from .engine.scoring import GameScore, ScoreItem, ScoreSheet, score_hand
 from .engine.situation import Situation
 from .engine.verdict import Reason, Verdict

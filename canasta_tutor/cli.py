@@ -169,8 +169,8 @@ def _solve_all(paths, *, check: bool) -> int:
 
 
 def _generate(args) -> int:
-    from .puzzles.generator import generate, to_yaml
     from .puzzles.format import parse_rules
+    from .puzzles.generator import generate, to_yaml
 
     if args.output is not None and not args.output.strip():
         sys.stderr.write("canasta-tutor generate: -o/--output needs a file name (leave it out to write to "

@@ -6,8 +6,8 @@ import pytest
 import yaml
 
 from canasta_tutor.classroom.assignments import AssignmentBook, puzzle_to_mapping
-from canasta_tutor.engine.errors import CanastaError
 from canasta_tutor.classroom.progress import ProgressStore
+from canasta_tutor.engine.errors import CanastaError
 from canasta_tutor.puzzles.format import load_puzzle_set
 from canasta_tutor.puzzles.solver import solve
 from canasta_tutor.widgets.homework import AssignmentProgress, MyAssignments, NewAssignment

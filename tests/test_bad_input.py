@@ -175,7 +175,8 @@ def test_progress_never_creates_a_database(cli, tmp_path):
 # TypeError instead of a CanastaError: every public check normalises a list of groups with ``melds.as_groups``
 # and a score through ``RuleSet.opening_minimum``, which raise the project's errors.
 
-from hypothesis import given, strategies as st  # noqa: E402
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st
 
 import canasta_tutor as ct  # noqa: E402
 from canasta_tutor.engine.errors import CanastaError  # noqa: E402
@@ -350,10 +351,10 @@ def test_a_score_of_5000_digits_is_a_canasta_error(call):
 
 def test_junk_through_the_loader_generator_practice_and_store(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # ProgressStore('x') makes a database named x: never in the project's folder
-    from canasta_tutor.puzzles.generator import generate, rules_value
-    from canasta_tutor.puzzles.practice import Practice
     from canasta_tutor.classroom.progress import ProgressStore, clean_name
     from canasta_tutor.puzzles.format import load_puzzle_set, parse_rules, puzzle_from_mapping
+    from canasta_tutor.puzzles.generator import generate, rules_value
+    from canasta_tutor.puzzles.practice import Practice
 
     calls = {
         "parse_puzzle_set": parse_puzzle_set, "load_puzzle_set": load_puzzle_set,

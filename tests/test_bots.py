@@ -6,9 +6,9 @@ from collections import Counter
 import pytest
 
 from canasta_tutor.bots import Bot, bot_names, get_bot
-from canasta_tutor.engine.errors import CanastaError
-from canasta_tutor.game import Action, Game, Observation, legal_actions
 from canasta_tutor.bots.play import play_hands
+from canasta_tutor.engine.errors import CanastaError
+from canasta_tutor.game import Action, Observation
 
 
 def test_the_registry_finds_bots_by_name_and_explains_an_unknown_one():

@@ -7,9 +7,21 @@ import pytest
 
 from canasta_tutor.bots import explain_difference, get_bot
 from canasta_tutor.engine.cards import parse_cards
-from canasta_tutor.game import DISCARD, DRAW, GO_OUT, LAY_OFF, MELD, TAKE_PILE, Action, Game, apply, legal_actions, observation
-from canasta_tutor.game.state import Observation
 from canasta_tutor.engine.rules import PRESETS
+from canasta_tutor.game import (
+    DISCARD,
+    DRAW,
+    GO_OUT,
+    LAY_OFF,
+    MELD,
+    TAKE_PILE,
+    Action,
+    Game,
+    apply,
+    legal_actions,
+    observation,
+)
+from canasta_tutor.game.state import Observation
 
 BOTS = ("beginner", "club")
 

@@ -9,13 +9,13 @@ with npm into tests/.axe/ when it is missing.
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
 import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
 

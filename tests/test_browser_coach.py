@@ -16,8 +16,7 @@ import time
 import nbformat
 import pytest
 from playwright.sync_api import expect
-from test_browser import (AXE, CHROMIUM, CHROMIUM_ARGS, PHONE, ROOT, axe_violations, browser, serve,  # noqa: F401
-                          shot, too_wide)
+from test_browser import AXE, CHROMIUM, CHROMIUM_ARGS, PHONE, ROOT, axe_violations, browser, serve, shot, too_wide  # noqa: F401
 from test_browser_classroom import free_port, new_context
 
 pytestmark = pytest.mark.browser

@@ -1,7 +1,15 @@
 import pytest
 
-from canasta_tutor.engine.cards import (ALL_CARDS, Card, card_points, deck_counts, format_cards, parse_card, parse_cards,
-                                 too_many_copies)
+from canasta_tutor.engine.cards import (
+    ALL_CARDS,
+    Card,
+    card_points,
+    deck_counts,
+    format_cards,
+    parse_card,
+    parse_cards,
+    too_many_copies,
+)
 from canasta_tutor.engine.errors import CanastaError, NotationError
 
 

@@ -9,13 +9,18 @@ import shutil
 import ipywidgets as widgets
 import pytest
 
-from canasta_tutor.web.app import worksheet_for
 from canasta_tutor.classroom.assignments import AssignmentBook
-from canasta_tutor.classroom.roster import Classroom
 from canasta_tutor.classroom.live import LiveClass
+from canasta_tutor.classroom.roster import Classroom
+from canasta_tutor.web.app import worksheet_for
 from canasta_tutor.widgets import identity
-from canasta_tutor.widgets.classpages import (HomeworkPanel, WorksheetLinks, assignments_state,
-                                              learner_corner, teacher_page)
+from canasta_tutor.widgets.classpages import (
+    HomeworkPanel,
+    WorksheetLinks,
+    assignments_state,
+    learner_corner,
+    teacher_page,
+)
 
 
 @pytest.fixture

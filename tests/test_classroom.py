@@ -9,9 +9,8 @@ import re
 import pandas as pd
 import pytest
 
-from canasta_tutor.web.app import KernelRegistry, is_teacher_page, voila_arguments
 from canasta_tutor.classroom.roster import Classroom, name_key, network_addresses, qr_svg
-from canasta_tutor.engine.errors import CanastaError
+from canasta_tutor.web.app import KernelRegistry, is_teacher_page, voila_arguments
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from canasta_tutor.classroom.roster import Classroom
 from canasta_tutor.classroom.progress import ProgressStore
+from canasta_tutor.classroom.roster import Classroom
 from canasta_tutor.widgets import identity
 from canasta_tutor.widgets.dashboard import TeacherDashboard
 from canasta_tutor.widgets.trainer import PracticeRoom, Trainer

@@ -13,8 +13,8 @@ from collections import Counter
 
 import pytest
 
-from canasta_tutor.engine.cards import parse_cards
 from canasta_tutor.cli import main
+from canasta_tutor.engine.cards import parse_cards
 from canasta_tutor.engine.rules import PRESETS, get_rules
 
 KEYS = {"rules", "seed", "hand", "went_out", "teams", "stock_left", "pile"}

@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from canasta_tutor.bots.coach import KIND_LABELS, CoachedHand, CoachError, available_levels, coach_bot_name, player_name
 from canasta_tutor.engine.cards import Card
-from canasta_tutor.bots.coach import (KIND_LABELS, CoachedHand, CoachError, available_levels, coach_bot_name,
-                                 player_name)
-from canasta_tutor.game import IllegalMove, legal_actions
 from canasta_tutor.engine.melds import check_meld
+from canasta_tutor.game import IllegalMove
 from canasta_tutor.widgets.coach import PlayAHand
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,10 +6,9 @@ import textwrap
 import pytest
 
 from canasta_tutor.engine.errors import PuzzleError
-from canasta_tutor.puzzles.format import load_puzzle_set, parse_puzzle_set, schema
 from canasta_tutor.engine.rules import OPTION_NAMES
+from canasta_tutor.puzzles.format import load_puzzle_set, parse_puzzle_set, schema
 from canasta_tutor.puzzles.solver import solve
-
 
 SPEC_EXAMPLE = """\
 title: Can you take the pile?

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from canasta_tutor.classroom.roster import Classroom
 from canasta_tutor.classroom.downloads import EXPORTS, Download, class_export, send, worksheet_download
+from canasta_tutor.classroom.roster import Classroom
 
 ROOT = Path(__file__).resolve().parent.parent
 

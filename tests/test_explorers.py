@@ -2,11 +2,19 @@
 
 import html
 
-from canasta_tutor.web.app import voila_arguments
 from canasta_tutor.engine.cards import Card
-from canasta_tutor.widgets.explorers import (CardCounter, FreezeExplorer, GoOutExplorer, MeldBuilder,
-                                             OpeningExplorer, RedThreeExplorer, ScoreExplorer, TakePileExplorer,
-                                             VariantsExplorer)
+from canasta_tutor.web.app import voila_arguments
+from canasta_tutor.widgets.explorers import (
+    CardCounter,
+    FreezeExplorer,
+    GoOutExplorer,
+    MeldBuilder,
+    OpeningExplorer,
+    RedThreeExplorer,
+    ScoreExplorer,
+    TakePileExplorer,
+    VariantsExplorer,
+)
 from canasta_tutor.widgets.lesson import example, lesson_puzzles
 
 

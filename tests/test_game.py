@@ -7,11 +7,24 @@ import pytest
 
 from canasta_tutor.engine.cards import Card, parse_cards
 from canasta_tutor.engine.errors import CanastaError
-from canasta_tutor.game import (DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, TAKE_PILE, Action, Game, IllegalMove,
-                                apply, legal_actions, observation)
-from canasta_tutor.game.state import DRAW_PHASE, HAND_OVER, MELD_PHASE, State
 from canasta_tutor.engine.rules import PRESETS, get_rules
 from canasta_tutor.engine.situation import Situation
+from canasta_tutor.game import (
+    DISCARD,
+    DRAW,
+    END,
+    GO_OUT,
+    LAY_OFF,
+    MELD,
+    TAKE_PILE,
+    Action,
+    Game,
+    IllegalMove,
+    apply,
+    legal_actions,
+    observation,
+)
+from canasta_tutor.game.state import DRAW_PHASE, MELD_PHASE
 
 
 def all_cards(state):

@@ -9,21 +9,32 @@ the game's own code may share actions, read melds once and take the engine's fas
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-import pytest
 
 from canasta_tutor.engine.cards import SEQUENCE_ORDER, Card, card_points
 from canasta_tutor.engine.errors import SituationError
-from canasta_tutor.game import DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE, Action, Game, apply, \
-    legal_actions
-from canasta_tutor.game.state import DRAW_PHASE, MELD_PHASE, OPENING_LIMIT
 from canasta_tutor.engine.going_out import find_go_out
 from canasta_tutor.engine.melds import CANASTA_SIZE, GROUP, SEQUENCE, meld_facts, meld_key
 from canasta_tutor.engine.pile import check_take_pile
 from canasta_tutor.engine.rules import PRESETS, RuleSet
 from canasta_tutor.engine.situation import Situation, max_hand_cards
-
+from canasta_tutor.game import (
+    DISCARD,
+    DRAW,
+    END,
+    GO_OUT,
+    LAY_OFF,
+    MELD,
+    SWAP,
+    TAKE_PILE,
+    Action,
+    Game,
+    apply,
+    legal_actions,
+)
+from canasta_tutor.game.state import DRAW_PHASE, MELD_PHASE, OPENING_LIMIT
 
 # --- the plain enumeration (the oracle) ------------------------------------------------------------------------
 

@@ -9,14 +9,27 @@ from collections import Counter
 
 import pytest
 
+from canasta_tutor.bots.play import hand_record
 from canasta_tutor.engine.cards import Card, parse_cards
 from canasta_tutor.engine.errors import CanastaError
-from canasta_tutor.game import (DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, TAKE_PILE, Action, Game, IllegalMove,
-                                apply, legal_actions, observation)
-from canasta_tutor.bots.play import hand_record
-from canasta_tutor.game.state import DRAW_PHASE, MELD_PHASE
 from canasta_tutor.engine.melds import check_team_melds
 from canasta_tutor.engine.rules import PRESETS, get_rules, with_options
+from canasta_tutor.game import (
+    DISCARD,
+    DRAW,
+    END,
+    GO_OUT,
+    LAY_OFF,
+    MELD,
+    TAKE_PILE,
+    Action,
+    Game,
+    IllegalMove,
+    apply,
+    legal_actions,
+    observation,
+)
+from canasta_tutor.game.state import DRAW_PHASE, MELD_PHASE
 
 
 def cards(text):

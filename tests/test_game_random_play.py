@@ -20,13 +20,13 @@ from collections import Counter
 import pytest
 
 from canasta_tutor.engine.cards import ALL_CARDS, JOKER
-from canasta_tutor.game import GO_OUT, TAKE_PILE, Game, apply, legal_actions, observation
 from canasta_tutor.engine.going_out import check_go_out, find_go_out
 from canasta_tutor.engine.melds import check_team_melds
 from canasta_tutor.engine.pile import check_take_pile
 from canasta_tutor.engine.rules import PRESETS
 from canasta_tutor.engine.scoring import score_hand
 from canasta_tutor.engine.situation import Situation, max_hand_cards
+from canasta_tutor.game import GO_OUT, TAKE_PILE, Game, apply, legal_actions, observation
 
 HANDS_PER_PRESET = 290          # 7 presets: 2,030 hands
 MAX_ACTIONS = 3000              # far above any hand seen (about 100-300 actions)

@@ -10,9 +10,9 @@ import pytest
 import yaml
 
 from canasta_tutor.engine.errors import CanastaError
-from canasta_tutor.puzzles.generator import KINDS, YES_NO, generate, rules_value, to_yaml
-from canasta_tutor.puzzles.format import parse_puzzle_set
 from canasta_tutor.engine.rules import PRESETS, get_rules, with_options
+from canasta_tutor.puzzles.format import parse_puzzle_set
+from canasta_tutor.puzzles.generator import KINDS, YES_NO, generate, rules_value, to_yaml
 from canasta_tutor.puzzles.solver import disagreements, solve
 
 # --- independent facts (classic) -------------------------------------------------------------------------------
@@ -385,8 +385,8 @@ def test_generated_positions_could_occur_in_a_real_hand(rules):
 
 
 def test_position_problems_name_what_could_not_happen():
-    from canasta_tutor.puzzles.generator import position_problems
     from canasta_tutor.engine.situation import Situation
+    from canasta_tutor.puzzles.generator import position_problems
 
     assert position_problems("take-pile", Situation(hand="7H 7S 4C 9D", pile="5D 7C")) == [
         "the hand holds 4 cards, but a player whose team has not melded holds at least the 11 dealt"]

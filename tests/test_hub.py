@@ -27,8 +27,8 @@ from pathlib import Path
 import ipywidgets as widgets
 import pytest
 
-from canasta_tutor.classroom.roster import Classroom
 from canasta_tutor.classroom.progress import ProgressStore
+from canasta_tutor.classroom.roster import Classroom
 from canasta_tutor.widgets import identity
 from canasta_tutor.widgets.classpages import learner_corner, teacher_page
 from canasta_tutor.widgets.dashboard import TeacherDashboard

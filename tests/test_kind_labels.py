@@ -9,10 +9,10 @@ import io
 import pypdf
 import pytest
 
-from canasta_tutor.puzzles.kinds import KINDS, Choice, PuzzleKind, Solution, get_kind, register, unregister
 from canasta_tutor.classroom.live import answer_choices, answer_label
-from canasta_tutor.puzzles.format import parse_puzzle_set
 from canasta_tutor.engine.rules import PRESETS
+from canasta_tutor.puzzles.format import parse_puzzle_set
+from canasta_tutor.puzzles.kinds import KINDS, Choice, PuzzleKind, Solution, get_kind, register, unregister
 from canasta_tutor.puzzles.worksheet import answer_text, worksheet_pdf
 
 

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from canasta_tutor.engine.errors import CanastaError
-from canasta_tutor.puzzles.kinds import KINDS, Choice, PuzzleKind, Solution, get_kind, register, unregister
 from canasta_tutor.engine.melds import CANASTA_KINDS, check_meld
-from canasta_tutor.puzzles.format import COMMON_KEYS, kind_rules, parse_puzzle_set, shipped_schema
 from canasta_tutor.engine.rules import PRESETS
 from canasta_tutor.engine.situation import Situation
+from canasta_tutor.puzzles.format import COMMON_KEYS, kind_rules, parse_puzzle_set, shipped_schema
+from canasta_tutor.puzzles.kinds import KINDS, Choice, PuzzleKind, Solution, get_kind, register, unregister
 from canasta_tutor.puzzles.solver import hints, solve
 
 
@@ -105,10 +105,10 @@ def test_a_kind_registered_in_one_place_is_loaded_solved_hinted_and_generated(co
     assert [(e.puzzle_id, e.field) for e in pset.errors] == [("b", "hand"), ("c", "expect.count")]
     assert "not a field of a 'card-count' puzzle" in str(pset.errors[0])
 
-    from canasta_tutor.puzzles.generator import generate
     from canasta_tutor.classroom.live import answer_choices, answer_label
-    from canasta_tutor.widgets.variants import judge_everywhere
+    from canasta_tutor.puzzles.generator import generate
     from canasta_tutor.puzzles.worksheet import answer_text
+    from canasta_tutor.widgets.variants import judge_everywhere
 
     made = generate("card-count", count=3, seed=1, difficulty=2)
     assert [len(p["cards"].split()) for p in made["puzzles"]] == [2, 2, 2]

@@ -13,13 +13,24 @@ from pathlib import Path
 import pytest
 
 from canasta_tutor.engine.errors import PuzzleError
-from canasta_tutor.puzzles.format import puzzle_from_mapping
 from canasta_tutor.engine.rules import OPTION_NAMES, PRESETS, citation
-from canasta_tutor.widgets.variants import (EXAMPLES, PARTNERSHIP_PRESETS, QUOTES, ROWS, SOURCES, _body, highlight_differences,
-                                    judge_everywhere, presets_html, preset_rows, sources_html)
-from canasta_tutor.widgets.lesson import PresetsTable, example, lesson_puzzles
+from canasta_tutor.puzzles.format import puzzle_from_mapping
 from canasta_tutor.puzzles.kinds import KINDS
+from canasta_tutor.widgets.lesson import PresetsTable, example, lesson_puzzles
 from canasta_tutor.widgets.trainer import load_puzzles
+from canasta_tutor.widgets.variants import (
+    EXAMPLES,
+    PARTNERSHIP_PRESETS,
+    QUOTES,
+    ROWS,
+    SOURCES,
+    _body,
+    highlight_differences,
+    judge_everywhere,
+    preset_rows,
+    presets_html,
+    sources_html,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Every numbered lesson; the lessons with worked examples and puzzles (all but the coached game of lesson 10).

@@ -4,9 +4,9 @@ import time
 
 import pytest
 
-from canasta_tutor.engine.errors import CanastaError
 from canasta_tutor.classroom.live import LiveClass, bar_chart_html
 from canasta_tutor.classroom.progress import ProgressStore
+from canasta_tutor.engine.errors import CanastaError
 from canasta_tutor.puzzles.format import puzzle_from_mapping
 from canasta_tutor.widgets.live import LiveLearnerView, LiveTeacherPanel
 

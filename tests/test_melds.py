@@ -1,8 +1,13 @@
 import pytest
 
-from canasta_tutor.engine.cards import parse_cards
-from canasta_tutor.engine.melds import (canasta_kind, check_add_to_meld, check_meld, check_team_melds, count_canastas,
-                                 meld_points)
+from canasta_tutor.engine.melds import (
+    canasta_kind,
+    check_add_to_meld,
+    check_meld,
+    check_team_melds,
+    count_canastas,
+    meld_points,
+)
 from canasta_tutor.engine.rules import CLASSIC, get_rules
 
 HOYLE, DANISH, SAMBA = get_rules("hoyle"), get_rules("danish"), get_rules("samba")

@@ -4,7 +4,7 @@ from canasta_tutor.engine.cards import parse_cards
 from canasta_tutor.engine.errors import SituationError
 from canasta_tutor.engine.melds import check_meld
 from canasta_tutor.engine.pile import check_frozen, check_stopped, check_take_pile
-from canasta_tutor.engine.rules import CLASSIC, get_rules, with_options
+from canasta_tutor.engine.rules import get_rules, with_options
 
 OPENED = ["KH KS KD"]
 

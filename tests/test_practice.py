@@ -1,6 +1,6 @@
-from canasta_tutor.puzzles.practice import REVIEW_GAP, Practice, topic_of
 from canasta_tutor.classroom.progress import Attempt
 from canasta_tutor.puzzles.format import parse_puzzle_set
+from canasta_tutor.puzzles.practice import REVIEW_GAP, Practice, topic_of
 
 SET = parse_puzzle_set("""
 title: mixed

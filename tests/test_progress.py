@@ -1,16 +1,15 @@
 import contextlib
+import json
+import math
 import multiprocessing
 import sqlite3
+import time
 
 import pytest
 import sqlalchemy as sa
 
-import json
-import math
-import time
-
-from canasta_tutor.engine.errors import ProgressError
 from canasta_tutor.classroom.progress import ENV_VAR, MAX_NAME, MAX_SECONDS, ProgressStore, default_path
+from canasta_tutor.engine.errors import ProgressError
 
 
 @contextlib.contextmanager

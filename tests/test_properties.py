@@ -2,16 +2,16 @@
 
 from collections import Counter
 
-from hypothesis import assume, example, given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from canasta_tutor.engine.cards import ALL_CARDS, Card, format_cards, parse_cards
 from canasta_tutor.engine.errors import CanastaError, PuzzleError, SituationError
 from canasta_tutor.engine.melds import check_meld
 from canasta_tutor.engine.pile import check_take_pile
-from canasta_tutor.puzzles.format import parse_puzzle_set
 from canasta_tutor.engine.rules import PRESETS, get_rules
 from canasta_tutor.engine.scoring import score_hand
+from canasta_tutor.puzzles.format import parse_puzzle_set
 
 cards = st.sampled_from(ALL_CARDS)
 natural_ranks = st.sampled_from(["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from canasta_tutor.engine.scoring import parse_went_out
 from canasta_tutor.game import Game
 from canasta_tutor.puzzles.format import load_puzzle_set, parse_puzzle_set, puzzle_files
-from canasta_tutor.engine.scoring import parse_went_out
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = puzzle_files([ROOT / "puzzles"])

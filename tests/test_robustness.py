@@ -12,15 +12,26 @@ from collections import Counter
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from canasta_tutor import (check_add_to_meld, check_frozen, check_go_out, check_meld, check_opening, check_stopped,
-                           check_take_pile, check_team_melds, find_go_out, max_meld_points, score_hand)
+from canasta_tutor import (
+    check_add_to_meld,
+    check_frozen,
+    check_go_out,
+    check_meld,
+    check_opening,
+    check_stopped,
+    check_take_pile,
+    check_team_melds,
+    find_go_out,
+    max_meld_points,
+    score_hand,
+)
 from canasta_tutor.engine.cards import ALL_CARDS, Card, format_cards, parse_cards
 from canasta_tutor.engine.errors import CanastaError
 from canasta_tutor.engine.melds import check_swap
 from canasta_tutor.engine.pile import check_shown_cards
-from canasta_tutor.puzzles.format import KINDS, puzzle_from_mapping
 from canasta_tutor.engine.rules import PRESETS, get_rules
 from canasta_tutor.engine.situation import max_hand_cards
+from canasta_tutor.puzzles.format import KINDS, puzzle_from_mapping
 from canasta_tutor.puzzles.solver import solve
 
 NATURAL_RANKS = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

@@ -10,8 +10,8 @@ import pytest
 from canasta_tutor import check_frozen, check_go_out, check_take_pile, score_hand
 from canasta_tutor.engine.errors import SituationError
 from canasta_tutor.engine.melds import check_swap
-from canasta_tutor.puzzles.format import parse_puzzle_set
 from canasta_tutor.engine.rules import with_options
+from canasta_tutor.puzzles.format import parse_puzzle_set
 from canasta_tutor.puzzles.solver import solve
 
 OPENED = ["KH KS KD"]

@@ -3,8 +3,18 @@ import dataclasses
 import pytest
 
 from canasta_tutor.engine.errors import RulesError
-from canasta_tutor.engine.rules import (CLASSIC, OPTION_NAMES, PRESETS, RuleSet, SOURCE_TITLES, citation, differing_options,
-                                 get_rules, presets_table, with_options)
+from canasta_tutor.engine.rules import (
+    CLASSIC,
+    OPTION_NAMES,
+    PRESETS,
+    SOURCE_TITLES,
+    RuleSet,
+    citation,
+    differing_options,
+    get_rules,
+    presets_table,
+    with_options,
+)
 
 SOURCE_FILES = set(SOURCE_TITLES)
 

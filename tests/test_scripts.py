@@ -16,9 +16,8 @@ import time
 import urllib.error
 import urllib.request
 
-import pytest
-
 from test_browser import free_port
+
 
 def _clean_copy(root, dest):
     files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=root,

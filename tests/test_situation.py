@@ -4,13 +4,24 @@ import dataclasses
 
 import pytest
 
-from canasta_tutor import (SAMBA, Card, SituationError, check_frozen, check_go_out, check_opening, check_take_pile,
-                           is_frozen, parse_cards, score_hand)
-from canasta_tutor import CLASSIC, check_meld
+from canasta_tutor import (
+    CLASSIC,
+    SAMBA,
+    Card,
+    SituationError,
+    check_frozen,
+    check_go_out,
+    check_meld,
+    check_opening,
+    check_take_pile,
+    is_frozen,
+    parse_cards,
+    score_hand,
+)
 from canasta_tutor.engine.errors import NotationError
 from canasta_tutor.engine.pile import check_shown_cards
-from canasta_tutor.puzzles.format import load_puzzle_set, puzzle_files
 from canasta_tutor.engine.situation import Situation
+from canasta_tutor.puzzles.format import load_puzzle_set, puzzle_files
 
 
 def test_notation_is_read_once_into_cards_and_a_rule_set():

@@ -11,10 +11,9 @@ Skipped only where the module is not built and not in CI (the CI machine builds 
 import pickle
 
 import pytest
+from compiled import compiled_module
 from hypothesis import example, given
 from hypothesis import strategies as st
-
-from compiled import compiled_module
 
 from canasta_tutor.engine import going_out, speedups
 from canasta_tutor.engine.cards import ALL_CARDS, NATURAL_RANKS, Card, format_cards

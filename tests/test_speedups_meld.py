@@ -4,9 +4,9 @@ possible and impossible inputs over every preset and some house rules."""
 
 
 import pytest
-from hypothesis import given, strategies as st
-
 from compiled import compiled_module
+from hypothesis import given
+from hypothesis import strategies as st
 
 from canasta_tutor.engine import melds, speedups
 from canasta_tutor.engine.cards import ALL_CARDS, Card

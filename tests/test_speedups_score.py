@@ -5,9 +5,9 @@ and impossible hands over every preset and some house rules, in every call form.
 import random
 
 import pytest
-from hypothesis import given, strategies as st
-
 from compiled import compiled_module
+from hypothesis import given
+from hypothesis import strategies as st
 
 from canasta_tutor.engine import scoring, speedups
 from canasta_tutor.engine.cards import Card, deck_counts, parse_cards
@@ -136,9 +136,9 @@ def test_compiled_score_answers_as_the_pure_one(compiled, seed, rules):
 
 def test_the_compiled_score_answers_the_common_call_itself(compiled, monkeypatch):
     """Not a fall-back in disguise: with the pure path made to fail, the common call still answers."""
-    from canasta_tutor.engine.cards import parse_cards as p
-
     import importlib
+
+    from canasta_tutor.engine.cards import parse_cards as p
 
     module = importlib.import_module("canasta_tutor.engine._speedups.score")  # loaded (and found fresh) by the fixture
     module.configure(lambda *a, **k: pytest.fail("fell back"), scoring.ScoreSheet)

@@ -16,7 +16,6 @@ from canasta_tutor.engine.rules import CLASSIC, PRESETS, get_rules, with_options
 from canasta_tutor.engine.situation import Situation
 from canasta_tutor.engine.verdict import LazyReasons
 
-
 MODULE = speedups.load("take", force=True)  # also when this run asks for the pure engine
 pytestmark = pytest.mark.skipif(MODULE is None and not os.environ.get("CI"),
                                 reason=f"the compiled take module is not built: {speedups.NOT_USED.get('take')}")

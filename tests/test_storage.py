@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-
-from canasta_tutor.classroom import db
-from canasta_tutor.classroom.roster import Classroom
-from canasta_tutor.engine.errors import ProgressError
-from canasta_tutor.classroom.progress import ProgressStore
 from pgserver import PORTS
 from test_trainer import SET, buttons
+
+from canasta_tutor.classroom import db
+from canasta_tutor.classroom.progress import ProgressStore
+from canasta_tutor.classroom.roster import Classroom
+from canasta_tutor.engine.errors import ProgressError
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..engine.cards import count_of, format_cards, number_word
+from ..engine.cards import format_cards
+from ..engine.numbers import count_of, number_word
 from ..game import DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE
 
 CANASTA_SIZE = 7

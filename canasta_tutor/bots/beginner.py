@@ -13,11 +13,22 @@
 
 from __future__ import annotations
 
+from ..engine.numbers import count_of, number_word
 from . import register
-from ..engine.cards import count_of, number_word
-from ._common import (DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, TAKE_PILE, best_discard, by_kind, meld_score,
-                      pile_words, wild_count)
-
+from ._common import (
+    DISCARD,
+    DRAW,
+    END,
+    GO_OUT,
+    LAY_OFF,
+    MELD,
+    TAKE_PILE,
+    best_discard,
+    by_kind,
+    meld_score,
+    pile_words,
+    wild_count,
+)
 
 #: Under ``rules.lone_hand`` the hand's first pile is taken only when it holds at least this many cards.
 LONE_PILE_MIN = 15

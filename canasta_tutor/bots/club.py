@@ -25,10 +25,24 @@ On top of the beginner's habits it
 
 from __future__ import annotations
 
+from ..engine.numbers import count_of, number_word
 from . import register
-from ..engine.cards import count_of, number_word
-from ._common import (CANASTA_SIZE, DISCARD, DRAW, GO_OUT, LAY_OFF, MELD, TAKE_PILE, action_cards, best_discard, format_cards,
-                      opponents_ranks, pile_is_frozen, pile_words, team_canastas)
+from ._common import (
+    CANASTA_SIZE,
+    DISCARD,
+    DRAW,
+    GO_OUT,
+    LAY_OFF,
+    MELD,
+    TAKE_PILE,
+    action_cards,
+    best_discard,
+    format_cards,
+    opponents_ranks,
+    pile_is_frozen,
+    pile_words,
+    team_canastas,
+)
 from .beginner import BeginnerBot
 
 #: The club player holds a new meld back when melding would leave fewer cards than this in its hand.

@@ -27,13 +27,28 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from . import get_bot
-from ..engine.cards import Card, format_cards, number_word, sort_key
+from ..engine.cards import Card, format_cards, sort_key
 from ..engine.errors import CanastaError, clip_repr
-from ..game import (DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE, Action, Game, IllegalMove, apply,
-                   legal_actions, observation)
+from ..engine.numbers import is_whole_number, number_word
 from ..engine.rules import RuleSet, get_rules
 from ..engine.verdict import Reason, Verdict
+from ..game import (
+    DISCARD,
+    DRAW,
+    END,
+    GO_OUT,
+    LAY_OFF,
+    MELD,
+    SWAP,
+    TAKE_PILE,
+    Action,
+    Game,
+    IllegalMove,
+    apply,
+    legal_actions,
+    observation,
+)
+from . import get_bot
 
 #: The bots' levels a learner may choose for the other seats, weakest first; the coach is the strongest there is.
 LEVELS = ("random", "beginner", "club")
@@ -192,10 +207,10 @@ class CoachedHand:
             level = default_level()
         if level not in levels:
             raise CoachError(f"level: {clip_repr(level)} is not a bot level; choose one of {', '.join(levels)}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= MAX_HAND_NUMBER:
+        if not is_whole_number(seed) or not 1 <= seed <= MAX_HAND_NUMBER:
             raise CoachError(f"hand number: {clip_repr(seed)} is not a whole number from 1 to {MAX_HAND_NUMBER}")
         self.game = Game(self.rules)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.num_players:
+        if not is_whole_number(seat) or not 0 <= seat < self.game.num_players:
             raise CoachError(f"seat: {clip_repr(seat)} is not a seat of {self.rules.name} "
                              f"(0 to {self.game.num_players - 1})")
         self.seed, self.level, self.seat = seed, level, seat

@@ -11,9 +11,19 @@
 
 from __future__ import annotations
 
-from ..engine.cards import count_of
-from ._common import (DISCARD, DRAW, GO_OUT, LAY_OFF, MELD, TAKE_PILE, action_cards, opponents_ranks, pile_is_frozen,
-                      pile_words)
+from ..engine.numbers import count_of
+from ._common import (
+    DISCARD,
+    DRAW,
+    GO_OUT,
+    LAY_OFF,
+    MELD,
+    TAKE_PILE,
+    action_cards,
+    opponents_ranks,
+    pile_is_frozen,
+    pile_words,
+)
 from .club import ClubBot
 
 

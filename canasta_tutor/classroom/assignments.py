@@ -21,17 +21,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import sqlalchemy as sa
 
-from . import db
 from ..engine.cards import format_cards
 from ..engine.errors import CanastaError, PuzzleError
-from ..puzzles.kinds import get_kind
-from ..puzzles.format import GROUP_FIELDS, LIST_FIELDS, Puzzle, load_puzzle_set, parse_puzzle_set, puzzle_files
 from ..engine.rules import PRESETS, RuleSet
+from ..puzzles.format import GROUP_FIELDS, LIST_FIELDS, Puzzle, load_puzzle_set, parse_puzzle_set, puzzle_files
+from ..puzzles.kinds import get_kind
+from . import db
+
 
 # --- puzzles back to the file format -------------------------------------------------
 def rules_value(rules: RuleSet):
@@ -206,7 +207,7 @@ class AssignmentBook:
         checked = parse_puzzle_set(text, f"assignment {title!r}")   # the file must be a valid puzzle set
         if checked.errors:
             raise checked.errors[0]
-        created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        created = datetime.now(UTC).isoformat(timespec="seconds")
         ids = "\n".join(p.id for p in checked.puzzles)
         a = db.assignments
         try:
@@ -287,9 +288,9 @@ class AssignmentBook:
 
 
 def _generated(spec: dict) -> list[Puzzle]:
-    from ..puzzles.generator import generate_puzzles
-    from ..puzzles.format import puzzle_from_mapping
     from ..engine.rules import get_rules
+    from ..puzzles.format import puzzle_from_mapping
+    from ..puzzles.generator import generate_puzzles
 
     known = {"kind", "count", "seed", "difficulty", "rules"}
     unknown = set(spec) - known

@@ -46,10 +46,10 @@ def worksheet_for(kind: str, name: str, *, answers: bool = False, path=None, puz
     """(file name, PDF) of the worksheet of a project puzzle set (``kind="set"``, ``name``: its file's stem) or an
     assignment (``kind="assignment"``, ``name``: its number). LookupError when there is none such; CanastaError
     when its puzzles cannot be printed."""
-    from .assignments import AssignmentBook
     from ..engine.errors import CanastaError
     from ..puzzles.format import load_puzzle_set
     from ..puzzles.worksheet import worksheet_pdf
+    from .assignments import AssignmentBook
 
     if kind == "set":
         # the project's puzzles/ folder, as widgets.trainer.default_puzzle_dir finds it (not imported: no Jupyter)

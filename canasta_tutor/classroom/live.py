@@ -25,14 +25,15 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
-from . import db
 from ..engine.errors import CanastaError
-from ..puzzles.kinds import get_kind
 from ..puzzles.format import Puzzle, puzzle_from_mapping
+from ..puzzles.kinds import get_kind
+from . import db
+
 
 def answer_label(kind: str, answer: dict, rules=None) -> str:
     """The bar an answer goes in: the number, or the label of the kind's button for it under ``rules``
@@ -104,9 +105,9 @@ class LiveClass:
     # --- the teacher -------------------------------------------------------------------
     def send(self, puzzle: Puzzle) -> LivePuzzle:
         """Make ``puzzle`` the class's current puzzle (the earlier one is closed)."""
-        from .assignments import puzzle_to_mapping
         from ..puzzles.practice import set_of
         from ..puzzles.solver import solve
+        from .assignments import puzzle_to_mapping
 
         solve(puzzle)  # an unsolvable puzzle is refused here, not on thirty screens
         raw = json.dumps(puzzle_to_mapping(puzzle), ensure_ascii=False)
@@ -221,7 +222,7 @@ class LiveClass:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def bar_chart_html(counts: dict[str, int], *, right: str | None = None, width: int = 320) -> str:

@@ -47,13 +47,14 @@ try:
     import fcntl
 except ImportError:  # Windows: one kernel per machine there, no lock needed
     fcntl = None
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlalchemy as sa
 
-from . import db
 from ..engine.errors import ProgressError, clip, clip_repr
+from ..engine.numbers import is_whole_number
+from . import db
 
 ENV_VAR = "CANASTA_TUTOR_DB"
 COLUMNS = ("id", "learner", "puzzle_set", "puzzle_id", "kind", "topic", "difficulty", "answer", "correct",
@@ -265,8 +266,8 @@ class ProgressStore:
         (in memory and in the journal file) and saved by the next write that succeeds. Raises
         :class:`ProgressError` only for a bad learner name.
         """
-        stamp = timestamp or datetime.now(timezone.utc).isoformat(timespec="seconds")
-        if not isinstance(difficulty, int) or isinstance(difficulty, bool):
+        stamp = timestamp or datetime.now(UTC).isoformat(timespec="seconds")
+        if not is_whole_number(difficulty):
             raise ProgressError(f"difficulty must be a whole number, not {clip_repr(difficulty, 40)}")
         row = (clean_name(learner), str(puzzle_set), str(puzzle_id), str(kind), str(topic), difficulty,
                json.dumps(answer, ensure_ascii=False, default=str), 1 if correct else 0, clean_seconds(seconds),

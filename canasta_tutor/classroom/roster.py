@@ -27,14 +27,14 @@ import io
 import os
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
-from . import db
 from ..engine.errors import CanastaError
-from .progress import ProgressStore
 from ..engine.verdict import Reason, verdict_type
+from . import db
+from .progress import ProgressStore
 
 JoinVerdict = verdict_type("JoinVerdict", "learner", (None,),
                            "Whether a name could join the class; ``learner``: its learner_id, name, class_id.")
@@ -43,7 +43,7 @@ MAX_NAME = 40
 STUCK_AFTER = 3  # this many misses in a row, the last answers of a learner, mean "stuck"
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def name_key(name: str) -> str:
@@ -178,7 +178,7 @@ class Classroom:
         frame["correct"] = frame["correct"].astype(bool)
         return frame
 
-    def report(self, class_id: int | None = None) -> "ClassReport":
+    def report(self, class_id: int | None = None) -> ClassReport:
         cid = self.current().id if class_id is None else class_id
         names = [row["name"] for row in self.learners(cid)]
         return ClassReport(self.attempts(cid), names)

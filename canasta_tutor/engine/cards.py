@@ -311,36 +311,3 @@ def too_many_copies(cards: Iterable[Card], decks: int, jokers: int) -> list[tupl
 
 def rank_plural(rank: str) -> str:
     return RANK_PLURALS[rank]
-
-
-_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-                 "twelve")
-
-
-def number_word(n: int, zero: str = "no") -> str:
-    """``n`` in words up to twelve (``zero`` for 0), in digits beyond.
-
-    >>> number_word(1), number_word(0), number_word(0, "none"), number_word(15)
-    ('one', 'no', 'none', '15')
-    """
-    if n == 0:
-        return zero
-    return _NUMBER_WORDS[n] if 0 < n < len(_NUMBER_WORDS) else str(n)
-
-
-def count_of(n: int, singular: str, plural: str | None = None, *, zero: str = "no") -> str:
-    """``'one canasta'``, ``'two canastas'``, ``'no wild card'``: a number in words with the right noun.
-
-    >>> count_of(1, "wild card"), count_of(3, "wild card"), count_of(0, "canasta")
-    ('one wild card', 'three wild cards', 'no canasta')
-    """
-    noun = singular if n == 1 or (n == 0 and zero == "no") else (plural or singular + "s")
-    return f"{number_word(n, zero)} {noun}"
-
-
-def join_words(items, conjunction: str = "and") -> str:
-    """``'a, b and c'`` (or ``'a, b or c'``)."""
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]

@@ -16,18 +16,18 @@ False
 
 from __future__ import annotations
 
-import itertools
-from operator import attrgetter
 from collections import Counter
 from dataclasses import dataclass
 from functools import partial, update_wrapper
+from operator import attrgetter
 
-from .cards import SEQUENCE_ORDER, SORT_KEY, Card, card_points, count_of, format_cards, join_words, number_word, rank_plural, sort_key
-from .melds import as_groups, BLACK_THREES, CANASTA_SIZE, GROUP, SEQUENCE, SEQUENCE_MAX, NONE, as_cards, meld_facts
+from .cards import SEQUENCE_ORDER, SORT_KEY, Card, card_points, format_cards, rank_plural
+from .melds import BLACK_THREES, CANASTA_SIZE, GROUP, NONE, SEQUENCE, SEQUENCE_MAX, as_cards, as_groups, meld_facts
+from .numbers import count_of, join_words, number_word
 from .rules import CLASSIC, RuleSet, get_rules
-from .speedups import load
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
-from .verdict import LazyReasons, Reason, Verdict, verdict_type
+from .speedups import load
+from .verdict import LazyReasons, Reason, verdict_type
 
 _RANK_OF_ORDER = {v: k for k, v in SEQUENCE_ORDER.items()}
 _meld_rank = attrgetter("meld_rank")
@@ -44,7 +44,7 @@ class GoOutPlan:
     canastas: int
     swaps: tuple[tuple[int, Card, Card], ...] = ()   # (meld index, natural card put in, wild card taken out)
 
-    def with_discard(self, discard: Card | None) -> "GoOutPlan":
+    def with_discard(self, discard: Card | None) -> GoOutPlan:
         """The same plan with ``discard`` as the last card (made without the frozen ``__init__``: the search
         makes one per way out it finds)."""
         plan = object.__new__(GoOutPlan)

@@ -19,9 +19,28 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
 
-from .cards import (COPIES_HIGH, EVERY_CARD, MELD_WEIGHT, NATURAL_POINTS, NATURAL_RANKS, SEQUENCE_ORDER, W_JOKER_SHIFT,
-                    W_RANK_SQUARES_SHIFT, W_RANK_SUM_SHIFT, W_SUITS, W_THREE, W_TWO_SHIFT, WEIGHT_MAX_CARDS, Card,
-                    card_points, format_cards, join_words, number_word, parse_cards, rank_plural, too_many_copies)
+from .cards import (
+    COPIES_HIGH,
+    EVERY_CARD,
+    MELD_WEIGHT,
+    NATURAL_POINTS,
+    NATURAL_RANKS,
+    SEQUENCE_ORDER,
+    W_JOKER_SHIFT,
+    W_RANK_SQUARES_SHIFT,
+    W_RANK_SUM_SHIFT,
+    W_SUITS,
+    W_THREE,
+    W_TWO_SHIFT,
+    WEIGHT_MAX_CARDS,
+    Card,
+    card_points,
+    format_cards,
+    parse_cards,
+    rank_plural,
+    too_many_copies,
+)
+from .numbers import join_words, number_word
 from .rules import CLASSIC, RuleSet, get_rules
 from .verdict import LazyReasons, Reason, Verdict, verdict_type
 

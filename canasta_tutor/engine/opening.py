@@ -9,15 +9,14 @@
 
 from __future__ import annotations
 
-
 from collections import _count_elements  # Counter's own counting loop (in C on CPython)
 from operator import attrgetter
 
-from .cards import RANK_POINTS, Card, card_points, format_cards, rank_plural
-from .melds import as_groups, as_cards, check_meld, check_team_melds
+from .cards import RANK_POINTS, Card, card_points, format_cards
+from .melds import as_cards, check_team_melds
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import Situation, ensure_hand_size, search_budget, spend, takes_situation
-from .verdict import Reason, Verdict, verdict_type
+from .verdict import Reason, verdict_type
 
 _meld_rank = attrgetter("meld_rank")
 

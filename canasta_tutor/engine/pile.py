@@ -15,19 +15,27 @@ False
 
 from __future__ import annotations
 
-
 from collections import Counter
 
-from .cards import (ALL_CARDS, BLACK_THREES, RED_THREES, WILD_CARDS, Card, card_points, count_of, format_cards,
-                    join_words, number_word, rank_plural, sort_key)
+from .cards import (
+    ALL_CARDS,
+    BLACK_THREES,
+    RED_THREES,
+    WILD_CARDS,
+    Card,
+    card_points,
+    format_cards,
+    rank_plural,
+    sort_key,
+)
 from .going_out import find_go_out
 from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
+from .numbers import count_of, join_words, number_word
 from .opening import _max_groups, explain_minimum, max_meld_points
-from .rules import CLASSIC, RuleSet, get_rules
+from .rules import RuleSet
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
 from .speedups import load
 from .verdict import LazyReasons, Reason, Verdict, verdict_type
-
 
 TakeVerdict = verdict_type(
     "TakeVerdict", "method cards meld top", ("", (), (), None),

@@ -24,6 +24,7 @@ from typing import Literal
 
 from .cards import WEIGHT_MAX_CARDS, copies_offset
 from .errors import RulesError
+from .numbers import is_whole_number
 
 #: No game's score comes near this; a larger one is a typing mistake (and would make sentences unreadable).
 MAX_SCORE = 10 ** 9
@@ -168,7 +169,7 @@ class RuleSet:
 
 def check_score(score) -> None:
     """Raise :class:`RulesError` unless ``score`` is a whole number within :data:`MAX_SCORE` either way."""
-    if not isinstance(score, int) or isinstance(score, bool):
+    if not is_whole_number(score):
         raise RulesError(f"score: a score must be a whole number, not {str(score)[:40]!r}")
     if abs(score) > MAX_SCORE:
         size = f"a number of {score.bit_length() * 30103 // 100000 + 1} digits" if abs(score) > 10 ** 12 else score
@@ -181,7 +182,7 @@ def _check_options(r: RuleSet) -> list[str]:
         problems.append(f"wild_limit must be one of {', '.join(WILD_LIMITS)}, not {r.wild_limit!r}")
     for f in fields(r):
         value = getattr(r, f.name)
-        if f.type in ("int",) and (not isinstance(value, int) or isinstance(value, bool)):
+        if f.type in ("int",) and not is_whole_number(value):
             problems.append(f"{f.name} must be a whole number, not {value!r}")
         if f.type in ("bool",) and not isinstance(value, bool):
             problems.append(f"{f.name} must be true or false, not {value!r}")

@@ -19,9 +19,10 @@ from collections import namedtuple
 from dataclasses import dataclass, field
 from operator import attrgetter
 
-from .cards import RED_THREES, card_points, count_of, format_cards, number_word, rank_plural
+from .cards import RED_THREES, card_points, format_cards, rank_plural
 from .errors import SituationError
 from .melds import MIXED, NATURAL, NONE, SAMBA, check_team_melds, meld_facts
+from .numbers import count_of, is_whole_number, number_word
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import WENT_OUT_VALUES, Situation, parse_went_out, takes_situation  # noqa: F401 (re-exported)
 from .verdict import Reason
@@ -173,7 +174,7 @@ def score_hand(situation: Situation) -> ScoreSheet:
                              f"{rules.canastas_to_go_out} to go out")
     if concealed_canastas is None:
         concealed_canastas = canastas if went_out == "concealed" else 0
-    elif isinstance(concealed_canastas, bool) or not isinstance(concealed_canastas, int) or concealed_canastas < 0:
+    elif not is_whole_number(concealed_canastas) or concealed_canastas < 0:
         raise SituationError(f"concealed_canastas must be a whole number, 0 or more, not {concealed_canastas!r}")
     if concealed_canastas > canastas:
         raise SituationError(f"concealed_canastas: {concealed_canastas}, but the team has "

@@ -4,8 +4,10 @@ rule set's decks."""
 from __future__ import annotations
 
 import inspect
-from collections import Counter
-from collections import _count_elements  # Counter's own counting loop (in C on CPython)
+from collections import (
+    Counter,
+    _count_elements,  # Counter's own counting loop (in C on CPython)
+)
 from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
 from functools import wraps
@@ -13,8 +15,10 @@ from itertools import chain
 
 from .cards import EVERY_CARD, RED_THREES, Card, format_card
 from .errors import SituationError
-from .melds import as_cards as _as_cards, as_groups as _as_groups
-from .rules import CLASSIC, MAX_SCORE, RuleSet, check_score, get_rules as _get_rules
+from .melds import as_cards as _as_cards
+from .melds import as_groups as _as_groups
+from .rules import CLASSIC, MAX_SCORE, RuleSet, check_score
+from .rules import get_rules as _get_rules
 
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
 _JOKER = Card("JK")
@@ -247,7 +251,7 @@ class Situation:
             self.ensure_possible()
 
     @classmethod
-    def _make(cls, values: dict) -> "Situation":
+    def _make(cls, values: dict) -> Situation:
         """``Situation(**values)`` for known field names, without the generated ``__init__``'s frozen
         ``__setattr__`` per field: the adapter of the old call forms makes one situation per call."""
         self = object.__new__(cls)
@@ -258,7 +262,7 @@ class Situation:
         return self
 
     @classmethod
-    def _positional(cls, names: tuple[str, ...], args: tuple) -> "Situation":
+    def _positional(cls, names: tuple[str, ...], args: tuple) -> Situation:
         """:meth:`_make` for field values given in the order ``names`` (the adapter's positional call form)."""
         self = object.__new__(cls)
         d = self.__dict__
@@ -271,7 +275,7 @@ class Situation:
         return self
 
     @classmethod
-    def parse(cls, **fields) -> "Situation":
+    def parse(cls, **fields) -> Situation:
         """A situation from notation: ``Situation.parse(hand="7H 7S", melds=["KH KS KD"], rules="samba")``."""
         return cls(**fields)
 
@@ -297,7 +301,7 @@ class Situation:
                 return
         ensure_possible(rules, **{name: d[name] for name in _COPIES_ORDER if d[name] != ()})
 
-    def replace(self, **changes) -> "Situation":
+    def replace(self, **changes) -> Situation:
         """A copy with some fields changed (read and checked like a new situation)."""
         return replace(self, **changes)
 

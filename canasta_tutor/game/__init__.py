@@ -103,8 +103,19 @@ Rules decided here (where the presets and sources leave the game model a choice)
 """
 
 from .actions import DISCARD, DRAW, END, GO_OUT, KINDS, LAY_OFF, MELD, SWAP, TAKE_PILE, Action
-from .state import (DRAW_PHASE, HAND_OVER, MELD_PHASE, Game, IllegalMove, Observation, State, apply, legal_actions,
-                    observation, why_illegal)
+from .state import (
+                    DRAW_PHASE,
+                    HAND_OVER,
+                    MELD_PHASE,
+                    Game,
+                    IllegalMove,
+                    Observation,
+                    State,
+                    apply,
+                    legal_actions,
+                    observation,
+                    why_illegal,
+)
 
 __all__ = ["Action", "KINDS", "DRAW", "TAKE_PILE", "MELD", "LAY_OFF", "SWAP", "DISCARD", "GO_OUT", "END",
            "Game", "State", "IllegalMove", "Observation", "apply", "legal_actions", "observation", "why_illegal",

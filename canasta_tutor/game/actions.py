@@ -136,7 +136,7 @@ class Action:
         return self.kind + (": " + "; ".join(parts) if parts else "")
 
     @classmethod
-    def parse(cls, text: str) -> "Action":
+    def parse(cls, text: str) -> Action:
         """Read the form :meth:`to_text` writes; a bad text raises :class:`CanastaError` saying what and where."""
         if not isinstance(text, str):
             raise CanastaError(f"an action is written as text, like 'discard: cards=7H', not {clip(repr(text))}")

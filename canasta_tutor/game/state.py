@@ -9,8 +9,18 @@ from dataclasses import dataclass
 from ..engine.cards import ALL_CARDS, JOKER, RED_THREES, SEQUENCE_ORDER, Card, card_points, format_cards
 from ..engine.errors import CanastaError, SituationError, clip
 from ..engine.going_out import check_go_out, find_go_out
-from ..engine.melds import (CANASTA_SIZE, GROUP, SEQUENCE, check_add_to_meld, check_meld, check_swap,
-                     check_team_melds, meld_facts, meld_key)
+from ..engine.melds import (
+    CANASTA_SIZE,
+    GROUP,
+    SEQUENCE,
+    check_add_to_meld,
+    check_meld,
+    check_swap,
+    check_team_melds,
+    meld_facts,
+    meld_key,
+)
+from ..engine.numbers import is_whole_number
 from ..engine.opening import check_opening
 from ..engine.pile import check_take_pile, fast_take
 from ..engine.rules import RuleSet, get_rules
@@ -56,7 +66,7 @@ class Game:
         n = self.rules.players
         self.num_players = n
         nt = teams if teams is not None else n if self.rules.lone_hand else _DEFAULT_TEAMS.get(n, n)
-        if not isinstance(nt, int) or isinstance(nt, bool) or nt < 2 or n % nt:
+        if not is_whole_number(nt) or nt < 2 or n % nt:
             raise CanastaError(f"teams: {clip(repr(nt), 20)} teams cannot seat {n} players evenly")
         if self.rules.lone_hand and nt != n:
             raise CanastaError(f"teams: {self.rules.name} plays each player alone until the pile is first taken "
@@ -79,11 +89,11 @@ class Game:
         Under ``lone_hand`` that is the player himself; his side in a hand is ``State.team_of``."""
         return player % self.num_teams
 
-    def new_initial_state(self, seed=0) -> "State":
+    def new_initial_state(self, seed=0) -> State:
         """The first hand of a game, dealt from a deck shuffled by ``seed`` (any int or str)."""
         return State._deal(self, seed, hand_number=1, dealer=self.num_players - 1, scores=(0,) * self.num_teams)
 
-    def deal(self, seed=0, hand_number: int = 1, scores=None) -> "State":
+    def deal(self, seed=0, hand_number: int = 1, scores=None) -> State:
         """Hand ``hand_number`` of the game with this ``seed``, as ``next_hand()`` would deal it (the same cards,
         the same dealer), with the teams' ``scores`` before it (default 0 each): to replay a hand by its number.
 
@@ -91,7 +101,7 @@ class Game:
         >>> state.hand_number, state.dealer, state.current_player, state.scores
         (3, 1, 2, (120, 860))
         """
-        if not isinstance(hand_number, int) or isinstance(hand_number, bool) or hand_number < 1:
+        if not is_whole_number(hand_number) or hand_number < 1:
             raise CanastaError(f"hand_number: a hand is numbered from 1, not {clip(repr(hand_number), 20)}")
         scores = (0,) * self.num_teams if scores is None else tuple(scores)
         if len(scores) != self.num_teams:
@@ -125,7 +135,7 @@ class State:
 
     # --- making a state --------------------------------------------------------------------------------
     @classmethod
-    def _deal(cls, game: Game, seed, *, hand_number: int, dealer: int, scores) -> "State":
+    def _deal(cls, game: Game, seed, *, hand_number: int, dealer: int, scores) -> State:
         rules = game.rules
         self = cls.__new__(cls)
         self.game, self.rules, self.seed = game, rules, seed
@@ -173,7 +183,7 @@ class State:
         self._legal = self._legal_set = self._results = None
         return self
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         new = State.__new__(State)
         new.game, new.rules, new.seed = self.game, self.rules, self.seed
         new.hand_number, new.dealer, new.scores = self.hand_number, self.dealer, self.scores
@@ -191,7 +201,7 @@ class State:
         new._legal, new._legal_set, new._results = self._legal, self._legal_set, self._results
         return new
 
-    def next_hand(self) -> "State":
+    def next_hand(self) -> State:
         """The next hand of the same game (the deal passes to the left), once this one is over."""
         if not self.is_terminal():
             raise CanastaError("the hand is not over yet: play it to its end first")
@@ -286,7 +296,7 @@ class State:
     def legal_actions(self) -> list[Action]:
         return legal_actions(self)
 
-    def apply(self, action: Action) -> "State":
+    def apply(self, action: Action) -> State:
         return apply(self, action)
 
     def __repr__(self) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from ..engine.melds import check_meld, count_canastas
+from ..engine.melds import count_canastas
 from ..engine.situation import Situation
 
 #: The measures per kind (each is a number; more means harder), in the order :func:`features` returns them.

@@ -18,9 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.cards import parse_card, parse_cards
-from ..engine.errors import CanastaError, NotationError, PuzzleError, RulesError, QUOTE_LIMIT, clip, clip_repr
-from ..engine.rules import CLASSIC, OPTION_NAMES, RuleSet, get_rules, with_options
-from ..engine.rules import PRESETS
+from ..engine.errors import QUOTE_LIMIT, CanastaError, NotationError, PuzzleError, RulesError, clip, clip_repr
+from ..engine.rules import CLASSIC, OPTION_NAMES, PRESETS, RuleSet, get_rules, with_options
 from ..engine.situation import CARD_FIELDS, GROUPS_FIELDS, Situation, copies_problem
 
 GROUP_FIELDS = CARD_FIELDS

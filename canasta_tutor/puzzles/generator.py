@@ -26,9 +26,10 @@ from collections.abc import Iterator
 
 from ..engine.cards import ALL_CARDS, Card, format_cards
 from ..engine.errors import CanastaError, clip_repr
-from ..engine.situation import Situation
 from ..engine.melds import check_meld
+from ..engine.numbers import is_whole_number
 from ..engine.rules import CLASSIC, PRESETS, RuleSet, get_rules
+from ..engine.situation import Situation
 
 NATURAL_RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 WILD = (Card("2S"), Card("2H"), Card("2D"), Card("2C"), Card("JK"))
@@ -151,8 +152,8 @@ def _solve_raw(kind: str, situation: dict, rules: RuleSet):
 
 def _solve_situation(kind: str, situation: dict, rules: RuleSet):
     """``(answer, Situation)`` for a candidate, or ``None`` if the engine finds the situation impossible."""
-    from .kinds import KINDS as registry
     from .format import parse_situation
+    from .kinds import KINDS as registry
 
     try:
         made = Situation(rules=rules, **parse_situation(situation))
@@ -162,7 +163,7 @@ def _solve_situation(kind: str, situation: dict, rules: RuleSet):
 
 
 def _check_seed(seed) -> None:
-    if isinstance(seed, int) and not isinstance(seed, bool):
+    if is_whole_number(seed):
         if seed.bit_length() > 256:
             raise CanastaError(f"the seed {clip_repr(seed)} is too large (at most 256 bits)")
         return
@@ -301,9 +302,9 @@ def generate_puzzles(kind: str, *, count: int, seed: int | str = 0, difficulty: 
     if record is None or record.generate is None:
         raise CanastaError(f"unknown puzzle kind {clip_repr(kind)}: the kinds are "
                            f"{', '.join(n for n, k in registry.items() if k.generate)}")
-    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_COUNT:
+    if not is_whole_number(count) or not 1 <= count <= MAX_COUNT:
         raise CanastaError(f"count must be a whole number from 1 to {MAX_COUNT:,}, not {clip_repr(count)}")
-    if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 1 <= difficulty <= 5:
+    if not is_whole_number(difficulty) or not 1 <= difficulty <= 5:
         raise CanastaError(f"difficulty must be 1 to 5, not {clip_repr(difficulty)}")
     _check_seed(seed)
     rules = _rules(rules)

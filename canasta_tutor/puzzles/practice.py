@@ -163,8 +163,8 @@ class Practice:
         return self._generate(pool, acc)
 
     def _generate(self, pool: list[Puzzle], acc: dict[str, float]) -> Puzzle:
-        from .generator import generate_puzzles
         from .format import puzzle_from_mapping
+        from .generator import generate_puzzles
 
         weakest = min(pool, key=lambda p: (acc.get(topic_of(p), 0.5), p.difficulty))
         rounds = sum(1 for a in self.history if a.topic == topic_of(weakest))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .kinds import KINDS, Solution, get_kind
 from .format import Puzzle
+from .kinds import KINDS, Solution, get_kind
 
 #: The solver of each kind (from the registry, :data:`canasta_tutor.puzzles.kinds.KINDS`).
 SOLVERS = {name: kind.solve for name, kind in KINDS.items()}

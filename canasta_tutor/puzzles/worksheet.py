@@ -22,10 +22,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..engine.cards import Card, card_points
+from ..engine.cards import Card
 from ..engine.errors import CanastaError, PuzzleError
-from .kinds import get_kind
 from .format import Puzzle, load_puzzle_set, puzzle_files
+from .kinds import get_kind
 
 PAPER_QUESTIONS = {
     "card-points": "How many points are these cards worth?",

@@ -172,8 +172,8 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
     from voila.tornado.handler import TornadoVoilaHandler
     from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-    from ..classroom.roster import Classroom
     from ..classroom.downloads import class_export, send, worksheet_download
+    from ..classroom.roster import Classroom
     from ..engine.errors import CanastaError
 
     room = Classroom()
@@ -551,7 +551,7 @@ def serve_options(args, out=None) -> dict:
     import ipaddress
     import sys
 
-    from ..classroom.roster import Classroom, new_key, network_addresses
+    from ..classroom.roster import Classroom, network_addresses, new_key
     from ..engine.errors import CanastaError
 
     out = out or sys.stdout

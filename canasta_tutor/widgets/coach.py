@@ -13,15 +13,23 @@ import html
 
 import ipywidgets as widgets
 
+from ..bots.coach import (
+    KIND_LABELS,
+    MAX_HAND_NUMBER,
+    RULES_CHOICES,
+    CoachedHand,
+    _sentence,
+    available_levels,
+    bot_words,
+    default_level,
+)
 from ..engine.cards import Card, sort_key
-from ..bots.coach import (KIND_LABELS, MAX_HAND_NUMBER, RULES_CHOICES, CoachedHand, _sentence, available_levels, bot_words,
-                     default_level)
 from ..engine.errors import CanastaError
-from ..game import IllegalMove
-from .render import cards_html, melds_html, pile_html
 from ..engine.rules import PRESETS
-from .variants import short_title
+from ..game import IllegalMove
 from .cardbuttons import card_button
+from .render import cards_html, melds_html, pile_html
+from .variants import short_title
 
 _BAD = "#b71c1c"
 _COACH = "#0d47a1"

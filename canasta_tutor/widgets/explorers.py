@@ -16,11 +16,11 @@ from ..engine.going_out import check_go_out
 from ..engine.melds import NONE, SAMBA, check_meld
 from ..engine.opening import check_opening
 from ..engine.pile import check_frozen, check_stopped, check_take_pile
-from .render import BAD, GOOD, card_html, cards_html, melds_html, pile_html, tone_colour, verdict_html
 from ..engine.rules import PRESETS, get_rules
 from ..engine.scoring import GameScore, score_hand, score_red_threes
 from ..engine.situation import copies_problem
 from .cardbuttons import CardInputs, DeckPicker, card_button
+from .render import BAD, GOOD, card_html, cards_html, melds_html, pile_html, tone_colour, verdict_html
 
 _GOOD = tone_colour(GOOD)
 _BAD = tone_colour(BAD)

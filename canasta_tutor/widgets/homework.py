@@ -14,8 +14,8 @@ import ipywidgets as widgets
 
 from ..classroom.assignments import Assignment, AssignmentBook
 from ..engine.errors import CanastaError
-from ..puzzles.generator import KINDS
 from ..engine.rules import PRESETS
+from ..puzzles.generator import KINDS
 from .trainer import Trainer, default_puzzle_dir
 
 _BAD = "#c62828"

@@ -159,8 +159,8 @@ def signed_in_panel():
     who = current()
     progress = None
     if who is not None and not who.teacher:
-        from ..engine.errors import CanastaError
         from ..classroom.progress import ProgressStore
+        from ..engine.errors import CanastaError
 
         try:
             progress = my_progress(ProgressStore(), who.name)

@@ -20,14 +20,14 @@ from collections import Counter, defaultdict
 import ipywidgets as widgets
 
 from ..engine.errors import CanastaError, PuzzleError
-from ..puzzles.kinds import KINDS
 from ..engine.melds import NONE, SAMBA
-from ..puzzles.format import Puzzle, puzzle_from_mapping
-from .render import situation_html
 from ..engine.rules import CLASSIC, PRESETS
+from ..puzzles.format import Puzzle, puzzle_from_mapping
+from ..puzzles.kinds import KINDS
 from ..puzzles.solver import Solution, solve
-from .variants import PARTNERSHIP_PRESETS, presets_html, short_title, sources_html
+from .render import situation_html
 from .trainer import Trainer, load_puzzles
+from .variants import PARTNERSHIP_PRESETS, presets_html, short_title, sources_html
 
 _VERDICT = "#0d47a1"  # one colour for yes and no: a "no" is an answer, not a mistake
 
@@ -171,8 +171,17 @@ class PresetsTable(widgets.VBox):
         self.sources.value = sources_html(chosen)
 
 
-from .explorers import (CardCounter, FreezeExplorer, GoOutExplorer, MeldBuilder, OpeningExplorer,  # noqa: E402
-                        RedThreeExplorer, ScoreExplorer, TakePileExplorer, VariantsExplorer)
+from .explorers import (  # noqa: E402
+    CardCounter,
+    FreezeExplorer,
+    GoOutExplorer,
+    MeldBuilder,
+    OpeningExplorer,
+    RedThreeExplorer,
+    ScoreExplorer,
+    TakePileExplorer,
+    VariantsExplorer,
+)
 from .trainer import PracticeRoom  # noqa: E402
 
 __all__ = ["example", "lesson_puzzles", "PresetsTable",

@@ -19,15 +19,15 @@ import time
 
 import ipywidgets as widgets
 
-from ..engine.errors import CanastaError
 from ..classroom.live import LiveClass, answer_label, bar_chart_html
-from ..puzzles.practice import set_of
 from ..classroom.progress import ProgressStore
-from ..puzzles.kinds import get_kind
-from ..puzzles.format import KINDS, Puzzle
-from .render import situation_html
+from ..engine.errors import CanastaError
 from ..engine.rules import PRESETS
+from ..puzzles.format import KINDS, Puzzle
+from ..puzzles.kinds import get_kind
+from ..puzzles.practice import set_of
 from ..puzzles.solver import solve
+from .render import situation_html
 from .trainer import Trainer, load_puzzles
 
 _BAD = "#c62828"
@@ -269,8 +269,8 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
     def generate(self, kind: str | None = None, *, difficulty: int | None = None, rules: str | None = None,
                  seed=None) -> Puzzle | None:
         """Make a fresh puzzle with the generator (not sent yet)."""
-        from ..puzzles.generator import generate_puzzles
         from ..puzzles.format import puzzle_from_mapping
+        from ..puzzles.generator import generate_puzzles
 
         kind = kind or self.kind.value
         difficulty = difficulty or self.difficulty.value

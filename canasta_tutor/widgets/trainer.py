@@ -22,16 +22,16 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
+from ..classroom.progress import Attempt, ProgressStore
 from ..engine.errors import CanastaError
+from ..puzzles.format import Puzzle, PuzzleSet, load_puzzle_set, puzzle_files
 from ..puzzles.kinds import get_kind
 from ..puzzles.practice import Practice, set_of, topic_of
-from ..classroom.progress import Attempt, ProgressStore
-from ..puzzles.format import Puzzle, PuzzleSet, load_puzzle_set, puzzle_files
-from .render import BAD, GOOD, NEUTRAL, situation_html, tone_colour
 from ..puzzles.solver import hints, solve
 from . import kernel_guard
 from .cardbuttons import card_button
 from .identity import signed_in
+from .render import BAD, GOOD, NEUTRAL, situation_html, tone_colour
 
 SUBMIT_WAIT = 0.4  # seconds Enter waits for the box's last keystrokes (see Trainer._number_message)
 _OK = tone_colour(GOOD)

@@ -14,8 +14,9 @@ import re
 from dataclasses import dataclass
 
 from ..engine.errors import CanastaError
-from ..puzzles.format import Puzzle, parse_situation
+from ..engine.numbers import number_word
 from ..engine.rules import PRESETS, RuleSet, citation, get_rules
+from ..puzzles.format import Puzzle, parse_situation
 
 #: The options that decide each kind of question, for naming the source of each answer.
 DECIDING_OPTIONS = {
@@ -49,12 +50,8 @@ PARTNERSHIP_PRESETS = tuple(name for name, r in PRESETS.items() if r.players == 
 
 
 # --- the presets in plain words ----------------------------------------------------------------------------------
-_WORDS = {0: "none", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-          9: "nine", 10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen", 14: "fourteen", 15: "fifteen"}
-
-
 def _n(n: int) -> str:
-    return _WORDS.get(n, str(n))
+    return number_word(n, "none")
 
 
 def _yes(value: bool) -> str:

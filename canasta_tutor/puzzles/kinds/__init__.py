@@ -14,9 +14,10 @@ its generator. Adding a kind is one module here that calls :func:`register` (or 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from ...engine.errors import CanastaError, SituationError, clip_repr
 from ...engine.situation import SITUATION_FIELDS, Situation
@@ -223,6 +224,9 @@ def hand(situation: Situation):
     return situation.hand
 
 
+# isort: off
+# the kinds register in this order, the order lessons, menus and the schema list them
 from . import card_points, meld, opening, freeze, take_pile, go_out, score_hand  # noqa: E402,F401  (registers)
+# isort: on
 
 __all__ = ["ANSWER_CONTROLS", "Choice", "HIDEABLE", "KINDS", "PuzzleKind", "Solution", "get_kind", "register", "unregister"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..generator import Pool, _codes, _not_red_three, _plain
 from ...engine.cards import card_points, format_cards
 from ...engine.errors import SituationError
+from ..generator import Pool, _codes, _not_red_three, _plain
 from . import PuzzleKind, Solution, first_value, register
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..generator import Pool, _codes, _not_red_three, _plain, _team_melds
 from ...engine.pile import _freezers, check_frozen
+from ..generator import Pool, _codes, _not_red_three, _plain, _team_melds
 from . import PuzzleKind, Solution, register, table, yes_no
 
 

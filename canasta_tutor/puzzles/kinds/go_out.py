@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..generator import NATURAL_RANKS, Pool, _codes, _group, _plain, _score
-from ...engine.cards import count_of, number_word
 from ...engine.going_out import check_go_out
 from ...engine.melds import check_meld, count_canastas
+from ...engine.numbers import count_of, number_word
+from ..generator import NATURAL_RANKS, Pool, _codes, _group, _plain, _score
 from . import PuzzleKind, Solution, hand, register, table, yes_no
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..generator import NATURAL_RANKS, Pool, _codes, _plain
 from ...engine.cards import Card
 from ...engine.melds import CANASTA_KINDS, MIXED, NATURAL, NONE, SAMBA, check_meld
+from ..generator import NATURAL_RANKS, Pool, _codes, _plain
 from . import Choice, PuzzleKind, Solution, register
 
 

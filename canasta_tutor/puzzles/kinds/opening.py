@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..generator import NATURAL_RANKS, Pool, _codes, _group, _score
 from ...engine.opening import check_opening
+from ..generator import NATURAL_RANKS, Pool, _codes, _group, _score
 from . import PuzzleKind, Solution, register
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..generator import Pool, _codes, _not_red_three, _team_melds
 from ...engine.scoring import score_hand
+from ..generator import Pool, _codes, _not_red_three, _team_melds
 from . import PuzzleKind, Solution, first_value, register
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..generator import NATURAL_RANKS, Pool, _codes, _not_red_three, _score, _team_melds
 from ...engine.pile import check_take_pile
+from ..generator import NATURAL_RANKS, Pool, _codes, _not_red_three, _score, _team_melds
 from . import PuzzleKind, Solution, hand, register, table, yes_no
 
 
