@@ -75,7 +75,7 @@ def main() -> None:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
             warm_context = browser.new_context()
-            for round_ in range(args.repeat):
+            for _round in range(args.repeat):
                 for name in names:
                     filled = pool_filled(log, name)
                     # cold: a fresh browser context, nothing cached; warm: one context for every visit,

@@ -62,7 +62,8 @@ def bench_engine(quick: bool) -> list[tuple[str, float, str]]:
     parsed = [(parse_cards(h), [parse_cards(m) for m in ms], s, parse_cards(p)) for h, ms, s, p in TAKE_CASES]
     medians = []
     for hand, melds, score, pile in parsed:
-        medians.append(per_call(lambda: check_take_pile(hand, melds, score, pile, CLASSIC), number=n, repeat=7))
+        medians.append(per_call(lambda hand=hand, melds=melds, score=score, pile=pile:
+                                check_take_pile(hand, melds, score, pile, CLASSIC), number=n, repeat=7))
     rows.append(("take-pile decision (median of 6 situations)", statistics.median(medians), "50 µs"))
     rows.append(("take-pile decision, slowest situation", max(medians), "50 µs"))
     meld = parse_cards("KH KS KD KC 2C JK")
@@ -105,8 +106,9 @@ def bench_big_hands(quick: bool) -> list[tuple[str, float, str]]:
         worst = 0.0
         for _ in range(4 if quick else 12):
             hand = rng.sample(pool, rng.randint(rules.hand_size, max_hand_cards(rules)))
-            for call in (lambda: check_go_out(hand, [], 0, rules), lambda: max_meld_points(hand, rules),
-                         lambda: check_take_pile(hand[:-2], [], 0, hand[-2:], rules)):
+            for call in (lambda hand=hand, rules=rules: check_go_out(hand, [], 0, rules),
+                         lambda hand=hand, rules=rules: max_meld_points(hand, rules),
+                         lambda hand=hand, rules=rules: check_take_pile(hand[:-2], [], 0, hand[-2:], rules)):
                 start = time.perf_counter()
                 try:
                     call()

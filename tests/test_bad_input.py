@@ -8,8 +8,11 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from canasta_tutor.engine.errors import MESSAGE_LIMIT, PuzzleError
+import canasta_tutor as ct
+from canasta_tutor.engine.errors import MESSAGE_LIMIT, CanastaError, PuzzleError
 from canasta_tutor.puzzles.format import parse_puzzle_set
 
 BAD = Path(__file__).parent / "bad_inputs"
@@ -175,12 +178,6 @@ def test_progress_never_creates_a_database(cli, tmp_path):
 # TypeError instead of a CanastaError: every public check normalises a list of groups with ``melds.as_groups``
 # and a score through ``RuleSet.opening_minimum``, which raise the project's errors.
 
-from hypothesis import given  # noqa: E402
-from hypothesis import strategies as st
-
-import canasta_tutor as ct  # noqa: E402
-from canasta_tutor.engine.errors import CanastaError  # noqa: E402
-
 _JUNK = st.one_of(st.none(), st.integers(), st.floats(), st.booleans(), st.builds(object),
                   st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
 _CALLS = {
@@ -342,9 +339,9 @@ def test_a_score_of_5000_digits_is_a_canasta_error(call):
     score = 10 ** 5000
     with pytest.raises(CanastaError):
         if call == "take-pile":
-            ct.check_take_pile("7H 7S", melds=[], score=score, pile="7C").sentence
+            _ = ct.check_take_pile("7H 7S", melds=[], score=score, pile="7C").sentence
         else:
-            ct.check_opening(["KH KS KD"], score=score).sentence
+            _ = ct.check_opening(["KH KS KD"], score=score).sentence
 
 
 # --- junk through the entry points this branch owns ---------------------------------------------------------

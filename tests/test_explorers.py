@@ -236,7 +236,7 @@ def test_no_explorer_input_is_wider_than_a_phone():
                      TakePileExplorer(), GoOutExplorer(), ScoreExplorer(), VariantsExplorer()):
         if hasattr(explorer, "cards"):
             explorer.cards.switch.value = True
-        for name, description, width, max_width in _widths(explorer):
+        for name, description, width, _max_width in _widths(explorer):
             fixed = re.fullmatch(r"([\d.]+)(px|em)", width or "")
             if fixed:
                 px = float(fixed[1]) * (16 if fixed[2] == "em" else 1)

@@ -89,7 +89,7 @@ def test_the_deal_gives_each_player_a_hand_and_conserves_the_deck(name):
     rules = get_rules(name)
     state = Game(name).new_initial_state(seed=3)
     assert all_cards(state) == deck_of(rules)
-    for p, hand in enumerate(state.hands):
+    for hand in state.hands:
         assert len(hand) == rules.hand_size
         assert not any(c.is_red_three for c in hand)
     top = state.pile[-1]

@@ -140,7 +140,6 @@ def _brute(hand, melds, rules):
         table = [list(parse_cards(m)) for m in melds]
         ranks = {m[0].rank: i for i, m in enumerate(table)}
         groups = {}
-        ok = True
         for c in naturals:
             if c.rank in ranks:
                 table[ranks[c.rank]].append(c)

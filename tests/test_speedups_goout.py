@@ -57,6 +57,7 @@ RULES = FAST_RULES + [
     with_options("classic", hand_size=3),
     with_options("classic", max_wild=70),
 ]
+ANY_RULES = st.sampled_from(RULES)
 
 WILD_COPIES = [c for c in ALL_CARDS if c.is_wild and c.rank == "2"] * 2 + [Card("JK")] * 4
 BLACK_COPIES = [c for c in ALL_CARDS if c.is_black_three] * 2
@@ -69,7 +70,7 @@ def _rank_copies(rank):
 
 
 @st.composite
-def possible(draw, rules=st.sampled_from(RULES)):
+def possible(draw, rules=ANY_RULES):
     """``(rules, hand, melds, score)``: a hand near going out and its team's melds, never more copies of a card
     than two packs and four jokers hold (so impossible only under rules with fewer)."""
     rules = draw(rules)

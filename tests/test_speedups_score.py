@@ -52,8 +52,8 @@ def deal(rng: random.Random, rules):
     ranks = rng.sample(["A", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"], rng.randint(canastas, 5))
     for j, rank in enumerate(ranks):
         if j < canastas:
-            melds.append(tuple(take(lambda c: c.rank == rank, rng.choice([7, 8])) + take(lambda c: c.is_wild,
-                                                                                         rng.randint(0, 1))))
+            melds.append(tuple(take(lambda c, rank=rank: c.rank == rank, rng.choice([7, 8]))
+                               + take(lambda c: c.is_wild, rng.randint(0, 1))))
             continue
         if rules.sequences and rng.random() < 0.3:
             suit = rng.choice("SHDC")
@@ -64,7 +64,7 @@ def deal(rng: random.Random, rules):
                     deck.remove(c)
                 melds.append(tuple(run))
             continue
-        nat = take(lambda c: c.rank == rank, rng.choice([2, 3, 4, 5, 7, 8]))
+        nat = take(lambda c, rank=rank: c.rank == rank, rng.choice([2, 3, 4, 5, 7, 8]))
         wild = take(lambda c: c.is_wild, rng.randint(0, 3))
         melds.append(tuple(rng.sample(nat + wild, len(nat + wild))))
     if out and rng.random() < 0.3:

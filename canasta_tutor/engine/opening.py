@@ -98,7 +98,7 @@ def _max_meld_points(cards, rules: RuleSet, top: Card | None) -> int:
 
     naturals = [c for c in cards if c.is_natural]
     best = -1
-    for used, _lay, new, _sambas in _sequence_options(naturals, [], rules):
+    for used, _lay, _new, _sambas in _sequence_options(naturals, [], rules):
         spend()
         rest = list(cards)
         for c in used:

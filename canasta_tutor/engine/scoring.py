@@ -225,7 +225,7 @@ def _score_items(melds, facts, concealed_canastas, red_threes, went_out, hands, 
     if canastas:
         parts = []
         bonus = 0
-        for m, v in canastas:
+        for _m, v in canastas:
             value = {NATURAL: rules.natural_canasta_bonus, MIXED: rules.mixed_canasta_bonus,
                      SAMBA: rules.samba_bonus}[v.canasta]
             what = "samba" if v.canasta == SAMBA else f"{v.canasta} canasta of {rank_plural(v.rank)}"
