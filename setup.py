@@ -11,8 +11,10 @@ from pathlib import Path
 
 from setuptools import setup
 
-# canasta_tutor/engine/speedups.py (stdlib only) says what a module's source is: one definition for the build and the loader
-_spec = importlib.util.spec_from_file_location("_speedups", Path(__file__).parent / "canasta_tutor" / "engine" / "speedups.py")
+# canasta_tutor/engine/speedups.py (stdlib only) says what a module's source is: one definition for the build and the
+# loader
+_spec = importlib.util.spec_from_file_location("_speedups",
+                                               Path(__file__).parent / "canasta_tutor" / "engine" / "speedups.py")
 _speedups = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_speedups)
 

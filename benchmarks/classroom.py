@@ -9,9 +9,10 @@ inside itself. Each learner is a kernel client doing what the page's browser doe
    ``--spread`` seconds: the page's HTML, then its kernel's websocket and the widgets' states (the widget
    manager's ``request_states``): median and worst time until every widget's state has arrived;
 2. the teacher says "open lesson 4" (named ahead with ``--class-lesson``, so each kernel builds it while its
-   learner is on the landing page; ``--no-class-lesson``: built when asked for): all N send the lesson's name to their page's route box at once (what the
-   page's script does when the address becomes ``#04-taking-the-pile``): median and worst time until the
-   kernel has sent the lesson's widgets and put them in the page;
+   learner is on the landing page; ``--no-class-lesson``: built when asked for): all N send the lesson's name
+   to their page's route box at once (what the page's script does when the address becomes
+   ``#04-taking-the-pile``): median and worst time until the kernel has sent the lesson's widgets and put them
+   in the page;
 3. memory (resident, the server and every kernel) with N learners on lesson 4;
 4. the learners leave (their websockets close, their pages' close requests): how many kernels are still held.
 
@@ -56,7 +57,8 @@ def message(msg_type: str, content: dict, session: str, metadata: dict | None = 
     return json.dumps({"header": {"msg_id": uuid.uuid4().hex, "username": "bench", "session": session,
                                   "msg_type": msg_type, "version": "5.3",
                                   "date": datetime.now(UTC).isoformat()},
-                       "parent_header": {}, "metadata": metadata or {}, "content": content, "channel": "shell", "buffers": []})
+                       "parent_header": {}, "metadata": metadata or {}, "content": content, "channel": "shell",
+                       "buffers": []})
 
 
 class Learner:

@@ -10,9 +10,10 @@ Set up the peer once (any scratch folder, here ``$WORK``; nothing goes into the 
     python3.11 -m venv $WORK/venv-peer && $WORK/venv-peer/bin/pip install open_spiel
 
 Run (from the project folder, after ``bash scripts/test.sh --co -q`` or ``pip install -e .``, which build the
-engine's compiled modules in place, ``canasta_tutor/engine/_speedups``; the engine is imported from this checkout into the
-peer's venv, so both engines share one interpreter, and the peer's Python must be the one the modules were built
-for, 3.11 here; this script first prints which compiled modules the run uses and why any is not used):
+engine's compiled modules in place, ``canasta_tutor/engine/_speedups``; the engine is imported from this checkout
+into the peer's venv, so both engines share one interpreter, and the peer's Python must be the one the modules
+were built for, 3.11 here; this script first prints which compiled modules the run uses and why any is not
+used):
 
     PEER_SRC=$WORK/openspiel PEER_PY=$WORK/venv-peer/bin/python \\
         python benchmarks/twin.py --rounds 9 --block 0.3 --random-play 10   # agreement + timing (~1 min)

@@ -141,7 +141,8 @@ def _solve_all(paths, *, check: bool) -> int:
             except Exception as e:  # an engine bug must not hide the other puzzles
                 if os.environ.get("CANASTA_TUTOR_DEBUG"):
                     raise
-                _emit(_error_line(file, puzzle.id, f"internal error ({type(e).__name__}: {clip(str(e))}); please report it"))
+                _emit(_error_line(file, puzzle.id,
+                                  f"internal error ({type(e).__name__}: {clip(str(e))}); please report it"))
                 status = max(status, 1)
                 counts["errors"] += 1
                 continue
@@ -352,7 +353,8 @@ def main(argv=None) -> int:
                             "deal them with the kind's own generator")
     p_prog = sub.add_parser("progress", help="print each learner's results per topic")
     p_prog.add_argument("--learner", help="only this learner")
-    p_prog.add_argument("--db", help="the progress database: a file, or a postgresql:// URL (default: $CANASTA_TUTOR_DB or the user data folder)")
+    p_prog.add_argument("--db", help="the progress database: a file, or a postgresql:// URL (default: "
+                        "$CANASTA_TUTOR_DB or the user data folder)")
     p_sheet = sub.add_parser("worksheet", help="print puzzles on paper: a PDF worksheet (and answer key)")
     p_sheet.add_argument("files", nargs="+", metavar="FILE")
     p_sheet.add_argument("-o", "--output", metavar="FILE", required=True, help="the PDF to write")
@@ -369,7 +371,8 @@ def main(argv=None) -> int:
     p_assign.add_argument("--rules", default="classic", help="a preset name (default classic)")
     p_assign.add_argument("--class", dest="class_code", default="", metavar="CODE", help="only for this class")
     p_assign.add_argument("-o", "--output", metavar="FILE", help="also write the assignment's YAML here")
-    p_assign.add_argument("--db", help="the progress database: a file, or a postgresql:// URL (default: $CANASTA_TUTOR_DB or the user data folder)")
+    p_assign.add_argument("--db", help="the progress database: a file, or a postgresql:// URL (default: "
+                          "$CANASTA_TUTOR_DB or the user data folder)")
     p_play = sub.add_parser("play", help="play bot-only hands and print each hand (JSON lines with --json)")
     p_play.add_argument("--rules", default="classic", help="a preset name (default classic)")
     p_play.add_argument("--seed", type=_whole_number(0, None, "--seed"), default=0, help="the same seed gives "
@@ -397,9 +400,11 @@ def main(argv=None) -> int:
     p_serve.add_argument("--class-code", help="learners type this code to join the class")
     p_serve.add_argument("--new-class", action="store_true", help="archive the open class and start a new one")
     p_serve.add_argument("--class-size", type=int, default=0, metavar="N",
-                         help="keep N kernels ready for the landing page (and --class-lesson): a class arriving at once")
+                         help="keep N kernels ready for the landing page (and --class-lesson): a class arriving "
+                         "at once")
     p_serve.add_argument("--class-lesson", metavar="NOTEBOOK",
-                         help="with --class-size: the lesson the class will open together, e.g. 04-taking-the-pile.ipynb")
+                         help="with --class-size: the lesson the class will open together, e.g. "
+                         "04-taking-the-pile.ipynb")
     args = parser.parse_args(argv)
     try:
         if args.command == "solve":

@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def refresh(path: Path) -> None:
     book = nbformat.read(path, as_version=4)
-    NotebookClient(book, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(book, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
     count = 0
     for cell in book.cells:
         cell.metadata.pop("execution", None)

@@ -45,7 +45,8 @@ def pg_server():
 
     from pgserver import postgres_server
 
-    # not tmp_path_factory: its folders are private to root, and the server runs as an unprivileged user when we are root
+    # not tmp_path_factory: its folders are private to root, and the server runs as an unprivileged user when we are
+    # root
     folder = tempfile.mkdtemp(prefix="canasta-pg-")
     with postgres_server(folder) as server:
         yield server

@@ -54,7 +54,8 @@ def test_a_new_lesson_in_the_folder_joins_the_menu(tmp_path):
     for name in ("index.ipynb", "09-variants-and-house-rules.ipynb", "practice.ipynb"):
         shutil.copy(LESSONS_DIR / name, tmp_path / name)
     nb = json.loads((LESSONS_DIR / "01-cards-and-values.ipynb").read_text("utf-8"))
-    nb["cells"] = [{"cell_type": "markdown", "metadata": {}, "id": "t", "source": "# 10. Play a hand with a coach\n\nSoon."}]
+    nb["cells"] = [{"cell_type": "markdown", "metadata": {}, "id": "t",
+                    "source": "# 10. Play a hand with a coach\n\nSoon."}]
     (tmp_path / "10_play-a-hand.ipynb").write_text(json.dumps(nb), "utf-8")
     found = lesson_list(tmp_path)
     assert [i.label for i in found] == ["9. Variants and house rules", "10. Play a hand with a coach", "Practice"]

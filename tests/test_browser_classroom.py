@@ -136,7 +136,8 @@ def test_anonymous_visitors_get_no_kernel_no_source_no_dashboard(server):
     assert kernels(server["pid"]) <= before, "an anonymous visitor got a kernel"
     for path in ("/voila/api/contents/index.ipynb", "/voila/api/contents/04-taking-the-pile.ipynb?content=1",
                  "/voila/files/index.ipynb", "/voila/files/teacher/dashboard.ipynb",
-                 "/voila/files/../progress.sqlite3", "/api/contents/index.ipynb", "/voila/render/teacher/dashboard.ipynb",
+                 "/voila/files/../progress.sqlite3", "/api/contents/index.ipynb",
+                 "/voila/render/teacher/dashboard.ipynb",
                  "/classroom/export/learners.csv", "/classroom/export/gradebook.xlsx",
                  "/classroom/worksheet/set/04-freezing.pdf", "/classroom/worksheet/assignment/1.pdf?answers=1"):
         try:

@@ -88,7 +88,8 @@ def test_bots_turns_are_told_with_their_own_sentences():
     w.buttons["discard"].click()
     log = visible(w.log_box.value)
     for who in ("Left opponent", "Your partner", "Right opponent"):
-        assert re.search(who + r": (Draw from the stock|Take the pile)[^.]*\. “I picked one of the \d+ legal moves", log)
+        assert re.search(who + r": (Draw from the stock|Take the pile)[^.]*\. “I picked one of the \d+ legal moves",
+                         log)
     assert "You: Draw from the stock." in log
 
 

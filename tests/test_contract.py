@@ -54,7 +54,8 @@ def test_every_kind_solves():
           - {id: a, kind: card-points, cards: "JK AS 7H 3C", expect: {points: 80}}
           - {id: b, kind: meld, cards: [KH, KS, 2C], expect: {valid: true, canasta: none}}
           - {id: c, kind: meld, cards: 3S 3C 3S, going_out: true, expect: {valid: true}}
-          - {id: d, kind: opening, score: 1500, melds: [KH KS KD, AC AD 2S], expect: {minimum: 90, points: 90, enough: true}}
+          - {id: d, kind: opening, score: 1500, melds: [KH KS KD, AC AD 2S],
+             expect: {minimum: 90, points: 90, enough: true}}
           - {id: e, kind: freeze, pile: 5D 2C 9S, melds: [KH KS KD], expect: {frozen: true}}
           - {id: f, kind: take-pile, hand: 7H 7S KD, melds: [KH KS KD], score: 0, pile: 5D 7C, expect: {take: true}}
           - {id: g, kind: go-out, hand: KH KS 2C 9D, melds: [7H 7S 7D 7C 7H 7S 7D], score: 0, expect: {go_out: true}}
@@ -80,7 +81,8 @@ def test_puzzle_rules_replace_the_sets():
           - {id: a, kind: meld, cards: 5H 5S 2C 2D 2S}
           - {id: b, kind: meld, cards: 5H 5S 2C 2D 2S, rules: hoyle}
           - {id: c, kind: meld, cards: 5H 5S 2C 2D 2S, rules: {preset: classic, wild_limit: not-more-than-natural}}
-          - {id: d, kind: take-pile, hand: 7H JK KD, melds: [KH KS KD], pile: 9C 7C, rules: {preset: classic, pile_always_frozen: true}}
+          - {id: d, kind: take-pile, hand: 7H JK KD, melds: [KH KS KD], pile: 9C 7C,
+             rules: {preset: classic, pile_always_frozen: true}}
         """))
     assert [solve(p).answer.get("valid", solve(p).answer.get("take")) for p in pset] == [True, False, False, False]
 
@@ -96,7 +98,8 @@ def test_puzzle_rules_replace_the_sets():
     ("puzzles:\n  - {id: A_1, kind: meld, cards: 5H 5S 5D}\n", "id", "lower-case"),
     ("puzzles:\n  - {id: a, kind: poker, cards: 5H}\n", "kind", "not allowed"),
     ("puzzles:\n  - {id: a, kind: meld, cards: 5H 5S 5D, difficulty: 9}\n", "difficulty", "out of range"),
-    ("puzzles:\n  - {id: a, kind: meld, cards: 5H 5S 5D, expect: {valid: true, canasta: dirty}}\n", "expect.canasta", "not allowed"),
+    ("puzzles:\n  - {id: a, kind: meld, cards: 5H 5S 5D, expect: {valid: true, canasta: dirty}}\n", "expect.canasta",
+     "not allowed"),
     ("puzzles:\n  - {id: a, kind: meld, cards: 5H 5S 5D, expect: {take: true}}\n", "expect.take", "unknown key"),
     ("puzzles:\n  - {id: a, kind: meld, cards: 5H 5S 5D, rules: {preset: classic, wilds: 4}}\n", "rules", None),
     ("puzzles:\n  - {id: a, kind: meld, cards: 5H 5S 5D, rules: checkers}\n", "rules", None),
@@ -193,7 +196,8 @@ def test_cli_check(tmp_path, cli):
     assert [d["id"] for d in lines] == ["wrong"]
     assert lines[0]["expected"] == {"points": 60} and lines[0]["answer"] == {"points": 70}
     assert "1 disagree" in r.stderr
-    ok = write(tmp_path, "puzzles:\n  - {id: right, kind: card-points, cards: JK AS, expect: {points: 70}}\n", "ok.yaml")
+    ok = write(tmp_path, "puzzles:\n  - {id: right, kind: card-points, cards: JK AS, expect: {points: 70}}\n",
+               "ok.yaml")
     r = cli("check", str(ok))
     assert r.returncode == 0 and r.stdout == ""
 

@@ -1,6 +1,6 @@
-"""The teacher's downloads are made in one place (:mod:`canasta_tutor.classroom.downloads`) for both servers: the class's
-CSV and Excel exports and the worksheet PDFs, with the same names and headers whether ``canasta-tutor serve`` or a
-JupyterHub server sends them. The handlers themselves are exercised end to end by test_browser_classroom (serve)
+"""The teacher's downloads are made in one place (:mod:`canasta_tutor.classroom.downloads`) for both servers: the
+class's CSV and Excel exports and the worksheet PDFs, with the same names and headers whether ``canasta-tutor serve``
+or a JupyterHub server sends them. The handlers themselves are exercised end to end by test_browser_classroom (serve)
 and test_hub (JupyterHub)."""
 
 from __future__ import annotations

@@ -234,8 +234,10 @@ def meld_facts_ok(meld, rules):
 
 @given(counted_placement())
 @example((get_rules("classic"), [(Card("KH"),) * 4 + (Card("2C"),)], [Card("KS"), Card("JK")]))
-@example((get_rules("classic"), [(Card("KH"),) * 4 + (Card("2C"),)], [Card("JK"), Card("JK")]))  # a canasta at the limit
-@example((get_rules("classic"), [(Card("3S"), Card("3S"), Card("3C"), Card("3C"))], [Card("JK")] * 3))  # black threes on the table: never a canasta
+# a canasta at the limit
+@example((get_rules("classic"), [(Card("KH"),) * 4 + (Card("2C"),)], [Card("JK"), Card("JK")]))
+# black threes on the table: never a canasta
+@example((get_rules("classic"), [(Card("3S"), Card("3S"), Card("3C"), Card("3C"))], [Card("JK")] * 3))
 @example((get_rules("classic"), [], [Card("9S")] * 4 + [Card("JK")] * 3))
 @example((get_rules("danish"), [], [Card("9S")] * 2 + [Card("JK")] * 2))
 def test_counted_canastas_equal_the_placement_search(case):

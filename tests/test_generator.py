@@ -271,7 +271,8 @@ HOUSE = {"preset": "classic", "pile_always_frozen": True, "canastas_to_go_out": 
 def test_rules_value_names_a_preset_or_spells_out_a_house_rule():
     for name in PRESETS:
         assert rules_value(name) == name
-    assert rules_value(with_options("hoyle", pile_always_frozen=True)) == {"preset": "hoyle", "pile_always_frozen": True}
+    assert rules_value(with_options("hoyle", pile_always_frozen=True)) == {"preset": "hoyle",
+                                                                            "pile_always_frozen": True}
     options = {k: v for k, v in HOUSE.items() if k != "preset"}
     assert rules_value(with_options("classic", **options)) == HOUSE
 
@@ -352,7 +353,8 @@ def test_the_measured_features_themselves_rise_with_the_level():
     assert sum(r["unopened"] for r in take[5]) > sum(r["unopened"] for r in take[1])
     meld = {d: _measured("meld", d) for d in (3, 5)}   # the issue: difficulty 5 melds were easier than 3
     assert _median(meld[5], "effort") > _median(meld[3], "effort")
-    assert _median(meld[5], "wild") >= _median(meld[3], "wild") and _median(meld[5], "cards") >= _median(meld[3], "cards")
+    assert (_median(meld[5], "wild") >= _median(meld[3], "wild")
+            and _median(meld[5], "cards") >= _median(meld[3], "cards"))
     go = {d: _measured("go-out", d, from_play=True, count=16) for d in (1, 5)}
     # going out: the hard end asks more of the turn (more to finish, more melds or wild cards to place)
     assert _median(go[5], "effort") > _median(go[1], "effort")

@@ -3,9 +3,10 @@
 The hub runs on loopback (127.0.0.4) with configurable-http-proxy from npm (scripts/test.sh installs it into
 tests/.chp/), the deploy's own configuration loaded as it is, and only what a test machine needs changed on top:
 ports, a local process spawner with home folders in tmp_path, the hub's shared-password authenticator; progress
-goes to a real PostgreSQL server (tests/pgserver.py, a new database ``canasta_hub``). Three learners and a teacher log in through the hub's login page; each learner's server opens
-the landing page; two learners answer a puzzle; the rows carry their hub names; the teacher's dashboard shows
-them, and a learner is refused it (on their own server by the page, on the teacher's by the hub).
+goes to a real PostgreSQL server (tests/pgserver.py, a new database ``canasta_hub``). Three learners and a teacher
+log in through the hub's login page; each learner's server opens the landing page; two learners answer a puzzle;
+the rows carry their hub names; the teacher's dashboard shows them, and a learner is refused it (on their own server
+by the page, on the teacher's by the hub).
 
 The first tests need no hub: who the learner is when ``JUPYTERHUB_USER`` is set.
 """

@@ -211,7 +211,8 @@ def test_unknown_kinds_and_broken_records_say_what_is_wrong():
 
 def test_the_format_documents_every_kind_with_its_fields_and_answer_keys(root):
     text = (root / "docs" / "puzzle-format.md").read_text("utf-8")
-    rows = {m.group(1): (m.group(2), m.group(3)) for m in re.finditer(r"^\| `([a-z-]+)` \| (.*?) \| (.*?) \|$", text, re.M)}
+    rows = {m.group(1): (m.group(2), m.group(3))
+            for m in re.finditer(r"^\| `([a-z-]+)` \| (.*?) \| (.*?) \|$", text, re.M)}
     assert set(rows) == set(KINDS)
     for name, kind in KINDS.items():
         fields, answers = rows[name]
@@ -219,4 +220,5 @@ def test_the_format_documents_every_kind_with_its_fields_and_answer_keys(root):
         assert re.findall(r"`([a-z_]+)`", required) == list(kind.required)
         assert set(re.findall(r"\b([a-z_]+)`", optional)) >= set(kind.fields) - set(kind.required)
         assert re.findall(r"^`([a-z_]+)`|, `([a-z_]+)`", answers) and \
-            [a or b for a, b in re.findall(r"^`([a-z_]+)`|, `([a-z_]+)`", answers)][:len(kind.answers)] == list(kind.answers)
+            [a or b for a, b in re.findall(r"^`([a-z_]+)`|, `([a-z_]+)`", answers)][:len(kind.answers)] == \
+            list(kind.answers)

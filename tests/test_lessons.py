@@ -276,7 +276,8 @@ def test_an_id_asked_for_twice_is_an_error():
 
 def test_an_id_used_in_two_files_is_an_error(tmp_path, monkeypatch):
     for name in ("a.yaml", "b.yaml"):
-        (tmp_path / name).write_text("title: t\nrules: classic\npuzzles:\n  - {id: dup-1, kind: meld, cards: KH KS KD}\n"
+        (tmp_path / name).write_text("title: t\nrules: classic\npuzzles:\n"
+                                     "  - {id: dup-1, kind: meld, cards: KH KS KD}\n"
                                      "  - {id: " + name[0] + "-2, kind: meld, cards: QH QS QD}\n", "utf-8")
     monkeypatch.setattr("canasta_tutor.widgets.trainer.default_puzzle_dir", lambda: tmp_path)
     assert lesson_puzzles("a-2", "b-2").puzzles[1].id == "b-2"
@@ -307,7 +308,8 @@ def test_no_worked_example_asks_the_puzzles_question(path):
     """A worked example (answered) must not read like the trainer's puzzle below it (waiting for an answer)."""
     for args, kwargs in calls(path, "example"):
         question = kwargs.get("question", "")
-        assert question and not any(q in question for q in (k.question for k in KINDS.values())), (path.name, args, kwargs)
+        assert question and not any(q in question for q in (k.question for k in KINDS.values())), \
+            (path.name, args, kwargs)
 
 
 @pytest.mark.browser

@@ -28,7 +28,8 @@ def test_a_bar_counting_the_hands_on_a_terminal(monkeypatch, capsys):
     status, out = run(monkeypatch, capsys, screen)
     assert status == 0 and len(out.splitlines()) == 3
     seen = screen.getvalue()
-    assert "play:" in seen and "/3 [" in seen and "hand/s" in seen, seen   # tqdm: "play:   0%|...| 0/3 [00:00<?, ? hand/s]"
+    # tqdm: "play:   0%|...| 0/3 [00:00<?, ? hand/s]"
+    assert "play:" in seen and "/3 [" in seen and "hand/s" in seen, seen
 
 
 def test_nothing_in_a_pipe_and_the_same_hands(monkeypatch, capsys):

@@ -108,7 +108,8 @@ def test_score_equals_sum_of_breakdown(data, name):
 def test_nothing_accepted_uses_too_many_copies(name, hand, pile, melds):
     rules = get_rules(name)
     text = (f"rules: {name}\npuzzles:\n  - id: p\n    kind: take-pile\n    hand: {format_cards(hand, symbols=False)}\n"
-            f"    pile: {format_cards(pile, symbols=False)}\n    melds: [{', '.join(format_cards(m, symbols=False) for m in melds)}]\n")
+            f"    pile: {format_cards(pile, symbols=False)}\n"
+            f"    melds: [{', '.join(format_cards(m, symbols=False) for m in melds)}]\n")
     seen = Counter(hand) + Counter(pile) + Counter(c for m in melds for c in m)
     legal = all(n <= (rules.jokers if c.rank == "JK" else rules.decks) for c, n in seen.items())
     pset = parse_puzzle_set(text, "p.yaml")

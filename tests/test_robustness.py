@@ -160,7 +160,8 @@ def test_every_check_and_the_solver_raise_only_canasta_errors(situation):
 @given(situations(_big))
 def test_big_hands_raise_only_canasta_errors(situation):
     rules, hand, pile, melds, score, _red, _went_out = situation
-    for call, args in ((check_go_out, (hand, melds, score, rules)), (check_take_pile, (hand, melds, score, pile, rules)),
+    for call, args in ((check_go_out, (hand, melds, score, rules)),
+                       (check_take_pile, (hand, melds, score, pile, rules)),
                        (max_meld_points, (hand, rules))):
         _only_our_errors(call, *args)
 

@@ -1,6 +1,6 @@
-"""The compiled modules (``canasta_tutor/engine/_speedups``): built and used where a compiler is (CI), never used when stale
-or when ``CANASTA_TUTOR_PURE`` is set. Whether each compiled path answers as its pure-Python twin is tested beside
-the engine's fast paths (tests/test_fast_paths.py and the tests named there)."""
+"""The compiled modules (``canasta_tutor/engine/_speedups``): built and used where a compiler is (CI), never used
+when stale or when ``CANASTA_TUTOR_PURE`` is set. Whether each compiled path answers as its pure-Python twin is
+tested beside the engine's fast paths (tests/test_fast_paths.py and the tests named there)."""
 
 import os
 from pathlib import Path

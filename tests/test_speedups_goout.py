@@ -132,7 +132,7 @@ def _call_forms(rules, hand, melds, score):
     return forms
 
 
-# --- the comparisons ----------------------------------------------------------------------------------------------------
+# --- the comparisons -------------------------------------------------------------------------------------------------
 @given(possible())
 @example((PRESETS["classic"], tuple(Card(c) for c in "KH KS 2C 9D".split()),
           [tuple(Card(c) for c in "7H 7S 7D 7C 7H 7S 7D".split())], 0))

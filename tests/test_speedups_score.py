@@ -143,10 +143,11 @@ def test_the_compiled_score_answers_the_common_call_itself(compiled, monkeypatch
     module = importlib.import_module("canasta_tutor.engine._speedups.score")  # loaded (and found fresh) by the fixture
     module.configure(lambda *a, **k: pytest.fail("fell back"), scoring.ScoreSheet)
     try:
-        sheet = compiled([p("KH KS KD KC KH KS KD"), p("7C 7D 2S")], p("3H"), [p("5C 9D"), ()], True, get_rules("classic"))
+        sheet = compiled([p("KH KS KD KC KH KS KD"), p("7C 7D 2S")], p("3H"), [p("5C 9D"), ()], True,
+                         get_rules("classic"))
         assert sheet.total == 785
-        sheet = compiled(melds=[p("KH KS KD KC KH KS JK")], red_threes=p("3H 3D 3H 3D"), hands=[()], went_out="concealed",
-                         rules=get_rules("hoyle"))
+        sheet = compiled(melds=[p("KH KS KD KC KH KS JK")], red_threes=p("3H 3D 3H 3D"), hands=[()],
+                         went_out="concealed", rules=get_rules("hoyle"))
         assert sheet.total == 60 + 50 + 300 + 100 + 800 + 200  # cards, mixed, concealed canasta, reds, out
     finally:
         module.configure(PURE, scoring.ScoreSheet)

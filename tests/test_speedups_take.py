@@ -76,7 +76,8 @@ def situations(draw):
         melds.append(tuple(draw(st.lists(st.sampled_from(ALL_CARDS), min_size=1, max_size=4))))
     score = draw(st.one_of(st.sampled_from([-50, 0, 800, 1500, 2500, 3000, 10 ** 9, -10 ** 9]),
                            st.integers(-6000, 6000)))
-    if draw(st.sampled_from([True] * 12 + [False])):  # mostly a possible situation: no card beyond two packs and four jokers
+    # mostly a possible situation: no card beyond two packs and four jokers
+    if draw(st.sampled_from([True] * 12 + [False])):
         left = {c: 4 if c.rank == "JK" else 2 for c in ALL_CARDS}
 
         def deal(cards):

@@ -60,7 +60,8 @@ def explain_difference(observation, learner_action, bot_action) -> str:
             return (f"I would have frozen the pile with {better} instead: it costs fewer points if the other side "
                     "takes the pile.")
         if card.is_wild:
-            return f"Your discard of {card} gives away a wild card you could keep for a canasta; I would discard {better}."
+            return (f"Your discard of {card} gives away a wild card you could keep for a canasta; "
+                    f"I would discard {better}.")
         if card.rank in opponents_ranks(obs) and not pile_is_frozen(obs):
             return (f"Your {card} fits a meld of the other side, so they may take the pile with it; "
                     f"{better} was safer.")

@@ -10,8 +10,9 @@ class RandomBot:
 
     >>> import random
     >>> from canasta_tutor.game import Action
-    >>> RandomBot().choose(None, [Action("draw")], random.Random(1))
-    (Action(kind='draw', cards=(), target=None, melds=(), lay_offs=(), swaps=(), wild=None, discard=None), 'I picked one of the 1 legal moves at random.')
+    >>> RandomBot().choose(None, [Action("draw")], random.Random(1))  # doctest: +NORMALIZE_WHITESPACE
+    (Action(kind='draw', cards=(), target=None, melds=(), lay_offs=(), swaps=(), wild=None, discard=None),
+     'I picked one of the 1 legal moves at random.')
     """
 
     name = "random"

@@ -174,7 +174,8 @@ class Classroom:
             with self.store._begin() as conn:
                 frame = pd.read_sql_query(query.order_by(t.c.id), conn)
         except (*db.DB_ERRORS, pd.errors.DatabaseError) as e:
-            raise CanastaError(f"cannot read the class's attempts in {self.store.where.shown}: {db.reason(e)}") from None
+            raise CanastaError(f"cannot read the class's attempts in {self.store.where.shown}: "
+                               f"{db.reason(e)}") from None
         frame["correct"] = frame["correct"].astype(bool)
         return frame
 
@@ -277,7 +278,8 @@ class ClassReport:
                 fill, ink = _colour(acc)
                 label = f"{html.escape(name)}, {html.escape(topic)}: {right} of {n} right"
                 parts.append(f"<g class='ct-cell' data-learner='{html.escape(name, quote=True)}' "
-                             f"data-topic='{html.escape(topic, quote=True)}' data-attempts='{n}' data-correct='{right}'>"
+                             f"data-topic='{html.escape(topic, quote=True)}' data-attempts='{n}' "
+                             f"data-correct='{right}'>"
                              f"<title>{label}</title>"
                              f"<rect x='{x}' y='{y}' width='{cw - 2}' height='{ch - 2}' fill='{fill}'/>"
                              f"<text x='{x + cw / 2 - 1}' y='{y + 17}' text-anchor='middle' fill='{ink}' "

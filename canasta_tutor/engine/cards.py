@@ -199,7 +199,8 @@ MELD_WEIGHT: dict[Card, int] = {}
 for _c in ALL_CARDS:
     if _c.rank in NATURAL_RANKS:
         _k = NATURAL_RANKS.index(_c.rank) + 1
-        MELD_WEIGHT[_c] = (1 << (5 * SUITS.index(_c.suit))) + (_k << W_RANK_SUM_SHIFT) + (_k * _k << W_RANK_SQUARES_SHIFT)
+        MELD_WEIGHT[_c] = ((1 << (5 * SUITS.index(_c.suit))) + (_k << W_RANK_SUM_SHIFT)
+                           + (_k * _k << W_RANK_SQUARES_SHIFT))
     elif _c.rank == "2":
         MELD_WEIGHT[_c] = 1 << W_TWO_SHIFT
     elif _c.rank == JOKER:
@@ -244,10 +245,11 @@ def parse_cards(group) -> tuple[Card, ...]:
 
     >>> parse_cards("")
     ()
-    >>> parse_cards("7H XH")
+    >>> parse_cards("7H XH")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    canasta_tutor.engine.errors.NotationError: card 2 of '7H XH': 'XH' is not a card: unknown rank 'X' (ranks are A 2 3 4 5 6 7 8 9 10 J Q K; T means 10); a joker is JK
+    canasta_tutor.engine.errors.NotationError: card 2 of '7H XH': 'XH' is not a card: unknown rank 'X' (ranks are
+    A 2 3 4 5 6 7 8 9 10 J Q K; T means 10); a joker is JK
     """
     if group is None:
         return ()

@@ -97,7 +97,8 @@ _tuple_item = tuple.__getitem__
 class LazyPlan(partial):
     """A :class:`GoOutVerdict`'s plan, found when first read: ``LazyPlan(find, *args)`` stands for ``find(*args)``
     (a :class:`GoOutPlan`), computed once. It compares, hashes, prints and pickles as that plan and passes its
-    attributes on (a ``functools.partial`` underneath, made in C, as :class:`~canasta_tutor.engine.verdict.LazyReasons`)."""
+    attributes on (a ``functools.partial`` underneath, made in C, as
+    :class:`~canasta_tutor.engine.verdict.LazyReasons`)."""
 
     __slots__ = ("_value",)
 
@@ -722,7 +723,7 @@ def _yes_reasons(plan, melds, rules, need, minimum) -> tuple:
     return tuple(reasons)
 
 
-# --- the compiled fast path (canasta_tutor/engine/_speedups/goout.pyx), when built ---------------------------------------
+# --- the compiled fast path (canasta_tutor/engine/_speedups/goout.pyx), when built ------------------------------
 #: The pure-Python check: the reference, and the answer to every call the compiled one does not cover.
 pure_check_go_out = check_go_out
 

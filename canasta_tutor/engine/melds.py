@@ -185,8 +185,8 @@ def _explain_meld(cards, rules: RuleSet, going_out: bool) -> MeldVerdict:
         black = [c for c in cards if c.is_black_three]
     if red:
         problems.append(Reason("red-three", f"Red threes are never melded: {format_cards(red)} "
-                                            f"{'is a bonus card' if len(red) == 1 else 'are bonus cards'}, laid down by "
-                                            f"{'itself' if len(red) == 1 else 'themselves'}."))
+                                            f"{'is a bonus card' if len(red) == 1 else 'are bonus cards'}, "
+                                            f"laid down by {'itself' if len(red) == 1 else 'themselves'}."))
     if black:
         low = _low_run_problem(cards, shown, rules)
         if low is not None:
@@ -209,8 +209,9 @@ def _explain_meld(cards, rules: RuleSet, going_out: bool) -> MeldVerdict:
     if red and not naturals and not wilds:
         pass  # only red threes: the red-three reason says it all
     elif len(cards) < 3:
-        problems.append(Reason("too-few-cards", f"A meld needs at least three cards; {shown or 'this'} "
-                                                f"{'is only one' if len(cards) == 1 else 'has only ' + _n(len(cards))}."))
+        problems.append(Reason("too-few-cards",
+                               f"A meld needs at least three cards; {shown or 'this'} "
+                               f"{'is only one' if len(cards) == 1 else 'has only ' + _n(len(cards))}."))
     if red and not naturals and not wilds:
         pass
     elif len(naturals) < 2:
@@ -296,7 +297,8 @@ def _check_sequence(cards, shown, naturals, wilds, rules, points) -> MeldVerdict
         else:
             problems.append(Reason("sequence-gap", f"A sequence is cards in a row of one suit; {in_row} has a gap."))
     if len(cards) < 3:
-        problems.append(Reason("too-few-cards", f"A sequence needs at least three cards; {shown} has {_n(len(cards))}."))
+        problems.append(Reason("too-few-cards", f"A sequence needs at least three cards; {shown} has "
+                                                f"{_n(len(cards))}."))
     if len(cards) > SEQUENCE_MAX:
         problems.append(Reason("sequence-too-long", f"A sequence holds at most seven cards (seven make a closed "
                                                     f"samba); {shown} has {_n(len(cards))}."))
@@ -472,7 +474,8 @@ def check_team_melds(melds: Iterable, rules: RuleSet | str = CLASSIC, *, going_o
             if v.rank in seen:
                 problems.append(Reason("same-rank-twice", f"A team holds at most one meld of a rank: "
                                                           f"{format_cards(seen[v.rank])} and {format_cards(meld)} are "
-                                                          f"both {rank_plural(v.rank)}; the second belongs on the first."))
+                                                          f"both {rank_plural(v.rank)}; the second belongs on the "
+                                                          "first."))
             else:
                 seen[v.rank] = meld
     if problems:

@@ -246,8 +246,8 @@ def _check_take_pile(hand, melds, score, pile, rules, stock_empty) -> TakeVerdic
                                                    f"count."))
             return TakeVerdict(False, tuple(reasons), top=top)
         reasons_min = [explain_minimum(score, rules),
-                       Reason("reaches-minimum", f"With {top} from the pile and cards from your hand you can meld up to "
-                                                 f"{best} points, enough for the minimum.")]
+                       Reason("reaches-minimum", f"With {top} from the pile and cards from your hand you can meld "
+                                                 f"up to {best} points, enough for the minimum.")]
 
     # The turn must be completable after taking.
     last_problems: list[Reason] = []
@@ -307,7 +307,8 @@ def _why_no_option(frozen, need_pair, naturals, wilds, team_meld, top, one, plur
     reasons = list(frozen.reasons) if frozen.ok else []
     held = f"you hold only {format_cards(naturals)}" if naturals else f"you hold no natural {one}"
     if need_pair:
-        reasons.append(Reason("need-natural-pair", f"So you need two natural {plural} in your hand to take it; {held}."))
+        reasons.append(Reason("need-natural-pair",
+                              f"So you need two natural {plural} in your hand to take it; {held}."))
     else:
         ways = [f"with two natural {plural}"]
         if rules.take_with_natural_and_wild:
@@ -496,7 +497,8 @@ def _take_options(hand, melds, top, frozen: bool, rules: RuleSet):
     return options, failures
 
 
-# --- the compiled path: canasta_tutor/engine/_speedups/take.pyx (the same answers; the pure function above when not built) ---
+# --- the compiled path: canasta_tutor/engine/_speedups/take.pyx (the same answers; the pure function above when
+# not built) -----------------------------------------------------------------------------------------------------
 _pure_check_take_pile = check_take_pile
 _compiled = load("take")
 if _compiled is not None:

@@ -10,10 +10,11 @@ differ. A house rule is ``dataclasses.replace(CLASSIC, ...)`` or
 'fewer-than-natural'
 >>> get_rules("classic").opening_minimum(-20), get_rules("classic").opening_minimum(1500)
 (15, 90)
->>> get_rules("checkers")
+>>> get_rules("checkers")  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-canasta_tutor.engine.errors.RulesError: unknown rule preset 'checkers': the presets are classic, classic-2p, classic-3p, classic-6p, danish, hoyle, samba
+canasta_tutor.engine.errors.RulesError: unknown rule preset 'checkers': the presets are classic, classic-2p,
+classic-3p, classic-6p, danish, hoyle, samba
 """
 
 from __future__ import annotations
@@ -225,27 +226,48 @@ def _preset(name: str, title: str, summary: str, sources: dict[str, str], base: 
 
 
 _CLASSIC_SOURCES = {
-    "players, draw_count": f"{S002}: 'Vier spelers in twee teams, 108 kaarten, ieder 11 kaarten.' and 'Neem de bovenste kaart van de stock'.",
-    "lone_hand": f"{S002}: 'Vier spelers in twee teams, 108 kaarten, ieder 11 kaarten.' and 'Neem de bovenste kaart van de stock'.",
+    "players, draw_count":
+        f"{S002}: 'Vier spelers in twee teams, 108 kaarten, ieder 11 kaarten.' and "
+        "'Neem de bovenste kaart van de stock'.",
+    "lone_hand":
+        f"{S002}: 'Vier spelers in twee teams, 108 kaarten, ieder 11 kaarten.' and "
+        "'Neem de bovenste kaart van de stock'.",
     "sequences, samba_bonus": f"{S002}: 'Je legt sets van minstens 3 kaarten met dezelfde waarde. Rijen bestaan niet.'",
-    "decks, jokers, hand_size": f"{S002}: 'Schud twee pakken van 52 kaarten en 4 jokers door elkaar' and 'Geef iedere speler 11 kaarten'.",
-    "wild_limit, max_wild": f"{S002}: 'Een set bevat minstens 2 gewone kaarten en hoogstens 3 wilde.' (000 agrees; 001 and 003 differ).",
+    "decks, jokers, hand_size":
+        f"{S002}: 'Schud twee pakken van 52 kaarten en 4 jokers door elkaar' and 'Geef iedere speler 11 kaarten'.",
+    "wild_limit, max_wild":
+        f"{S002}: 'Een set bevat minstens 2 gewone kaarten en hoogstens 3 wilde.' (000 agrees; 001 and 003 differ).",
     "canastas_to_go_out": f"{S002}: 'Uitgaan mag pas als je team minstens één canasta heeft.' (001 asks for two).",
-    "opening_table": f"{S002}: table 'De eerste uitleg': below 0: 15; 0 to 1495: 50; 1500 to 2995: 90; 3000 or more: 120.",
+    "opening_table":
+        f"{S002}: table 'De eerste uitleg': below 0: 15; 0 to 1495: 50; 1500 to 2995: 90; 3000 or more: 120.",
     "natural_canasta_bonus, mixed_canasta_bonus": f"{S002}: 'Zuivere canasta 500', 'Gemengde canasta 300'.",
-    "concealed_canasta_bonus": f"{S002}: no bonus for a canasta melded from the hand; 'Hand-canasta (huisregel) ... Dit hoort niet bij het klassieke spel.'",
+    "concealed_canasta_bonus":
+        f"{S002}: no bonus for a canasta melded from the hand; 'Hand-canasta (huisregel) ... Dit hoort niet bij het "
+        "klassieke spel.'",
     "red_three_bonus, all_red_threes_bonus": f"{S002}: 'Rode 3 ... 100 punten per stuk, 800 voor alle vier.'",
-    "red_three_penalty, all_red_threes_penalty": f"{S002}: 'Heeft een team niets uitgelegd, dan tellen zijn rode drieën negatief: min 100 per stuk, min 800 voor alle vier.' (001: minus 200).",
-    "going_out_bonus, concealed_going_out_bonus": f"{S002}: 'Uitgaan 100', 'Verborgen uitgaan ... 200 in totaal' (000 reads as 300; rule-decisions: 200 in all).",
-    "concealed_needs_no_minimum": f"{S002}: 'wie na het trekken van de stock zijn hele hand in één keer kan uitleggen, met een canasta erbij, mag dat doen zonder het minimum te halen.'",
-    "black_threes_with_wild": f"{S002}: 'als set van drie of vier zwarte drieën zonder wilde kaarten' (001 allows two and a wild card).",
+    "red_three_penalty, all_red_threes_penalty":
+        f"{S002}: 'Heeft een team niets uitgelegd, dan tellen zijn rode drieën negatief: min 100 per stuk, min 800 "
+        "voor alle vier.' (001: minus 200).",
+    "going_out_bonus, concealed_going_out_bonus":
+        f"{S002}: 'Uitgaan 100', 'Verborgen uitgaan ... 200 in totaal' (000 reads as 300; rule-decisions: 200 in all).",
+    "concealed_needs_no_minimum":
+        f"{S002}: 'wie na het trekken van de stock zijn hele hand in één keer kan uitleggen, met een canasta erbij, "
+        "mag dat doen zonder het minimum te halen.'",
+    "black_threes_with_wild":
+        f"{S002}: 'als set van drie of vier zwarte drieën zonder wilde kaarten' (001 allows two and a wild card).",
     "pile_always_frozen": f"{S002}: 'Stapel altijd bevroren ... Dit is een variant, geen klassieke regel.'",
     "red_three_freezes_pile, black_three_freezes_pile": "rule-decisions.md (classic): frozen when a wild card or a red "
                                                         "three lies in it; a black three does not freeze the pile.",
     "wild_swap": f"{S002}: silent; no wild card is ever taken back from a meld.",
-    "take_with_natural_and_wild": f"{S002}: 'Mag je de stapel pakken met één passende kaart en een joker? Ja, in klassiek canasta mag dat, zolang de stapel niet bevroren is en je team al heeft uitgelegd.'",
-    "take_onto_canasta": f"{S002}: '... of als je hem kunt aanleggen bij een set van je team' (rule-decisions: a finished canasta included).",
-    "one_card_pile_rule": f"{S000}: 'Je mag de stok niet pakken als je nog maar één kaart in de hand hebt én de stok ook maar één kaart is.' An option, off in classic (rule-decisions).",
+    "take_with_natural_and_wild":
+        f"{S002}: 'Mag je de stapel pakken met één passende kaart en een joker? Ja, in klassiek canasta mag dat, "
+        "zolang de stapel niet bevroren is en je team al heeft uitgelegd.'",
+    "take_onto_canasta":
+        f"{S002}: '... of als je hem kunt aanleggen bij een set van je team' "
+        "(rule-decisions: a finished canasta included).",
+    "one_card_pile_rule":
+        f"{S000}: 'Je mag de stok niet pakken als je nog maar één kaart in de hand hebt én de stok ook maar één kaart "
+        "is.' An option, off in classic (rule-decisions).",
     "target_score": f"{S002}: 'Het team dat als eerste 5000 punten heeft, wint.'",
 }
 
@@ -270,9 +292,12 @@ CLASSIC_3P = _preset(
     {"players, hand_size, draw_count, target_score":
          f"{S002}: 'Ieder krijgt 13 kaarten en trekt twee kaarten per beurt van de stock, maar legt er één af. "
          "Wie als eerste de stapel pakt, speelt die ronde alleen tegen de andere twee. Je speelt tot 7500 punten.'",
-     "canastas_to_go_out": f"{S000}: 'Om het uit te kunnen maken moet je minimaal twee canasta's hebben gevormd.' (three players; 002 is silent)",
-     "lone_hand": f"{S002}: 'Wie als eerste de stapel pakt, speelt die ronde alleen tegen de andere twee.' (rule-decisions, "
-                  "player counts; where 002 is silent the game model follows the published Cutthroat Canasta rules)"},
+     "canastas_to_go_out":
+         f"{S000}: 'Om het uit te kunnen maken moet je minimaal twee canasta's hebben gevormd.' "
+         "(three players; 002 is silent)",
+     "lone_hand":
+         f"{S002}: 'Wie als eerste de stapel pakt, speelt die ronde alleen tegen de andere twee.' (rule-decisions, "
+         "player counts; where 002 is silent the game model follows the published Cutthroat Canasta rules)"},
     base=CLASSIC, players=3, teams="one alone against two (the first to take the pile plays alone)",
     hand_size=13, draw_count=2, canastas_to_go_out=2, target_score=7500, lone_hand=True)
 
@@ -297,11 +322,13 @@ DANISH = _preset(
                              "(at most three wild cards, as classic, where 001 is silent)",
      "canastas_to_go_out": f"{S001}: 'For at kunne det, skal din makker og dig have mindst 2 Canasta'er.' "
                            "(partnership play; one when each plays alone)",
-     "black_threes_with_wild": f"{S001}: 'Denne spiller kan da kombinere tre sorte 3'ere (eller to 3'ere og et vildt kort).'",
+     "black_threes_with_wild": f"{S001}: 'Denne spiller kan da kombinere tre sorte 3'ere (eller to 3'ere og et "
+                               "vildt kort).'",
      "red_three_penalty, all_red_threes_penalty": f"{S001}: 'En rød 3'er på bordet tæller også minus 200, hvis parret "
                                                   "ikke har åbnet. ... får de minus 1600 point.'",
      "opening_table": f"{S001}: 'Minuspoint 15; 0-1495 50; 1500-2995 90; 3000-4995 120' (as classic).",
-     "take_with_natural_and_wild": f"{S001}: 'to kort af samme værdi som det øverste kort eller et tilsvarende og en joker' (as classic)."},
+     "take_with_natural_and_wild": f"{S001}: 'to kort af samme værdi som det øverste kort eller et tilsvarende og "
+                                   "en joker' (as classic)."},
     base=CLASSIC, wild_limit="fewer-than-natural", canastas_to_go_out=2, black_threes_with_wild=True,
     red_three_penalty=200, all_red_threes_penalty=1600)
 
@@ -313,8 +340,8 @@ HOYLE = _preset(
     {"wild_limit, max_wild": f"{S003}: 'kan nooit meer wilde kaarte as natuurlike kaarte (en dus meer as drie "
                              "wildkaarte) hê nie. Voorbeelde: 5-5-2 en 9-9-9-2-2-Joker is legal melds.'",
      "concealed_canasta_bonus": f"{S003}: ''N Versteekte canasta ... dra 'n bonus telling van 100 punte (so 400 vir "
-                                "'n versteekte gemengde canasta en 600 vir 'n versteekte natuurlike canasta).' Going out "
-                                "concealed, every canasta of the hand is a concealed one (rule-decisions).",
+                                "'n versteekte gemengde canasta en 600 vir 'n versteekte natuurlike canasta).' "
+                                "Going out concealed, every canasta of the hand is a concealed one (rule-decisions).",
      "red_three_freezes_pile": f"{S003}: only a wild card turned up freezes the pile: 'As een van hierdie "
                                "bonuskaarte 'n wilde kaart was, vries dit ook die vullisstapel'."},
     base=CLASSIC, wild_limit="not-more-than-natural", concealed_canasta_bonus=100, red_three_freezes_pile=False)
@@ -334,13 +361,14 @@ SAMBA = _preset(
      "opening_table": f"{S004}: 'minimaal 50 als jouw team minder dan 1.500 punten heeft, 90 bij 1.500 tot 6.999, "
                       "en 150 vanaf 7.000 punten.'",
      "all_red_threes_bonus, all_red_threes_penalty": f"{S004}: 'elk 100 punten waard, of 1.000 punten als een team "
-                                                     "alle zes bemachtigt'; unopened: 'telt elke rode drie als min 100'.",
+                                                     "alle zes bemachtigt'; unopened: 'telt elke rode drie als min "
+                                                     "100'.",
      "concealed_going_out_bonus": f"{S004}: 'levert een bonus van 200 punten op bovenop de standaard uitkomstbonus "
                                   "van 100 punten' (300 in all).",
      "take_with_natural_and_wild, take_onto_canasta": f"{S004}: 'door hem te combineren met twee gewone kaarten van "
-                                                      "dezelfde rang uit je hand, hetzij door hem toe te voegen aan een "
-                                                      "bestaande melding' (rule-decisions: a group, not a sequence, "
-                                                      "not a finished canasta or samba).",
+                                                      "dezelfde rang uit je hand, hetzij door hem toe te voegen aan "
+                                                      "een bestaande melding' (rule-decisions: a group, not a "
+                                                      "sequence, not a finished canasta or samba).",
      "concealed_needs_no_minimum": f"open point, decided here: {S004} is silent; as classic ({S002}).",
      "black_three_freezes_pile": f"{S004}: 'Blokkering: Een aflegstapel die niet kan worden opgepakt behalve met een "
                                  "gewoon paar ...; wordt getriggerd wanneer een joker of een zwarte drie wordt "

@@ -176,7 +176,8 @@ class Situation:
     >>> s = Situation(hand="7H 7S KD", melds=["KH KS KD"], pile="5D 9S 7C")
     >>> s
     Situation(hand='7H 7S KD', melds=['KH KS KD'], pile='5D 9S 7C')
-    >>> s.pile[-1], s.replace(score=1500).score, s == Situation.parse(hand="7H 7S KD", melds=["KH KS KD"], pile="5D 9S 7C")
+    >>> (s.pile[-1], s.replace(score=1500).score,
+    ...  s == Situation.parse(hand="7H 7S KD", melds=["KH KS KD"], pile="5D 9S 7C"))
     (Card('7C'), 1500, True)
     """
 

@@ -55,6 +55,7 @@ def load(name: str, *, force: bool = False) -> ModuleType | None:
         return None
     now = source_sha(name)
     if now is not None and getattr(module, "SOURCE_SHA", None) != now:
-        NOT_USED[name] = f"stale: _speedups/{name}.pyx or a .pxd changed since it was built (run scripts/test.sh or pip install -e .)"
+        NOT_USED[name] = (f"stale: _speedups/{name}.pyx or a .pxd changed since it was built (run scripts/test.sh "
+                          "or pip install -e .)")
         return None
     return module

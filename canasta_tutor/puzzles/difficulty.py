@@ -81,7 +81,8 @@ def features(kind: str, situation: Situation, answer: dict | None = None) -> dic
                 "score_edge": _score_edge(s.score, rules)}
     if kind == "freeze":
         pile = list(s.pile)
-        freezers = [i for i, c in enumerate(reversed(pile)) if c.is_wild or (c.is_red_three and rules.red_three_freezes_pile)]
+        freezers = [i for i, c in enumerate(reversed(pile))
+                    if c.is_wild or (c.is_red_three and rules.red_three_freezes_pile)]
         return {"pile": len(pile), "wild": _wild(pile), "buried": freezers[0] if freezers else 0,
                 "black_three_top": int(bool(pile) and pile[-1].is_black_three), "unopened": int(not melds)}
     if kind == "take-pile":

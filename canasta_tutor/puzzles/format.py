@@ -29,7 +29,8 @@ COMMON_KEYS = ("id", "kind", "difficulty", "topic", "prompt", "rules", "expect")
 
 
 class _Kinds:
-    """``puzzle.KINDS``: the registered kinds' names (the registry itself is :data:`canasta_tutor.puzzles.kinds.KINDS`)."""
+    """``puzzle.KINDS``: the registered kinds' names (the registry itself is
+    :data:`canasta_tutor.puzzles.kinds.KINDS`)."""
 
     def _names(self):
         from .kinds import KINDS as registry
@@ -116,7 +117,8 @@ def kind_rules(kinds=None) -> tuple[list[str], list[dict]]:
     rules = [{"if": {"properties": {"kind": {"const": k.name}}, "required": ["kind"]},
               "then": {"required": list(k.required), "propertyNames": {"enum": list(COMMON_KEYS) + list(k.fields)},
                        "properties": {"expect": {"additionalProperties": False,
-                                                 "properties": {key: _answer_schema(t) for key, t in k.answers.items()}}}}}
+                                                 "properties": {key: _answer_schema(t)
+                                                                for key, t in k.answers.items()}}}}}
              for k in chosen]
     return names, rules
 
@@ -209,7 +211,8 @@ def _yaml_load(text: str):
         _check_nodes(node)
         try:
             return loader.construct_document(node)
-        except (ValueError, TypeError, AttributeError, OverflowError, KeyError, IndexError) as e:  # e.g. '!!timestamp 2x' or '!!binary'
+        except (ValueError, TypeError, AttributeError, OverflowError, KeyError, IndexError) as e:
+            # e.g. '!!timestamp 2x' or '!!binary'
             raise _Refused(f"a value could not be read ({clip(str(e), 60)})") from None
     finally:
         loader.dispose()
@@ -236,8 +239,9 @@ def _check_nodes(root) -> None:
         if depth > MAX_DEPTH:
             raise _Refused(f"{_line(node)}: nested more than {MAX_DEPTH} levels deep; a puzzle set needs at most 4")
         if node.tag not in _PLAIN_TAGS:
-            raise _Refused(f"{_line(node)}: the YAML type {clip(node.tag.replace('tag:yaml.org,2002:', '!!'), 40)} is not used in a puzzle file (puzzle files "
-                           "hold text, numbers, true/false, lists and mappings); put the value in quotes")
+            raise _Refused(f"{_line(node)}: the YAML type {clip(node.tag.replace('tag:yaml.org,2002:', '!!'), 40)} "
+                           "is not used in a puzzle file (puzzle files hold text, numbers, true/false, lists and "
+                           "mappings); put the value in quotes")
         if isinstance(node, yaml.ScalarNode):
             if node.tag == int_tag and sum(ch.isdigit() for ch in node.value) > MAX_DIGITS:
                 raise _Refused(f"{_line(node)}: the number {clip(node.value, 40)} has more than {MAX_DIGITS} digits")
@@ -275,7 +279,8 @@ def _schema_message(error, kind: str | None) -> tuple[str | None, str]:
     if v == "additionalProperties":
         extra = sorted(str(k) for k in set(error.instance) - set(error.schema.get("properties", {})))
         return ".".join(path + extra[:1]), f"unknown key '{clip(extra[0]) if extra else '?'}'" + \
-            (f" (known keys here: {', '.join(error.schema.get('properties', {}))})" if error.schema.get("properties") else "")
+            (f" (known keys here: {', '.join(error.schema.get('properties', {}))})"
+             if error.schema.get("properties") else "")
     if v == "propertyNames" or "propertyNames" in error.schema_path:
         name = error.instance
         allowed = error.validator_value if isinstance(error.validator_value, list) else error.validator_value["enum"]
@@ -455,7 +460,8 @@ def _short_notation_error(e: NotationError, group) -> NotationError:
     except NotationError as inner:
         why = str(inner)
     shown = group if isinstance(group, str) else " ".join(map(str, group))
-    return NotationError(f"card {e.position} of '{clip(shown, 40)}': {clip(why, 200)}", token=e.token, position=e.position)
+    return NotationError(f"card {e.position} of '{clip(shown, 40)}': {clip(why, 200)}", token=e.token,
+                         position=e.position)
 
 
 def puzzle_from_mapping(raw: dict, *, rules: RuleSet | str = CLASSIC, file: str = "<generated>",
@@ -472,8 +478,9 @@ def puzzle_from_mapping(raw: dict, *, rules: RuleSet | str = CLASSIC, file: str 
 
 def _parse_puzzle(raw: dict, file: str, pid: str, set_rules: RuleSet, validator, title: str) -> Puzzle:
     kind = raw.get("kind") if raw.get("kind") in KINDS else None
-    errors = sorted(validator.iter_errors(raw), key=lambda e: (e.validator not in ("additionalProperties", "propertyNames"),
-                                                               list(map(str, e.absolute_path))))
+    errors = sorted(validator.iter_errors(raw),
+                    key=lambda e: (e.validator not in ("additionalProperties", "propertyNames"),
+                                   list(map(str, e.absolute_path))))
     if errors:
         field_name, message = _schema_message(errors[0], kind)
         raise PuzzleError(message, file=file, puzzle_id=pid, field=field_name)

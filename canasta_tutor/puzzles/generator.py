@@ -256,7 +256,8 @@ def levels_for(kind: str, rules: RuleSet | str = "classic", *, from_play: bool =
         samples: dict = {None: []}
         for i in range(REFERENCE * 4):
             counts = [len(v) for k, v in samples.items() if k is not None]
-            if len(samples[None]) >= REFERENCE and (record.yes_no is None or (len(counts) == 2 and min(counts) >= REFERENCE // 5)):
+            if len(samples[None]) >= REFERENCE and (record.yes_no is None
+                                                    or (len(counts) == 2 and min(counts) >= REFERENCE // 5)):
                 break
             situation = make(rng, 1 + i % 5, i % 2 == 0)
             solved = situation and _solve_situation(kind, situation, rules)
@@ -323,7 +324,8 @@ def generate_puzzles(kind: str, *, count: int, seed: int | str = 0, difficulty: 
     made = 0
     while made < count:
         want = (made % 2 == 0) if key else True
-        best = stash[want].pop(0) if stash[want] else None  # (answer is off, distance from the level, situation, answer)
+        # (answer is off, distance from the level, situation, answer)
+        best = stash[want].pop(0) if stash[want] else None
         for _attempt in range(budget if best is None else 0):
             situation = make(rng, difficulty, want)
             if situation is None:

@@ -36,7 +36,8 @@ def _table(frame, columns, *, highlight=None) -> str:
             elif value is None or value != value:
                 value = ""
             cells.append(f"<td>{html.escape(str(value))}</td>")
-        style = " class='ct-stuck' style='background:#fff3e0;font-weight:bold'" if highlight and highlight(record) else ""
+        style = (" class='ct-stuck' style='background:#fff3e0;font-weight:bold'"
+                 if highlight and highlight(record) else "")
         rows.append(f"<tr{style}>{''.join(cells)}</tr>")
     return f"<table class='ct-table'><tr>{head}</tr>{''.join(rows)}</table>"
 

@@ -73,7 +73,8 @@ class Example:
             why = " ".join(html.escape(r) for r in self.reasons)
         return (f"<div class='ct-example' style='border-left:4px solid #90a4ae;padding:4px 10px;margin:10px 0;"
                 f"max-width:100%;overflow-wrap:anywhere'>"
-                f"<div class='ct-question' style='font-weight:bold;margin-bottom:4px'>{html.escape(self.question)}</div>"
+                f"<div class='ct-question' style='font-weight:bold;margin-bottom:4px'>"
+                f"{html.escape(self.question)}</div>"
                 f"{situation_html(self.puzzle)}"
                 f"<div class='ct-verdict' style='color:{_VERDICT}'><b>{html.escape(self.answer)}</b> {why}</div></div>")
 

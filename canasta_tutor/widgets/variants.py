@@ -477,9 +477,9 @@ def sources_html(presets=None) -> str:
                              f"the exact citation</summary><code style='white-space:normal'>"
                              f"{html.escape(readable_citation(cite))}</code></details></li>")
         if items:
-            sections.append(f"<details class='ct-sources'><summary style='cursor:pointer'><b>{html.escape(short_title(r))}"
-                            f"</b>: where does this come from?</summary><ul style='padding-left:18px'>"
-                            f"{''.join(items)}</ul></details>")
+            sections.append(f"<details class='ct-sources'><summary style='cursor:pointer'><b>"
+                            f"{html.escape(short_title(r))}</b>: where does this come from?</summary>"
+                            f"<ul style='padding-left:18px'>{''.join(items)}</ul></details>")
     return "<div class='ct-sources-box' style='max-width:100%;overflow-wrap:anywhere'>" + "".join(sections) + "</div>"
 
 

@@ -229,4 +229,5 @@ def hand(situation: Situation):
 from . import card_points, meld, opening, freeze, take_pile, go_out, score_hand  # noqa: E402,F401  (registers)
 # isort: on
 
-__all__ = ["ANSWER_CONTROLS", "Choice", "HIDEABLE", "KINDS", "PuzzleKind", "Solution", "get_kind", "register", "unregister"]
+__all__ = ["ANSWER_CONTROLS", "Choice", "HIDEABLE", "KINDS", "PuzzleKind", "Solution", "get_kind", "register",
+           "unregister"]
