@@ -29,4 +29,6 @@ if [ ! -x tests/.chp/node_modules/.bin/configurable-http-proxy ]; then
   { command -v npm >/dev/null && npm install --prefix tests/.chp --no-audit --no-fund --silent configurable-http-proxy@4 >/dev/null; } ||
     echo "!! could not install configurable-http-proxy: the JupyterHub test will fail (needs npm)"
 fi
+# the linter first (configured in pyproject.toml: pyflakes, pycodestyle, import order, bugbear, pyupgrade, complexity)
+.venv/bin/python -m ruff check --quiet .
 exec .venv/bin/python -m pytest "$@"

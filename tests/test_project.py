@@ -1,5 +1,6 @@
 """The project's shape: dependencies in step, layers kept apart, README and CI in step."""
 
+import ast
 import doctest
 import re
 import subprocess
@@ -40,10 +41,86 @@ def test_engine_imports_no_jupyter_and_no_pandas():
     assert out == ""
 
 
-def test_engine_modules_do_not_import_widgets(root):
-    for path in (root / "canasta_tutor").glob("*.py"):
-        text = path.read_text()
-        assert not re.search(r"^\s*(import|from)\s+(ipywidgets|IPython|anywidget|traitlets)", text, re.M), path
+#: The layers, bottom to top (docs/architecture.md): each imports only the layers below it (and itself).
+LAYERS = ("engine", "game", "bots", "puzzles", "classroom", "web", "widgets")
+#: Outside packages only some layers may use: Jupyter's front end only in widgets/, the servers in web/ and widgets/.
+ONLY_IN = {"ipywidgets": {"widgets"}, "IPython": {"widgets"}, "anywidget": {"widgets"}, "traitlets": {"widgets"},
+           "voila": {"web", "widgets"}, "jupyter_server": {"web", "widgets"}, "tornado": {"web", "widgets"},
+           "jupyterhub": {"web", "widgets"}}
+
+
+def _imports(path, package):
+    """Every module ``path`` imports (module level or inside a function): absolute dotted names."""
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            yield target
+            yield from (f"{target}.{alias.name}" for alias in node.names)   # "from . import db": the module db
+
+
+def layer_problems(root) -> list[str]:
+    problems = []
+    package_root = root / "canasta_tutor"
+    for path in sorted(package_root.rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        package = parts[:-1] if parts[-1] != "__init__" else parts[:-1]
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        mine = parts[1] if len(parts) > 1 and parts[1] in LAYERS else None   # None: the top (cli, __init__)
+        for target in _imports(path, package):
+            names = target.split(".")
+            if names[0] == "canasta_tutor" and len(names) > 1 and mine is not None:
+                theirs = names[1] if names[1] in LAYERS else None
+                if theirs is None and (package_root / f"{names[1]}.py").is_file():
+                    problems.append(f"{path.relative_to(root)}: imports {target}, above every layer")
+                elif theirs is not None and LAYERS.index(theirs) > LAYERS.index(mine):
+                    problems.append(f"{path.relative_to(root)} ({mine}) imports {target} ({theirs}, a layer above)")
+            elif names[0] in ONLY_IN and (mine or "top") not in ONLY_IN[names[0]]:
+                problems.append(f"{path.relative_to(root)} ({mine or 'top'}) imports {names[0]}")
+    return sorted(set(problems))
+
+
+def test_every_module_imports_only_the_layers_below_it(root):
+    modules = list((root / "canasta_tutor").rglob("*.py"))
+    assert len(modules) > 60 and all((root / "canasta_tutor" / layer / "__init__.py").is_file() for layer in LAYERS)
+    assert layer_problems(root) == []
+
+
+def test_the_layer_check_sees_a_layer_above_and_a_widget_import(root, tmp_path):
+    import shutil
+
+    copy = tmp_path / "tree"
+    shutil.copytree(root / "canasta_tutor", copy / "canasta_tutor", ignore=shutil.ignore_patterns("*.so", "*.c"))
+    melds = copy / "canasta_tutor" / "engine" / "melds.py"
+    melds.write_text(melds.read_text() + "\n\ndef _late():\n    from ..game import Game\n")
+    (copy / "canasta_tutor" / "game" / "peek.py").write_text("import ipywidgets\nfrom canasta_tutor import cli\n")
+    assert layer_problems(copy) == [
+        "canasta_tutor/engine/melds.py (engine) imports canasta_tutor.game (game, a layer above)",
+        "canasta_tutor/engine/melds.py (engine) imports canasta_tutor.game.Game (game, a layer above)",
+        "canasta_tutor/game/peek.py (game) imports ipywidgets",
+        "canasta_tutor/game/peek.py: imports canasta_tutor.cli, above every layer",
+    ]
+
+
+def test_no_tracked_file_is_over_one_megabyte(root):
+    """A wheel or a data dump committed by accident makes every clone slower for good."""
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True).stdout.split(b"\0")
+    sizes = {name.decode(): (root / name.decode()).stat().st_size for name in files if name}
+    assert len(sizes) > 100
+    assert {name: size for name, size in sizes.items() if size > 1_000_000} == {}
+
+
+def test_ruff_is_clean_and_run_by_the_test_command(root):
+    assert "ruff check" in (root / "scripts" / "test.sh").read_text()
+    done = subprocess.run([sys.executable, "-m", "ruff", "check", "--quiet", str(root)], cwd=root,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_readme_starts_with_the_two_commands_and_ci_runs_the_test_one(root):
