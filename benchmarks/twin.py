@@ -49,6 +49,17 @@ _SHOW_COMPILED = """if True:
           "".join(f"; {n} not used: {speedups.NOT_USED[n]}" for n in names if n not in used))
 """
 
+# The shared harness names the engine's modules by their paths before the layers had folders
+# (``canasta_tutor.melds``): the same modules under those names, then the harness as its own main.
+_RUN_HARNESS = """if True:
+    import runpy, sys
+    sys.path.insert(0, sys.argv[1])
+    import canasta_tutor.engine.melds
+    sys.modules.setdefault("canasta_tutor.melds", canasta_tutor.engine.melds)
+    harness, sys.argv = sys.argv[2], sys.argv[2:]
+    runpy.run_path(harness, run_name="__main__")
+"""
+
 
 def main(argv: list[str]) -> int:
     harness = Path(os.environ.get("TWIN_HARNESS", ROOT.parent / "shared" / "bench" / "twin")) / "twin_bench.py"
@@ -60,7 +71,7 @@ def main(argv: list[str]) -> int:
         return 2
     env = dict(os.environ, TUTOR_SRC=str(ROOT), PEER_SRC=peer_src)
     subprocess.call([peer_py, "-c", _SHOW_COMPILED, str(ROOT)], env=env)
-    return subprocess.call([peer_py, str(harness), *argv], env=env, cwd=harness.parent)
+    return subprocess.call([peer_py, "-c", _RUN_HARNESS, str(ROOT), str(harness), *argv], env=env, cwd=harness.parent)
 
 
 if __name__ == "__main__":
