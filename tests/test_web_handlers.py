@@ -443,6 +443,16 @@ def test_visitors_know_the_teacher_by_the_key_in_the_cookie(room):
     assert visitors.is_teacher_key(" k3y ") and not visitors.is_teacher_key("k3")
 
 
+def test_a_teacher_key_may_have_any_letters(room):
+    """A key typed with accents (or chosen with them: --teacher-key) is compared, not a server error."""
+    visitors = Visitors(room, "clé-ñ")
+    assert not visitors.is_teacher_key("clé") and not Visitors(room, "k3y").is_teacher_key("k3ý")
+    assert visitors.is_teacher_key(" clé-ñ ")
+    h = FakeHandler()
+    visitors.sign_in_teacher(h)
+    assert visitors.teacher(h) and Visitors(room, "k3y").teacher(h) is None
+
+
 def test_a_hub_server_is_a_teachers_when_the_hub_says_so(monkeypatch):
     monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
     monkeypatch.setenv("CANASTA_TUTOR_ROLE", "teacher")

@@ -61,7 +61,7 @@ class Visitors:
         if not self.teacher_key:
             return None
         data = self._cookie(handler, TEACHER_COOKIE)
-        if data is None or not secrets.compare_digest(str(data.get("key", "")), self.teacher_key):
+        if data is None or not _same(str(data.get("key", "")), self.teacher_key):
             return None
         return str(data.get("sid", ""))
 
@@ -76,7 +76,7 @@ class Visitors:
         return "anonymous:" + str(handler.request.remote_ip)
 
     def is_teacher_key(self, key: str) -> bool:
-        return bool(self.teacher_key) and secrets.compare_digest(key.strip(), self.teacher_key)
+        return bool(self.teacher_key) and _same(key.strip(), self.teacher_key)
 
     @staticmethod
     def _cookie(handler, name: str) -> dict | None:
@@ -105,6 +105,11 @@ class Visitors:
     @staticmethod
     def _set(handler, name: str, data: dict) -> None:
         handler.set_secure_cookie(name, json.dumps(data), expires_days=COOKIE_DAYS, httponly=True, samesite="Lax")
+
+
+def _same(typed: str, key: str) -> bool:
+    """``typed == key`` in constant time, whatever letters either has (compare_digest refuses non-ASCII text)."""
+    return secrets.compare_digest(typed.encode("utf-8", "surrogatepass"), key.encode("utf-8", "surrogatepass"))
 
 
 class TeacherGate(Protocol):
