@@ -301,12 +301,13 @@ def test_no_contents_api(server, teacher):
 
 # --- the hub's extension: the same ExportHandler and WorksheetHandler on a Jupyter server -----------------------
 @contextlib.contextmanager
-def jupyter_server(tmp: Path, role: str):
-    """A Jupyter server as the hub starts one for ``tess`` with ``role``, the extension enabled, a token to log in."""
+def jupyter_server(tmp: Path, role: str, db: str = "progress.sqlite3"):
+    """A Jupyter server as the hub starts one for ``tess`` with ``role``, the extension enabled, a token to log in;
+    the progress database ``db`` in ``tmp``."""
     port = free_port(range(9450, 9460))
-    home = tmp / role
+    home = tmp / f"{role}-{len(list(tmp.iterdir()))}"
     home.mkdir()
-    env = dict(os.environ, CANASTA_TUTOR_DB=str(tmp / "progress.sqlite3"), CANASTA_TUTOR_FILES=str(tmp / "files"),
+    env = dict(os.environ, CANASTA_TUTOR_DB=str(tmp / db), CANASTA_TUTOR_FILES=str(tmp / "files"),
                JUPYTERHUB_USER="tess", CANASTA_TUTOR_ROLE=role, JUPYTER_CONFIG_DIR=str(home / "config"),
                JUPYTER_RUNTIME_DIR=str(home / "runtime"), JUPYTER_DATA_DIR=str(home / "data"))
     log = open(home / "server.log", "w")
@@ -348,8 +349,9 @@ def hub_servers(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("hub-extension")
     room = Classroom(tmp / "progress.sqlite3")
     room.join("ana")
-    with jupyter_server(tmp, "teacher") as teacher, jupyter_server(tmp, "learner") as learner:
-        yield {"teacher": teacher, "learner": learner}
+    with jupyter_server(tmp, "teacher") as teacher, jupyter_server(tmp, "learner") as learner, \
+            jupyter_server(tmp, "teacher", db="progress.sqlite3/in-a-file.sqlite3") as no_database:
+        yield {"teacher": teacher, "learner": learner, "no database": no_database}
 
 
 def test_a_hub_teachers_server_sends_the_same_downloads(hub_servers):
@@ -368,6 +370,13 @@ def test_on_a_hub_an_unknown_export_is_a_page_that_lists_the_exports(hub_servers
     unknown = hub_servers["teacher"].get("/classroom/export/grades.csv", headers=TOKEN)
     assert unknown.status == 404 and "No such download" in unknown.text
     assert "learners.csv, puzzles.csv, gradebook.xlsx" in unknown.text
+
+
+def test_on_a_hub_a_database_out_of_reach_is_a_page_that_says_so(hub_servers):
+    """The hub's server opens the class for each request: a database it cannot open is said, not a server error."""
+    r = hub_servers["no database"].get("/classroom/export/learners.csv", headers=TOKEN)
+    assert r.status == 503 and "The class's results cannot be read" in r.text
+    assert "cannot open the progress database" in r.text and "Traceback" not in r.text
 
 
 def test_a_hub_learners_server_refuses_the_downloads(hub_servers):

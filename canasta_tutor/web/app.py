@@ -133,11 +133,11 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
 
 def route_table(visitors: Visitors) -> list[tuple]:
     """``canasta-tutor serve``'s own routes (paths under the server's URL), each with what its handler needs."""
-    from .handlers import LandingRedirect, SignInHandler, SignOutHandler, TeacherHandler, download_routes
+    from .handlers import SIGN_IN, LandingRedirect, SignInHandler, SignOutHandler, TeacherHandler, download_routes
 
     signing_in = {"visitors": visitors}
     return [("", LandingRedirect, {}),
-            ("classroom/signin", SignInHandler, signing_in),
+            (SIGN_IN, SignInHandler, signing_in),
             ("classroom/signout", SignOutHandler, signing_in),
             ("teacher", TeacherHandler, signing_in),
             *download_routes(teachers=TeacherKey(visitors), room=visitors.room)]
