@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from canasta_tutor.classroom.roster import Classroom, name_key, network_addresses, qr_svg
-from canasta_tutor.web.app import KernelRegistry, is_teacher_page, voila_arguments
+from canasta_tutor.web.app import voila_arguments
+from canasta_tutor.web.visitors import KernelRegistry, is_teacher_page
 
 
 @pytest.fixture

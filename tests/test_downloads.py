@@ -1,7 +1,8 @@
 """The teacher's downloads are made in one place (:mod:`canasta_tutor.classroom.downloads`) for both servers: the
 class's CSV and Excel exports and the worksheet PDFs, with the same names and headers whether ``canasta-tutor serve``
-or a JupyterHub server sends them. The handlers themselves are exercised end to end by test_browser_classroom (serve)
-and test_hub (JupyterHub)."""
+or a JupyterHub server sends them, through the same handlers (:mod:`canasta_tutor.web.handlers`). The handlers
+themselves are exercised end to end by test_web_handlers (both servers), test_browser_classroom (serve) and test_hub
+(JupyterHub)."""
 
 from __future__ import annotations
 
@@ -80,15 +81,39 @@ def test_send_sets_the_headers_of_an_attachment_never_cached():
     assert h.body == b"x"
 
 
-@pytest.mark.parametrize("module", ["web/app.py", "web/hub.py"])
-def test_neither_server_makes_a_download_itself(module):
-    """Both servers call the shared functions; none writes a CSV, a workbook or an attachment header itself."""
-    source = (ROOT / "canasta_tutor" / module).read_text("utf-8")
+@pytest.mark.parametrize("module", sorted(p.name for p in (ROOT / "canasta_tutor" / "web").glob("*.py")))
+def test_no_web_module_makes_a_download_itself(module):
+    """No module of the web layer (either server, their handlers) writes a CSV, a workbook, a PDF or an attachment
+    header itself: the shared functions do."""
+    source = (ROOT / "canasta_tutor" / "web" / module).read_text("utf-8")
     called = {n.func.attr for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call)
               and isinstance(n.func, ast.Attribute)}
     assert not called & {"to_csv", "to_excel", "report"}, (module, called & {"to_csv", "to_excel", "report"})
     assert "Content-Disposition" not in source and "worksheet_pdf" not in source
+
+
+def test_neither_server_makes_a_download_itself(room):
+    """Both servers route the downloads to the same two handlers, and those call the shared functions."""
+    from types import SimpleNamespace
+
+    import tornado.web
+
+    from canasta_tutor.web import app, handlers, hub
+    from canasta_tutor.web.visitors import Visitors
+
+    source = (ROOT / "canasta_tutor" / "web" / "handlers.py").read_text("utf-8")
     assert "class_export" in source and "worksheet_download" in source and "send(self, download)" in source
+    added = []
+    web_app = SimpleNamespace(settings={"base_url": "/user/tess/"},
+                              add_handlers=lambda host, routes: added.extend(routes))
+    hub._load_jupyter_server_extension(SimpleNamespace(web_app=web_app))
+    on_the_hub = {route[1] for route in added}
+    served = {route[1] for route in app.route_table(Visitors(room, "k3y"))}
+    assert on_the_hub == {handlers.ExportHandler, handlers.WorksheetHandler}
+    assert on_the_hub <= served
+    for module in (app, hub):  # neither server has a handler of its own besides
+        assert not [name for name, value in vars(module).items() if isinstance(value, type)
+                    and issubclass(value, tornado.web.RequestHandler)], module
 
 
 def test_the_engine_side_module_imports_no_jupyter():

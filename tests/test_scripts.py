@@ -54,6 +54,11 @@ def test_start_script_with_arguments_serves_the_landing_page(root, tmp_path):
         while time.monotonic() < deadline:
             if proc.poll() is not None:
                 break
+            if "Voilà is running at" not in (tmp_path / "start.log").read_text("utf-8", "replace"):
+                # not listening yet: whatever answers on the port now is not this copy's server (the port was free
+                # when picked, minutes ago; another test run on this machine may have taken it since)
+                time.sleep(1)
+                continue
             try:
                 status, page = _get(f"http://127.0.0.1:{port}/")
                 if status == 200:

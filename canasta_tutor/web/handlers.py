@@ -1,0 +1,240 @@
+"""Our own pages and downloads: Tornado handlers at module level, each configured through ``initialize(**kwargs)``
+by the route that names it (as Voilà's own ``voila/handler.py`` does), never through closures.
+
+* :class:`SignInHandler`, :class:`SignOutHandler`, :class:`TeacherHandler`: ``canasta-tutor serve``'s sign-in
+  pages (the visitors' cookies are :class:`~canasta_tutor.web.visitors.Visitors`' business);
+* :class:`ExportHandler`, :class:`WorksheetHandler`: the teacher's downloads, the same handlers on both servers
+  (:func:`download_routes`); each server says who is its teacher with a
+  :class:`~canasta_tutor.web.visitors.TeacherGate`;
+* :func:`page` and :meth:`CanastaHandler.refuse`: the one way a small page, or a refusal, is written.
+
+The Voilà handlers that ``canasta-tutor serve`` puts in place of Voilà's own are in :mod:`.voila_server`; this
+module imports no Voilà, so that the hub's extension (:mod:`.hub`) can use it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import html
+
+import tornado.web
+from jupyter_server.base.handlers import JupyterHandler
+from jupyter_server.utils import url_path_join
+
+from ..classroom.downloads import class_export, send, worksheet_download
+from ..engine.errors import CanastaError
+from .visitors import TEACHER_PAGE
+
+LANDING_PAGE = "voila/render/index.ipynb"
+SIGN_IN = "classroom/signin"
+EXPORT_ROUTE = r"classroom/export/([a-z]+\.(?:csv|xlsx))"
+WORKSHEET_ROUTE = r"classroom/worksheet/(set|assignment)/([A-Za-z0-9_.-]+)\.pdf"
+
+
+def page(title: str, body: str) -> str:
+    """A small page of ours (``body``: trusted HTML; ``title``: text, escaped here)."""
+    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
+            f"content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title><style>"
+            "body{font-family:system-ui,sans-serif;max-width:34em;margin:3em auto;padding:0 1em;color:#222}"
+            "input{font-size:1.1em;padding:.3em;margin:.2em 0 .8em;width:100%;box-sizing:border-box}"
+            "button{font-size:1.1em;padding:.4em 1.2em}.error{color:#c62828}</style></head>"
+            f"<body>{body}</body></html>")
+
+
+def error_line(message: str) -> str:
+    """A form's error message (text, escaped here), or nothing."""
+    return f"<p class='error' role='alert'>{html.escape(message)}</p>" if message else ""
+
+
+class CanastaHandler(JupyterHandler):
+    """What every page of ours does: know where the landing page is, answer with a small page, refuse."""
+
+    def url(self, *parts: str) -> str:
+        return url_path_join(self.base_url, *parts)
+
+    def landing(self) -> str:
+        return self.url(LANDING_PAGE)
+
+    def send_page(self, status: int, title: str, body: str) -> None:
+        self.set_status(status)
+        self.finish(page(title, body))
+
+    def refuse(self, status: int, title: str, heading: str, detail: str = "") -> None:
+        """Answer ``status`` with a small page saying why (``detail``: plain text, escaped here)."""
+        self.send_page(status, title, f"<h1>{heading}</h1>" + (f"<p>{html.escape(detail)}</p>" if detail else ""))
+
+
+class LandingRedirect(tornado.web.RedirectHandler):
+    """``/``: to the landing page (a permanent redirect, under the server's URL)."""
+
+    def initialize(self, page: str = LANDING_PAGE) -> None:
+        base = self.settings.get("server_url") or self.settings.get("base_url", "/")
+        super().initialize(url_path_join(base, page))
+
+
+# --- canasta-tutor serve's sign-in pages ------------------------------------------------------------------------
+class SignInHandler(CanastaHandler):
+    """The sign-in page: a name (and the class code, when the teacher set one), once.
+    Configured with ``visitors`` (:class:`~canasta_tutor.web.visitors.Visitors`: the class is its ``room``)."""
+
+    def initialize(self, *, visitors) -> None:
+        self.visitors = visitors
+
+    def form(self, message: str = "", name: str = "") -> str:
+        code_field = ""
+        if self.visitors.room.current().code:
+            code_field = ("<label for='code'>Class code (your teacher shows it)</label>"
+                          "<input id='code' name='code' autocomplete='off' required>")
+        return page("Sign in · Learn Canasta",
+                    "<h1>Learn Canasta</h1><p>Type your name once: every lesson and puzzle will know it, and "
+                    f"your progress is kept under it.</p>{error_line(message)}<form method='post'>"
+                    f"{self.xsrf_form_html()}<label for='name'>Your name</label>"
+                    f"<input id='name' name='name' maxlength='60' required autofocus "
+                    f"value='{html.escape(name, quote=True)}'>{code_field}"
+                    "<button type='submit'>Start</button></form>")
+
+    def get(self):
+        if self.visitors.session(self):
+            self.redirect(self.landing())
+            return
+        self.finish(self.form())
+
+    def post(self):
+        self.check_xsrf_cookie()
+        name = self.get_body_argument("name", "")
+        verdict = self.visitors.room.join(name, self.get_body_argument("code", ""))
+        if not verdict:
+            self.set_status(409 if verdict.has("name-taken") else 400)
+            self.finish(self.form(verdict.reasons[0].text, name))
+            return
+        self.visitors.sign_in_learner(self, verdict.learner)
+        self.redirect(self.landing())
+
+
+class SignOutHandler(CanastaHandler):
+    """Forget the learner and the teacher in this browser; back to the sign-in page."""
+
+    def initialize(self, *, visitors) -> None:
+        self.visitors = visitors
+
+    def get(self):
+        self.visitors.sign_out(self)
+        self.redirect(self.url(SIGN_IN))
+
+
+class TeacherHandler(CanastaHandler):
+    """``/teacher?key=KEY`` (or the form it shows) lets the teacher in to the dashboard. Configured with
+    ``visitors``."""
+
+    def initialize(self, *, visitors) -> None:
+        self.visitors = visitors
+
+    def form(self, message: str = "") -> str:
+        return page("Teacher · Learn Canasta",
+                    f"<h1>Teacher's dashboard</h1>{error_line(message)}<form method='post'>{self.xsrf_form_html()}"
+                    "<label for='key'>Teacher key (printed by canasta-tutor serve)</label>"
+                    "<input id='key' name='key' type='password' required autofocus>"
+                    "<button type='submit'>Open</button></form>")
+
+    def dashboard(self) -> str:
+        return self.url("voila/render", TEACHER_PAGE)
+
+    def _enter(self, key: str) -> None:
+        if not self.visitors.is_teacher_key(key):
+            self.set_status(403)
+            self.finish(self.form("That is not the teacher key." if key else ""))
+            return
+        self.visitors.sign_in_teacher(self)
+        self.redirect(self.dashboard())
+
+    def get(self):
+        key = self.get_query_argument("key", "")
+        if key:
+            self._enter(key)
+        elif self.visitors.teacher(self):
+            self.redirect(self.dashboard())
+        else:
+            self.finish(self.form())
+
+    def post(self):
+        self.check_xsrf_cookie()
+        self._enter(self.get_body_argument("key", ""))
+
+
+# --- the teacher's downloads, on both servers --------------------------------------------------------------------
+class TeacherOnly(CanastaHandler):
+    """A route for the teacher only. Configured with ``teachers`` (the server's
+    :class:`~canasta_tutor.web.visitors.TeacherGate`) and ``room``: the class
+    (a :class:`~canasta_tutor.classroom.roster.Classroom`), or None to open the progress database's for each
+    request (a hub server: the database may be out of reach when the server starts)."""
+
+    def initialize(self, *, teachers, room=None) -> None:
+        self.teachers = teachers
+        self.room = room
+
+    def refuse_unless_teacher(self) -> bool:
+        """True (and a 403 page sent) when the visitor is not the teacher."""
+        if self.teachers.is_teacher(self):
+            return False
+        self.send_page(403, "Teacher only", self.teachers.refusal)
+        return True
+
+    def classroom(self):
+        if self.room is not None:
+            return self.room
+        from ..classroom.roster import Classroom
+
+        return Classroom()
+
+
+class ExportHandler(TeacherOnly):
+    """The open class's results for a gradebook: learners.csv, puzzles.csv, gradebook.xlsx."""
+
+    @tornado.web.authenticated
+    def get(self, name):
+        if self.refuse_unless_teacher():
+            return
+        try:
+            download = class_export(self.classroom(), name)
+        except LookupError as e:
+            self.refuse(404, "Not found", "No such download", str(e))
+            return
+        except CanastaError as e:
+            self.refuse(503, "No results", "The class's results cannot be read", str(e))
+            return
+        send(self, download)
+
+
+class WorksheetHandler(TeacherOnly):
+    """A worksheet PDF (``?answers=1``: with the answer key) of a project puzzle set or an assignment, made on
+    request: ``classroom/worksheet/set/05-take-pile.pdf``, ``.../assignment/3.pdf``."""
+
+    @tornado.web.authenticated
+    async def get(self, kind, name):
+        if self.refuse_unless_teacher():
+            return
+        answers = self.get_query_argument("answers", "") == "1"
+        path = self.room.path if self.room is not None else None  # the class's assignments are beside its results
+        try:
+            # up to a second of work: in a thread, so that the learners' pages are not held up meanwhile
+            download = await asyncio.get_running_loop().run_in_executor(
+                None, functools.partial(worksheet_download, kind, name, answers=answers, path=path))
+        except LookupError as e:
+            self.refuse(404, "Not found", "No such worksheet", str(e))
+            return
+        except CanastaError as e:
+            self.refuse(422, "No worksheet", "This worksheet cannot be made", str(e))
+            return
+        send(self, download)
+
+
+def download_routes(*, teachers, room=None) -> list[tuple]:
+    """The teacher's downloads, for either server (paths under its URL; the arguments: see :class:`TeacherOnly`)."""
+    config = {"teachers": teachers, "room": room}
+    return [(EXPORT_ROUTE, ExportHandler, config), (WORKSHEET_ROUTE, WorksheetHandler, config)]
+
+
+def mount(base: str, routes: list[tuple]) -> list[tuple]:
+    """``routes`` (paths under a server's URL; "": the URL itself) with their full patterns under ``base``."""
+    return [(url_path_join(base, path) if path else base, *rest) for path, *rest in routes]

@@ -1,0 +1,294 @@
+"""``canasta-tutor serve``'s Voilà: the handlers that take the place of Voilà's own, who holds which kernel, and
+the application that routes to them.
+
+Each handler is configured through ``initialize(**kwargs)``: the route Voilà gives its own handler keeps its
+arguments, and ours are added to them (:func:`voila_replacements`, :meth:`CanastaVoila.init_handlers`).
+
+* :class:`GuardedVoilaHandler` (a lesson page): only for signed-in learners in classroom mode, the teacher's pages
+  only for the teacher; it tells the page's kernel who the visitor is (the ``X-Canasta-Identity`` header);
+* :class:`OwnKernelHandler`, :class:`OwnKernelWebsocketHandler`, :class:`ShutdownOnLeaveHandler`: only the visitor
+  who was given a kernel may talk to it, delete it or shut it down (:class:`KernelOwners`);
+* :class:`CachedStaticFileHandler`: Voilà's front end stays in the browser's cache for an hour;
+* :class:`Gone`: no contents API (it would hand out any notebook's source).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+from dataclasses import dataclass, field
+
+import tornado.ioloop
+import tornado.web
+import voila.handler
+from jupyter_server.services.kernels.handlers import KernelHandler
+from jupyter_server.utils import url_path_join
+from traitlets import Any
+from voila.app import Voila
+from voila.request_info_handler import RequestInfoSocketHandler
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+from voila.static_file_handler import MultiStaticFileHandler
+from voila.tornado.contentshandler import VoilaContentsHandler
+from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+
+from .handlers import SIGN_IN, mount, page
+from .visitors import IDENTITY_HEADER, KernelRegistry, Visitors, is_teacher_page
+
+STATIC_CACHE_SECONDS = 3600
+
+#: the visitor whose request is being answered (set by the lesson page's handler): a kernel started or handed
+#: out meanwhile is theirs
+_VISITOR: contextvars.ContextVar[str | None] = contextvars.ContextVar("canasta_visitor", default=None)
+
+
+class KernelOwners:
+    """Which visitor was given each kernel of the running server: a kernel goes to the visitor of the request
+    being answered, and a visitor given one more than ``cap`` loses their oldest (shut down)."""
+
+    def __init__(self, cap: int):
+        self.registry = KernelRegistry(cap)
+        self.kernel_manager = None
+        self._start_kernel = None
+
+    def attach(self, kernel_manager) -> None:
+        """Note every kernel that ``kernel_manager`` starts for a request (when no ready kernel is left)."""
+        self.kernel_manager = kernel_manager
+        self._start_kernel = kernel_manager.start_kernel
+        kernel_manager.start_kernel = self.start_kernel
+
+    async def start_kernel(self, *args, **kwargs) -> str:
+        kernel_id = await self._start_kernel(*args, **kwargs)
+        self.hand_out(kernel_id)
+        return kernel_id
+
+    @staticmethod
+    def visiting(visitor: str) -> None:
+        """The request being answered is ``visitor``'s (a :meth:`Visitors.key`)."""
+        _VISITOR.set(visitor)
+
+    def hand_out(self, kernel_id: str) -> None:
+        """The kernel goes to the visitor of the request being answered (none: nobody's, e.g. a pool's refill)."""
+        visitor = _VISITOR.get()
+        if visitor is None:
+            return
+        km = self.kernel_manager
+        for old in self.registry.add(visitor, kernel_id, set(km.list_kernel_ids()) | {kernel_id}):
+            if old in km:
+                km.log.info("Visitor %s holds more than %d kernels: shutting down %s", visitor, self.registry.cap,
+                            old)
+                tornado.ioloop.IOLoop.current().add_callback(km.shutdown_kernel, old)
+
+    def owner(self, kernel_id: str) -> str | None:
+        return self.registry.owner.get(kernel_id)
+
+    def forget(self, kernel_id: str) -> None:
+        self.registry.forget(kernel_id)
+
+
+class RegisteringRequestInfo(RequestInfoSocketHandler):
+    """Voilà hands a preheated kernel to a visitor when it sends the kernel its request: note who got it
+    (``kernels``, set by :meth:`install`)."""
+
+    kernels: KernelOwners | None = None
+
+    @classmethod
+    def send_updates(cls, msg) -> None:
+        if cls.kernels is not None:
+            cls.kernels.hand_out(msg["kernel_id"])
+        RequestInfoSocketHandler.send_updates(msg)
+
+    @classmethod
+    def install(cls, kernels: KernelOwners) -> None:
+        """Voilà's page handler sends the request through ``voila.handler.RequestInfoSocketHandler``: ours."""
+        voila.handler.RequestInfoSocketHandler = type(cls.__name__, (cls,), {"kernels": kernels})
+
+
+class GuardedVoilaHandler(TornadoVoilaHandler):
+    """A lesson page: only for signed-in learners when ``sign_in_required`` (classroom mode); the teacher's pages only
+    for the teacher. The kernel learns who the visitor is from the header set here, never from what the browser sent.
+    Configured with ``visitors`` and ``sign_in_required``, besides Voilà's own arguments."""
+
+    def initialize(self, *, visitors: Visitors, sign_in_required: bool, **voila_kwargs) -> None:
+        self.visitors = visitors
+        self.sign_in_required = sign_in_required
+        super().initialize(**voila_kwargs)
+
+    async def prepare(self):
+        await super().prepare()
+        path = (self.path_args[0] if self.path_args else "") or ""
+        teacher = self.visitors.teacher(self)
+        session = None if teacher else self.visitors.session(self)
+        if is_teacher_page(path) and not teacher:
+            self.set_status(403)
+            self.finish(page("Teacher only", "<h1>This page is for the teacher</h1><p>Open "
+                             f"<a href='{url_path_join(self.base_url, 'teacher')}'>the teacher's sign-in</a> "
+                             "with the key printed by <code>canasta-tutor serve</code>.</p>"))
+            return
+        if self.sign_in_required and not teacher and not session:
+            self.redirect(url_path_join(self.base_url, SIGN_IN))
+            return
+        if teacher:
+            identity = {"name": "teacher", "teacher": True}
+        elif session:
+            identity = {"name": session["name"], "learner_id": session["learner_id"], "class_id": session["class_id"]}
+        else:
+            identity = None
+        self.request.headers[IDENTITY_HEADER] = json.dumps(identity) if identity else ""
+        KernelOwners.visiting(self.visitors.key(self))
+
+
+class OwnerOnly:
+    """Only the visitor who was given a kernel may shut it down, delete it or talk to it. Configured with
+    ``visitors`` and ``kernels`` (the server's :class:`KernelOwners`), besides the handler's own arguments."""
+
+    def initialize(self, *, visitors: Visitors, kernels: KernelOwners, **kwargs) -> None:
+        self.visitors = visitors
+        self.kernel_owners = kernels
+        super().initialize(**kwargs)
+
+    def owns(self, kernel_id: str) -> bool:
+        return self.kernel_owners.owner(kernel_id) == self.visitors.key(self)
+
+    def requested_kernel(self) -> str:
+        # Jupyter's kernel routes name their group (kernel_id); Voilà's shutdown route does not.
+        return str(self.path_kwargs.get("kernel_id") or (self.path_args[0] if self.path_args else ""))
+
+
+class ShutdownOnLeaveHandler(OwnerOnly, VoilaShutdownKernelHandler):
+    """Voilà's page asks, as it closes, for its kernel to be shut down, with a beacon that carries no
+    XSRF token. Instead of skipping the check for everyone, the request must come with the cookies of the
+    visitor the kernel was given to (SameSite=Lax cookies: another site's page cannot send them)."""
+
+    def check_xsrf_cookie(self):
+        return None
+
+    async def post(self, kernel_id):
+        if not self.owns(kernel_id):
+            raise tornado.web.HTTPError(403, "not your kernel")
+        self.kernel_owners.forget(kernel_id)
+        await super().post(kernel_id)
+
+
+class OwnKernelHandler(OwnerOnly, KernelHandler):
+    """A kernel's model (the page asks now and then whether its kernel is still there) and its deletion."""
+
+    async def prepare(self):
+        await super().prepare()
+        kernel_id = self.requested_kernel()
+        if kernel_id not in self.kernel_manager:
+            # A culled or closed kernel is gone for its owner too: the page asks, and tells the learner.
+            raise tornado.web.HTTPError(404, "no such kernel")
+        if not self.owns(kernel_id):
+            raise tornado.web.HTTPError(403, "not your kernel")
+
+
+class OwnKernelWebsocketHandler(OwnerOnly, VoilaKernelWebsocketHandler):
+    """A page's connection to its kernel."""
+
+    async def prepare(self):
+        if not self.owns(self.requested_kernel()):
+            raise tornado.web.HTTPError(403, "not your kernel")
+        await super().prepare()
+
+
+class CachedStaticFileHandler(MultiStaticFileHandler):
+    """Voilà's front-end bundle (about 10 MB in 90 files) may stay in the browser's cache for an
+    hour, so that going from lesson to lesson does not ask for every file again."""
+
+    def get_cache_time(self, path, modified, mime_type):
+        return STATIC_CACHE_SECONDS
+
+
+class Gone(tornado.web.RequestHandler):
+    """Voilà's contents API would hand out any notebook's source: not here."""
+
+    def initialize(self, **_kwargs):
+        pass
+
+    def get(self, *args, **kwargs):
+        self.set_status(404)
+        self.finish("Not found")
+
+
+def voila_replacements(visitors: Visitors, kernels: KernelOwners, *, sign_in_required: bool) -> dict:
+    """Voilà's handlers that ours replace: ``{Voilà's: (ours, the arguments ours needs besides Voilà's)}``."""
+    guarded = {"visitors": visitors, "kernels": kernels}
+    return {MultiStaticFileHandler: (CachedStaticFileHandler, {}),
+            VoilaShutdownKernelHandler: (ShutdownOnLeaveHandler, guarded),
+            TornadoVoilaHandler: (GuardedVoilaHandler, {"visitors": visitors, "sign_in_required": sign_in_required}),
+            KernelHandler: (OwnKernelHandler, guarded),
+            VoilaKernelWebsocketHandler: (OwnKernelWebsocketHandler, guarded),
+            VoilaContentsHandler: (Gone, {})}
+
+
+def replaced(route: tuple, replacements: dict) -> tuple:
+    """Voilà's ``route`` with our handler in place of Voilà's (its arguments and ours), when we have one."""
+    pattern, handler, *rest = route
+    if handler not in replacements:
+        return route
+    ours, extra = replacements[handler]
+    if not extra:
+        return (pattern, ours, *rest)
+    return (pattern, ours, {**(rest[0] if rest else {}), **extra}, *rest[1:])
+
+
+@dataclass
+class Plan:
+    """What :class:`CanastaVoila` adds to Voilà."""
+
+    routes: list                 # our routes: (path under the server's URL, handler, its arguments)
+    replacements: dict           # see voila_replacements
+    kernels: KernelOwners
+    pools: dict = field(default_factory=dict)  # notebook -> kernels kept ready for a class (see class_pools)
+    preheat: bool = True
+
+
+class CanastaVoila(Voila):
+    """Voilà whose root page is the lessons' landing page, with our routes and handlers (``plan``)."""
+
+    plan = Any(None, allow_none=True, help="what canasta-tutor serve adds to Voilà (a Plan)")
+
+    def init_handlers(self):
+        plan, km = self.plan, self.kernel_manager
+        plan.kernels.attach(km)  # a kernel started for one request (no pool left)
+        RegisteringRequestInfo.install(plan.kernels)  # a preheated kernel handed out
+        if plan.preheat and plan.pools and hasattr(km, "get_rendered_notebook"):
+            class_pools(km, plan.pools)
+        if plan.preheat and hasattr(km, "kernel_pools_config"):
+            # A class arrives at once: more kernels kept ready for the pages it opens together.
+            for notebook, size in plan.pools.items():
+                km.kernel_pools_config[notebook] = {"pool_size": int(size)}
+                km.fill_if_needed(delay=0, notebook_name=notebook)
+        voila_routes = [replaced(route, plan.replacements) for route in super().init_handlers()]
+        return mount(self.server_url, plan.routes) + voila_routes
+
+
+def class_pools(km, pools: dict) -> None:
+    """A class's pool of N kernels for a page counts the kernels it has handed out: N in all, learners' and ready
+    ones together (Voilà's own pool would start N more as the class arrives, and hold 2N kernels). A learner who
+    leaves frees a place, which the next arrival's refill takes up; one kernel is always kept ready."""
+    given: dict[str, str] = {}  # kernel id -> page it was handed out for
+    fill, get = km.fill_if_needed, km.get_rendered_notebook
+
+    def in_use(notebook: str) -> int:
+        alive = set(km.list_kernel_ids())
+        for k in [k for k in given if k not in alive]:
+            given.pop(k, None)
+        return sum(1 for nb in given.values() if nb == notebook)
+
+    def fill_if_needed(delay=None, notebook_name=None, **kwargs):
+        if notebook_name in pools:
+            size = max(1, int(pools[notebook_name]) - in_use(notebook_name))
+            km.kernel_pools_config[notebook_name] = {**km.kernel_pools_config.get(notebook_name, {}),
+                                                     "pool_size": size}
+        return fill(delay=delay, notebook_name=notebook_name, **kwargs)
+
+    async def get_rendered_notebook(notebook_name, *args, **kwargs):
+        task, cache, kernel_id = await get(notebook_name, *args, **kwargs)
+        given[kernel_id] = notebook_name
+        return task, cache, kernel_id
+
+    km.fill_if_needed = fill_if_needed  # (Voilà's get_rendered_notebook refills through it, before it returns:
+    km.get_rendered_notebook = get_rendered_notebook  # the first arrival starts one kernel more than N)
+    km.class_pools_in_use = in_use
