@@ -18,15 +18,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import partial, update_wrapper
+from functools import partial
 from operator import attrgetter
 
+from . import speedups
 from .cards import SEQUENCE_ORDER, SORT_KEY, Card, card_points, format_cards, rank_plural
 from .melds import BLACK_THREES, CANASTA_SIZE, GROUP, NONE, SEQUENCE, SEQUENCE_MAX, as_cards, as_groups, meld_facts
 from .numbers import count_of, join_words, number_word
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
-from .speedups import load
 from .verdict import LazyReasons, Reason, verdict_type
 
 _RANK_OF_ORDER = {v: k for k, v in SEQUENCE_ORDER.items()}
@@ -530,7 +530,7 @@ def check_go_out(situation: Situation) -> GoOutVerdict:
     team that has melded or needs no minimum to go out concealed) by counting in C, and leaves the reasons and the
     ``plan`` to be written when first read (by this module's search: the same sentences, the same plan). Every
     other call (notation, bad input, samba, an opening minimum...) goes to this pure-Python function
-    (:data:`pure_check_go_out`), which gives the same answers everywhere.
+    (``speedups.pure_twin(check_go_out)``), which gives the same answers everywhere.
     """
     rules, hand, score = situation.rules, situation.hand, situation.score
     melds = list(situation.melds)
@@ -723,17 +723,7 @@ def _yes_reasons(plan, melds, rules, need, minimum) -> tuple:
     return tuple(reasons)
 
 
-# --- the compiled fast path (canasta_tutor/engine/_speedups/goout.pyx), when built ------------------------------
-#: The pure-Python check: the reference, and the answer to every call the compiled one does not cover.
-pure_check_go_out = check_go_out
-
-
-def _install(module, pure=pure_check_go_out):
-    """The compiled ``check_go_out`` of ``module`` (``_speedups/goout``), handed the pure-Python pieces it uses:
-    ``pure`` for every call it does not decide, the verdict type, the lazy reasons and the lazy plan."""
-    return module.install(pure, GoOutVerdict, _go_out_reasons, _lazy_yes_reasons, LazyPlan, _fast_go_out)
-
-
-_compiled = load("goout")
-if _compiled is not None:
-    check_go_out = update_wrapper(_install(_compiled), pure_check_go_out)
+# --- the compiled twin (_speedups/goout.pyx), where built: it decides the common call in C and hands every other to
+# the pure-Python check_go_out above (speedups.pure_twin gives it back)
+check_go_out = speedups.compiled("goout", check_go_out, verdict_type=GoOutVerdict, no_reasons=_go_out_reasons,
+                                 yes_reasons=_lazy_yes_reasons, lazy_plan=LazyPlan, find_plan=_fast_go_out)

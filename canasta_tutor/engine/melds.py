@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
 
+from . import speedups
 from .cards import (
     COPIES_HIGH,
     EVERY_CARD,
@@ -495,35 +496,9 @@ def meld_points(cards) -> int:
     return card_points(as_cards(cards))
 
 
-def _compiled_check_meld(compiled, pure):
-    """The compiled check of ``compiled`` (``_speedups/meld.pyx``) set up to fall back on ``pure`` (the function
-    above), dressed as it (name, docstring, signature)."""
-    from functools import update_wrapper
-
-    compiled.configure(pure, MeldVerdict, LazyReasons, _meld_reasons, ("", GROUP, BLACK_THREES, SEQUENCE),
-                       (NONE, NATURAL, MIXED, SAMBA))
-    return update_wrapper(compiled.check_meld, pure)
-
-
-def _compiled_meld_facts(compiled, pure):
-    """The compiled ``meld_facts`` of ``compiled``, falling back on ``pure``, dressed as it."""
-    from functools import update_wrapper
-
-    compiled.configure_facts(pure)
-    return update_wrapper(compiled.meld_facts, pure)
-
-
-def _use_compiled(check, facts):
-    """:func:`check_meld` and :func:`meld_facts` in C (``_speedups/meld.pyx``) when it is built and fresh: they
-    answer the common call and hand everything else to the pure-Python functions; else those functions themselves."""
-    from .speedups import load
-
-    compiled = load("meld")
-    if compiled is None:
-        return check, facts
-    return _compiled_check_meld(compiled, check), _compiled_meld_facts(compiled, facts)
-
-
-# the pure-Python functions (the reference; the compiled ones fall back on them)
-_check_meld_py, _meld_facts_py = check_meld, meld_facts
-check_meld, meld_facts = _use_compiled(check_meld, meld_facts)
+# --- the compiled twins (_speedups/meld.pyx), where built: they answer the common call in C and hand every other to
+# the pure-Python functions above (speedups.pure_twin gives those back)
+check_meld = speedups.compiled("meld", check_meld, verdict_type=MeldVerdict, lazy_reasons=LazyReasons,
+                               reasons=_meld_reasons, kinds=("", GROUP, BLACK_THREES, SEQUENCE),
+                               canastas=(NONE, NATURAL, MIXED, SAMBA))
+meld_facts = speedups.compiled("meld", meld_facts)

@@ -19,6 +19,7 @@ from collections import namedtuple
 from dataclasses import dataclass, field
 from operator import attrgetter
 
+from . import speedups
 from .cards import RED_THREES, card_points, format_cards, rank_plural
 from .errors import SituationError
 from .melds import MIXED, NATURAL, NONE, SAMBA, check_team_melds, meld_facts
@@ -309,22 +310,6 @@ class GameScore:
         return frame
 
 
-def _compiled_score_hand(compiled, pure):
-    """The compiled ``score_hand`` of ``compiled`` (``_speedups/score.pyx``) set up to fall back on ``pure`` (the
-    function above), dressed as it (name, docstring, signature)."""
-    from functools import update_wrapper
-
-    compiled.configure(pure, ScoreSheet)
-    return update_wrapper(compiled.score_hand, pure)
-
-
-def _use_compiled(pure):
-    """:func:`score_hand` in C (``_speedups/score.pyx``) when it is built and fresh, else the pure-Python one."""
-    from .speedups import load
-
-    compiled = load("score")
-    return pure if compiled is None else _compiled_score_hand(compiled, pure)
-
-
-_score_hand_py = score_hand  # the pure-Python score_hand (the reference; the compiled one falls back on it)
-score_hand = _use_compiled(score_hand)
+# the compiled twin (_speedups/score.pyx), where built: it answers the common call in C and hands every other to the
+# pure-Python score_hand above (speedups.pure_twin gives it back)
+score_hand = speedups.compiled("score", score_hand, sheet_type=ScoreSheet)

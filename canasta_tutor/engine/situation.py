@@ -17,7 +17,7 @@ from .cards import EVERY_CARD, RED_THREES, Card, format_card
 from .errors import SituationError
 from .melds import as_cards as _as_cards
 from .melds import as_groups as _as_groups
-from .rules import CLASSIC, MAX_SCORE, RuleSet, check_score
+from .rules import CLASSIC, MAX_SCORE, RuleSet, ensure_score
 from .rules import get_rules as _get_rules
 
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
@@ -238,7 +238,7 @@ class Situation:
                     every += g
             elif kind == 3:  # the score
                 if value.__class__ is not int or not -MAX_SCORE <= value <= MAX_SCORE:
-                    check_score(value)
+                    ensure_score(value)
             elif value is not False and value is not True:  # went_out
                 d[name] = parse_went_out(value)
         # the copies check, the common case in C (no card more often than the decks hold); the explained check
