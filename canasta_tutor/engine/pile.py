@@ -29,7 +29,7 @@ from .cards import (
     rank_plural,
     sort_key,
 )
-from .going_out import find_go_out
+from .go_out_search import find_go_out
 from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
 from .numbers import count_of, join_words, number_word
 from .opening import _max_groups, explain_minimum, max_meld_points
