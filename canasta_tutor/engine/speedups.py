@@ -77,7 +77,7 @@ def load(name: str, *, force: bool = False) -> ModuleType | None:
     return module
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 class Twin(NamedTuple):
@@ -94,7 +94,7 @@ class Twin(NamedTuple):
 TWINS: dict[str, Twin] = {}
 
 
-def compiled(module: str, pure: F, /, **pieces) -> F:
+def compiled(module: str, pure: _F, /, **pieces) -> _F:
     """``pure``'s compiled twin from ``_speedups/<module>`` when that module is used, else ``pure`` itself: the one
     way the engine attaches a compiled module, once per function, below its pure definition. ``pieces``: what the
     compiled function needs from the pure side besides ``pure`` (its verdict type, the writer of its lazy reasons...),

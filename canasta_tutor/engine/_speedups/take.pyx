@@ -443,7 +443,7 @@ cdef object _decide(object hand, object melds, object score, object pile, object
         if counts[k] > (t.jokers if c_joker[k] else t.decks):
             return _PURE
 
-    # --- pile._fast_take -------------------------------------------------------------------------------------------
+    # --- pile._fast_take ------------------------------------------------------------------------------------------
     if np == 0:
         return _EXPLAIN
     top = <object>top_card
