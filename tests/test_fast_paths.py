@@ -244,7 +244,8 @@ def test_counted_canastas_equal_the_placement_search(case):
     """The fast go-out path counts the most canastas a placement reaches (``_most_canastas``) before it searches:
     the count must be exactly what the search (``_place_groups`` with ``_wild_dp``) finds, or ``None`` when the
     search places no card arrangement."""
-    from canasta_tutor.engine.going_out import _most_canastas, _place_groups, _table_info
+    from canasta_tutor.engine.go_out_search import _place_groups, _table_info
+    from canasta_tutor.engine.going_out import _most_canastas
 
     rules, melds, hand = case
     groups, _sequences, base = _table_info(melds, rules)

@@ -5,7 +5,7 @@ import pytest
 
 from canasta_tutor.engine.cards import parse_cards
 from canasta_tutor.engine.errors import SituationError
-from canasta_tutor.engine.going_out import check_go_out, find_go_out
+from canasta_tutor.engine.going_out import check_go_out
 from canasta_tutor.engine.melds import check_meld, count_canastas
 from canasta_tutor.engine.rules import get_rules
 
@@ -158,8 +158,3 @@ def _brute(hand, melds, rules):
 def test_red_three_in_hand_is_impossible():
     with pytest.raises(SituationError):
         check_go_out("3H KH KS KD", [CANASTA])
-
-
-def test_find_go_out_returns_reasons():
-    plan, problems = find_go_out(parse_cards("9D 5C KH"), [parse_cards(CANASTA)])
-    assert plan is None and problems

@@ -116,3 +116,10 @@ def test_team_may_not_hold_two_melds_of_a_rank():
     assert not v.ok and v.codes == ("same-rank-twice",)
     assert check_team_melds(["KH KS KD", "7C 7H 2S"]).ok
     assert count_canastas(["KH KS KD KC KH KS KD", "7C 7H 2S", "8H 8S 8D 8C 2C JK 8H"]) == 2
+
+
+def test_a_red_three_in_a_run_of_one_suit_makes_no_sequence_under_samba():
+    """The explained path: a red three among cards of one suit in a row is named, and the run is no sequence."""
+    for text in ("4H 5H 6H 3H", "3H 4H 5H 6H 7H", "4D 5D 3D"):
+        v = check_meld(text, "samba")
+        assert not v.ok and v.codes == ("red-three", "mixed-ranks") and v.kind == "" and v.rank == "", (text, v)

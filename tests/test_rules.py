@@ -104,3 +104,13 @@ def test_presets_table_side_by_side():
     assert frame.loc["canastas_to_go_out", "danish"] == 2
     assert frame.loc["target_score", "samba"] == 10000
     assert "7000 or more: 150" in frame.loc["opening_table", "samba"]
+
+
+def test_ensure_score_returns_nothing_and_raises_for_a_score_no_game_has():
+    from canasta_tutor.engine.rules import MAX_SCORE, ensure_score
+
+    assert ensure_score(0) is None and ensure_score(-MAX_SCORE) is None and ensure_score(MAX_SCORE) is None
+    for bad, message in ((1.5, "whole number"), (True, "whole number"), ("1500", "whole number"),
+                         (MAX_SCORE + 1, "beyond any game"), (-10**40, "a number of 41 digits")):
+        with pytest.raises(RulesError, match=message):
+            ensure_score(bad)

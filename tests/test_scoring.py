@@ -95,3 +95,21 @@ def test_breakdown_as_html_without_pandas():
     sheet = score_hand([CANASTA, "7C 7D 2S"], "3H", ["5C 9D", ""], True)
     page = sheet.to_html()
     assert page.count("<tr>") == len(sheet.items) + 2 and "<b>785</b>" in page and "Canasta bonuses" in page
+
+
+def test_a_count_of_concealed_canastas_that_cannot_be_is_refused():
+    two = [CANASTA, "QH QS QD QC QH QS QD"]
+    for bad in (-1, 1.5, True, "1"):
+        with pytest.raises(SituationError, match="concealed_canastas must be a whole number, 0 or more"):
+            score_hand(two, "", [], True, "hoyle", concealed_canastas=bad)
+    with pytest.raises(SituationError, match="concealed_canastas: 3, but the team has only two canastas"):
+        score_hand(two, "", [], True, "hoyle", concealed_canastas=3)
+    with pytest.raises(SituationError, match="concealed_canastas: 1, but the team has no canasta$"):
+        score_hand(["KH KS KD"], "", [], False, "hoyle", concealed_canastas=1)
+    with pytest.raises(SituationError, match="went out concealed, so all 2 of its canastas were melded"):
+        score_hand(two, "", [], "concealed", "hoyle", concealed_canastas=1)
+    # the canastas needed to go out are checked first
+    with pytest.raises(SituationError, match="the team went out with 0 canastas, but hoyle needs 1 to go out"):
+        score_hand(["KH KS KD"], "", [], True, "hoyle", concealed_canastas=-1)
+    # cards, two natural canastas, two of them concealed, going out
+    assert score_hand(two, "", [], True, "hoyle", concealed_canastas=2).total == 140 + 2 * 500 + 2 * 100 + 100

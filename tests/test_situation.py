@@ -156,3 +156,26 @@ def test_a_string_among_the_cards_is_read_or_refused_by_name(call, bad):
         with pytest.raises(NotationError) as e:
             calls[call]()
         assert "card 2 of" in str(e.value) and str(bad) in str(e.value)
+
+
+def test_lists_of_groups_are_kept_as_tuples_whatever_the_call_form():
+    """A situation is an immutable, hashable value: groups given in a list (of card tuples, or in notation) are
+    held as a tuple of tuples, also when the old call forms make it."""
+    kings, sevens = parse_cards("KH KS KD"), parse_cards("7H 7S 7D")
+    for s in (Situation(melds=[kings, sevens], hands=[kings]), Situation(melds=["KH KS KD", sevens]),
+              Situation._positional(("hand", "melds", "hands"), ((), [kings, sevens], [kings]))):
+        assert s.melds == (kings, sevens) and s.melds.__class__ is tuple
+        assert all(g.__class__ is tuple for g in s.melds + s.hands) and s.hands.__class__ is tuple
+        assert hash(s) == hash(Situation(melds=(kings, sevens), hands=s.hands))
+
+
+@pytest.mark.parametrize("call", [
+    lambda: check_take_pile("XX", ["KH KS KD"], 0, "YY"),
+    lambda: check_take_pile(pile="YY", hand="XX"),
+    lambda: Situation(red_threes="ZZ", pile="YY", hand="XX"),
+    lambda: Situation(cards="XX", hand="YY"),
+])
+def test_the_first_bad_field_is_reported_in_one_order_whatever_the_call(call):
+    """Within the groups of cards, in the fields' order: the cards asked about, the hand, the pile, the red threes."""
+    with pytest.raises(NotationError, match="'XX'"):
+        call()

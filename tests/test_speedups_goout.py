@@ -11,7 +11,7 @@ Skipped only where the module is not built and not in CI (the CI machine builds 
 import pickle
 
 import pytest
-from compiled import compiled_module
+from compiled import deciding_alone, twins
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -22,19 +22,13 @@ from canasta_tutor.engine.situation import Situation
 
 
 @pytest.fixture(scope="module")
-def compiled():
-    """The compiled module, loaded even when the session runs with CANASTA_TUTOR_PURE=1."""
-    module = compiled_module("goout")
-    return module
+def fast():
+    """The compiled entry, attached as canasta_tutor.engine.going_out attaches it (also when the session runs with
+    CANASTA_TUTOR_PURE=1)."""
+    return twins("check_go_out")[0]
 
 
-@pytest.fixture(scope="module")
-def fast(compiled):
-    """The compiled entry, handed the pure-Python pieces (as canasta_tutor.engine.going_out does when it loads it)."""
-    return going_out._install(compiled)
-
-
-PURE = going_out.pure_check_go_out
+PURE = speedups.pure_twin(going_out.check_go_out)
 
 # --- rule sets: every preset and house rules that move each limit the compiled path reads -----------------------------
 FAST_RULES = [PRESETS[name] for name in sorted(PRESETS) if name != "samba"] + [
@@ -223,38 +217,28 @@ def test_compiled_answers_or_raises_as_pure_on_bad_input(fast, call):
 
 
 @given(possible(st.sampled_from(FAST_RULES)))
-def test_the_common_call_is_decided_in_c(compiled, case):
+def test_the_common_call_is_decided_in_c(case):
     """On the harness's and the game's call (tuples of cards, an int score, rules without sequences, a possible
     situation) the compiled module answers without asking the pure-Python check; and answers as it."""
     rules, hand, melds, score = case
-    asked = []
-
-    def pure(*args, **kwargs):
-        asked.append(args)
-        return PURE(*args, **kwargs)
-
-    entry = going_out._install(compiled, pure)
-    try:
+    with deciding_alone("check_go_out") as entry:
         for args in ((hand, melds, score, rules), (list(hand), [list(m) for m in melds], score, rules)):
             _same(entry, args)
         _same(entry, (Situation(hand=hand, melds=melds, score=score, rules=rules),))
-    finally:
-        going_out._install(compiled)
-    assert asked == []
 
 
 # --- the verdict the compiled path makes ---------------------------------------------------------------------------
-def test_the_public_function_is_the_compiled_entry_when_built(compiled):
+def test_the_public_function_is_the_compiled_entry_when_built(fast):
+    import inspect
+
     import canasta_tutor
 
     assert canasta_tutor.check_go_out is going_out.check_go_out
-    if not speedups.pure():
-        assert going_out.check_go_out is compiled.check_go_out
-        assert going_out.check_go_out.__doc__ == PURE.__doc__
-        assert going_out.check_go_out.__name__ == "check_go_out"
-        import inspect
-
-        assert inspect.signature(going_out.check_go_out) == inspect.signature(PURE)
+    assert twins("check_go_out") == (fast, PURE) and speedups.pure_twin(fast) is PURE
+    assert fast is not PURE and fast.__wrapped__ is PURE
+    assert fast.__doc__ == PURE.__doc__ and fast.__name__ == "check_go_out"
+    assert inspect.signature(fast) == inspect.signature(PURE)
+    assert going_out.check_go_out is (PURE if speedups.pure() else fast)
 
 
 def test_the_plan_is_found_when_first_read_and_behaves_as_the_plan(fast):

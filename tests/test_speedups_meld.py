@@ -4,7 +4,7 @@ possible and impossible inputs over every preset and some house rules."""
 
 
 import pytest
-from compiled import compiled_module
+from compiled import deciding_alone, twins
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -12,19 +12,18 @@ from canasta_tutor.engine import melds, speedups
 from canasta_tutor.engine.cards import ALL_CARDS, Card
 from canasta_tutor.engine.rules import PRESETS, get_rules, with_options
 
-PURE = melds._check_meld_py
-PURE_FACTS = melds._meld_facts_py
+PURE = speedups.pure_twin(melds.check_meld)
+PURE_FACTS = speedups.pure_twin(melds.meld_facts)
 
 
 @pytest.fixture(scope="module")
 def compiled():
-    module = compiled_module("meld")
-    return melds._compiled_check_meld(module, PURE)
+    return twins("check_meld")[0]
 
 
 @pytest.fixture(scope="module")
-def compiled_facts(compiled):
-    return melds._compiled_meld_facts(compiled_module("meld"), PURE_FACTS)
+def compiled_facts():
+    return twins("meld_facts")[0]
 
 
 RULES = [get_rules(name) for name in PRESETS] + [
@@ -137,13 +136,39 @@ def test_black_threes_and_samba_sequences(compiled):
                 same(compiled, cards, rules, going_out)
 
 
-def test_the_public_check_is_the_compiled_one_when_built(compiled):
+def test_the_public_check_is_the_compiled_one_when_built(compiled, compiled_facts):
+    import inspect
+
     import canasta_tutor
 
     assert canasta_tutor.check_meld is melds.check_meld
-    if speedups.load("meld") is not None:
-        assert melds.check_meld is not PURE and melds.check_meld.__wrapped__ is PURE
-        assert melds.check_meld.__doc__ == PURE.__doc__ and melds.check_meld.__name__ == "check_meld"
+    assert twins("check_meld") == (compiled, PURE) and twins("meld_facts") == (compiled_facts, PURE_FACTS)
+    for public, fast, pure in ((melds.check_meld, compiled, PURE), (melds.meld_facts, compiled_facts, PURE_FACTS)):
+        assert fast is not pure and fast.__wrapped__ is pure and speedups.pure_twin(fast) is pure
+        assert fast.__doc__ == pure.__doc__ and fast.__name__ == pure.__name__
+        assert inspect.signature(fast) == inspect.signature(pure)
+        assert public is (pure if speedups.pure() else fast)
+
+
+COMMON = ["KH KS KD", "KH KS KD KC KH KS KD", "5H 5S 2C 2D 2S", "5H 2C 2D", "KH KS", "9H 9S 9D 2C 2D JK",
+          "7H 8H 9H", "3S 3C 3S", "KH QS JD"]
+
+
+def test_the_common_call_is_decided_in_c():
+    """The compiled check and facts answer a tuple of cards, a RuleSet and a bool themselves: with the pure-Python
+    functions made to fail the test, these calls still answer (and as the pure ones do)."""
+    from canasta_tutor.engine.cards import parse_cards
+
+    cases = [(parse_cards(text), get_rules(name), going_out) for text in COMMON
+             for name in ("classic", "hoyle", "danish") for going_out in (False, True)]
+    with deciding_alone("check_meld") as check:
+        answers = [(v.ok, v.kind, v.rank, v.canasta, v.points, v.sentence)
+                   for v in (check(cards, rules, going_out=going_out) for cards, rules, going_out in cases)]
+    assert answers == [(v.ok, v.kind, v.rank, v.canasta, v.points, v.sentence)
+                       for v in (PURE(cards, rules, going_out=going_out) for cards, rules, going_out in cases)]
+    with deciding_alone("meld_facts") as facts:
+        answers = [facts(cards, rules, going_out) for cards, rules, going_out in cases]
+    assert answers == [PURE_FACTS(cards, rules, going_out) for cards, rules, going_out in cases]
 
 
 def facts_outcome(facts, cards, rules, going_out, copies_checked):

@@ -5,7 +5,7 @@ and impossible hands over every preset and some house rules, in every call form.
 import random
 
 import pytest
-from compiled import compiled_module
+from compiled import deciding_alone, twins
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -13,13 +13,12 @@ from canasta_tutor.engine import scoring, speedups
 from canasta_tutor.engine.cards import Card, deck_counts, parse_cards
 from canasta_tutor.engine.rules import PRESETS, get_rules, with_options
 
-PURE = scoring._score_hand_py
+PURE = speedups.pure_twin(scoring.score_hand)
 
 
 @pytest.fixture(scope="module")
 def compiled():
-    module = compiled_module("score")
-    return scoring._compiled_score_hand(module, PURE)
+    return twins("score_hand")[0]
 
 
 RULES = [get_rules(name) for name in PRESETS] + [
@@ -134,23 +133,17 @@ def test_compiled_score_answers_as_the_pure_one(compiled, seed, rules):
         assert fast == pure, (args, kwargs)
 
 
-def test_the_compiled_score_answers_the_common_call_itself(compiled, monkeypatch):
+def test_the_compiled_score_answers_the_common_call_itself():
     """Not a fall-back in disguise: with the pure path made to fail, the common call still answers."""
-    import importlib
-
     from canasta_tutor.engine.cards import parse_cards as p
 
-    module = importlib.import_module("canasta_tutor.engine._speedups.score")  # loaded (and found fresh) by the fixture
-    module.configure(lambda *a, **k: pytest.fail("fell back"), scoring.ScoreSheet)
-    try:
+    with deciding_alone("score_hand") as compiled:
         sheet = compiled([p("KH KS KD KC KH KS KD"), p("7C 7D 2S")], p("3H"), [p("5C 9D"), ()], True,
                          get_rules("classic"))
         assert sheet.total == 785
         sheet = compiled(melds=[p("KH KS KD KC KH KS JK")], red_threes=p("3H 3D 3H 3D"), hands=[()],
                          went_out="concealed", rules=get_rules("hoyle"))
         assert sheet.total == 60 + 50 + 300 + 100 + 800 + 200  # cards, mixed, concealed canasta, reds, out
-    finally:
-        module.configure(PURE, scoring.ScoreSheet)
 
 
 def test_the_public_score_is_the_compiled_one_when_built(compiled):
@@ -159,9 +152,10 @@ def test_the_public_score_is_the_compiled_one_when_built(compiled):
     import canasta_tutor
 
     assert canasta_tutor.score_hand is scoring.score_hand
-    if speedups.load("score") is not None:
-        assert scoring.score_hand.__wrapped__ is PURE and scoring.score_hand.__doc__ == PURE.__doc__
-        assert inspect.signature(scoring.score_hand) == inspect.signature(PURE)
+    assert twins("score_hand") == (compiled, PURE) and speedups.pure_twin(compiled) is PURE
+    assert compiled is not PURE and compiled.__wrapped__ is PURE and compiled.__doc__ == PURE.__doc__
+    assert inspect.signature(compiled) == inspect.signature(PURE)
+    assert scoring.score_hand is (PURE if speedups.pure() else compiled)
 
 
 CASES = [  # (rules, melds, red threes, hands, went_out)

@@ -3,10 +3,10 @@
 exception type and message, on possible and impossible situations, bad arguments and every call form, over every
 preset and some house rules. Skipped only where the module is not built and this is not CI."""
 
-import os
 from dataclasses import replace
 
 import pytest
+from compiled import deciding_alone, twins
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -16,14 +16,9 @@ from canasta_tutor.engine.rules import CLASSIC, PRESETS, get_rules, with_options
 from canasta_tutor.engine.situation import Situation
 from canasta_tutor.engine.verdict import LazyReasons
 
-MODULE = speedups.load("take", force=True)  # also when this run asks for the pure engine
-pytestmark = pytest.mark.skipif(MODULE is None and not os.environ.get("CI"),
-                                reason=f"the compiled take module is not built: {speedups.NOT_USED.get('take')}")
-PURE = pile._pure_check_take_pile
-if MODULE is not None:  # bound as pile.py binds it (also when this run asked for the pure engine)
-    COMPILED = MODULE.bind(PURE, pile._check_take_pile, pile._take_reasons, pile.TakeVerdict)
-else:
-    COMPILED = None
+# attached as pile.py attaches it, also when this run asks for the pure engine (the whole module is skipped where
+# the compiled module is not built, but in CI)
+COMPILED, PURE = twins("check_take_pile")
 
 HOUSE = [with_options("classic", pile_always_frozen=True), with_options("classic", one_card_pile_rule=True),
          with_options("classic", black_three_freezes_pile=True, red_three_freezes_pile=False),
@@ -200,12 +195,29 @@ def test_the_public_function_is_the_compiled_one_with_the_pure_ones_name_and_hel
 
     import canasta_tutor
 
-    if os.environ.get("CANASTA_TUTOR_PURE"):
-        assert canasta_tutor.check_take_pile is PURE
-        return
-    assert canasta_tutor.check_take_pile is pile.check_take_pile is COMPILED
+    assert canasta_tutor.check_take_pile is pile.check_take_pile is (PURE if speedups.pure() else COMPILED)
+    assert PURE is speedups.pure_twin(pile.check_take_pile) is speedups.pure_twin(COMPILED) is COMPILED.__wrapped__
+    assert COMPILED is not PURE and twins("check_take_pile") == (COMPILED, PURE)
     assert COMPILED.__name__ == "check_take_pile" and COMPILED.__doc__ == PURE.__doc__
     assert inspect.signature(COMPILED) == inspect.signature(PURE)
+
+
+def test_the_common_call_is_decided_in_c():
+    """The compiled check answers the game's call (tuples of cards, melds, an int score, rules without sequences)
+    itself: with the pure-Python check made to fail the test, these calls still answer, as the pure one does."""
+    melds = [parse_cards("KH KS KD"), parse_cards("QH QS QD QC QH QS QD")]
+    cases = [(parse_cards("7H 7S 4C"), melds, 0, parse_cards("5D 7C"), CLASSIC),  # a pair
+             (parse_cards("7H 4C 9S"), melds, 0, parse_cards("5D 7C"), CLASSIC),  # no way to meld the top card
+             (parse_cards("KC 4C 9S"), melds, 3000, parse_cards("5D 2C KD"), CLASSIC),  # frozen, no pair
+             (parse_cards("KC 4C 9S"), melds, 0, parse_cards("5D 7C KD"), CLASSIC),  # a lay-off
+             (parse_cards("7H JK 4C"), melds, 0, parse_cards("5D 7C"), get_rules("classic")),  # natural and wild
+             (parse_cards("7H 7S KD 4C"), [], 0, parse_cards("5D 9S 7C"), get_rules("hoyle")),  # below the minimum
+             (parse_cards("7H 7S 4C"), melds, 0, parse_cards("5D 2C"), get_rules("danish"))]  # a wild card on top
+    with deciding_alone("check_take_pile") as check:
+        answers = [outcome(check, *case) for case in cases]
+        answers.append(outcome(check, Situation(hand=parse_cards("7H 7S 4C"), melds=melds, pile=parse_cards("5D 7C"))))
+    assert answers[:-1] == [outcome(PURE, *case) for case in cases]
+    assert answers[-1] == answers[0]
 
 
 def test_the_reasons_are_written_when_read():

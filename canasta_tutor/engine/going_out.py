@@ -1,11 +1,8 @@
 """Going out: can a player meld or lay off every card in hand this turn?
 
-The search is exact: for every possible final discard (or none) it places
-every natural card (laid off on the team's meld of its rank, or in a new meld,
-or under ``samba`` in a sequence), then tries every way to spread the wild
-cards over the melds within the wild-card limit, looking for the placement
-that gives the team the canastas it needs. A dynamic programme over the melds
-(state: wild cards used so far) makes that cheap.
+The answer and its reasons; the exact search that places every card (and finds the plan) is in
+:mod:`~canasta_tutor.engine.go_out_search`. Under rules without sequences the common call is decided by counting
+first (:func:`_most_canastas`), and only a way out that the count finds is searched for.
 
 >>> v = check_go_out("KH KS 2C 9D", melds=["7H 7S 7D 7C 7H 7S 7D"])
 >>> v.ok, v.discard
@@ -16,53 +13,18 @@ False
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
-from functools import partial, update_wrapper
+from functools import partial
 from operator import attrgetter
 
-from .cards import SEQUENCE_ORDER, SORT_KEY, Card, card_points, format_cards, rank_plural
-from .melds import BLACK_THREES, CANASTA_SIZE, GROUP, NONE, SEQUENCE, SEQUENCE_MAX, as_cards, as_groups, meld_facts
+from . import speedups
+from .cards import SORT_KEY, Card
+from .go_out_search import GoOutPlan, _find_go_out, _table_info, _try_place, find_go_out
+from .melds import CANASTA_SIZE
 from .numbers import count_of, join_words, number_word
-from .rules import CLASSIC, RuleSet, get_rules
-from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
-from .speedups import load
+from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, takes_situation
 from .verdict import LazyReasons, Reason, verdict_type
 
-_RANK_OF_ORDER = {v: k for k, v in SEQUENCE_ORDER.items()}
 _meld_rank = attrgetter("meld_rank")
-
-
-@dataclass(frozen=True)
-class GoOutPlan:
-    """How to go out: the ``discard`` (or ``None``), what goes on each existing meld
-    (``lay_offs``: meld index -> cards), the ``new_melds`` and the team's canastas afterwards."""
-
-    discard: Card | None
-    lay_offs: tuple[tuple[int, tuple[Card, ...]], ...]
-    new_melds: tuple[tuple[Card, ...], ...]
-    canastas: int
-    swaps: tuple[tuple[int, Card, Card], ...] = ()   # (meld index, natural card put in, wild card taken out)
-
-    def with_discard(self, discard: Card | None) -> GoOutPlan:
-        """The same plan with ``discard`` as the last card (made without the frozen ``__init__``: the search
-        makes one per way out it finds)."""
-        plan = object.__new__(GoOutPlan)
-        plan.__dict__.update(self.__dict__, discard=discard)
-        return plan
-
-    def describe(self, melds) -> list[str]:
-        out = []
-        for idx, natural, wild in self.swaps:
-            name = "the joker" if wild.rank == "JK" else str(wild)
-            out.append(f"swap {natural} for {name} in {format_cards(melds[idx])}")
-        for idx, cards in self.lay_offs:
-            out.append(f"lay off {format_cards(cards)} on {format_cards(melds[idx])}")
-        for meld in self.new_melds:
-            out.append(f"meld {format_cards(meld)}")
-        if self.discard is not None:
-            out.append(f"discard {self.discard}")
-        return out
 
 
 class GoOutVerdict(verdict_type("GoOutVerdictBase", "plan", (None,), "")):
@@ -139,380 +101,6 @@ def _same(value):
     return value
 
 
-@dataclass
-class _Slot:
-    """A meld that may receive wild cards: existing or new."""
-
-    index: int            # index of the existing meld, or -1 for a new one
-    rank: str
-    naturals: tuple       # natural cards added this turn
-    base_nat: int         # natural cards already on the table
-    base_wild: int
-    min_wild: int
-    cap: int              # wild cards it may still take
-    base_size: int
-    swap: int = 0         # wild cards a swap may take out of it (samba, 004 rule 4)
-    wild_cards: tuple = ()  # the wild cards it holds on the table (what a swap takes out)
-
-
-def _table_info(melds, rules):
-    """Read the team's melds: groups by rank and sequences by suit."""
-    groups: dict[str, int] = {}
-    sequences: list[tuple[int, str, int, int]] = []   # (index, suit, low, high)
-    canastas = 0
-    for i, meld in enumerate(melds):
-        facts = meld_facts(meld, rules, True, copies_checked=True)
-        if facts is None:
-            continue
-        kind, rank, canasta, _points = facts
-        if canasta != NONE:
-            canastas += 1
-        if kind == SEQUENCE:
-            order = [SEQUENCE_ORDER[c.rank] for c in meld]
-            sequences.append((i, rank, min(order), max(order)))
-        elif kind in (GROUP, BLACK_THREES) and rank:
-            groups[rank] = i
-    return groups, sequences, canastas
-
-
-def _wild_dp(slots: list[_Slot], n_wild: int, base_canastas: int, rules):
-    """Spread exactly ``n_wild`` wild cards over the slots; return (max canastas, wilds per slot) or None."""
-    # dp maps wilds used -> (canastas, choices); a negative choice is a swap (a wild card taken out)
-    dp = {0: (0, ())}
-    freed_later = sum(s.swap for s in slots) if rules.wild_swap else 0
-    for slot in slots:
-        freed_later -= slot.swap
-        nxt: dict[int, tuple[int, tuple]] = {}
-        for used, (cans, choice) in dp.items():
-            for w in range(slot.min_wild - slot.swap, slot.cap + 1):
-                total = used + w
-                if total > n_wild + freed_later:
-                    break
-                size = slot.base_size + len(slot.naturals) + w
-                c = cans + (1 if size >= CANASTA_SIZE and slot.rank != "3" and slot.base_size < CANASTA_SIZE else 0)
-                best = nxt.get(total)
-                if best is None or c > best[0]:
-                    nxt[total] = (c, choice + (w,))
-        dp = nxt
-        if not dp:
-            return None
-    got = dp.get(n_wild)
-    if got is None:
-        return None
-    return base_canastas + got[0], got[1]
-
-
-def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], melds, groups, base_canastas,
-                  rules, extra_slots=()):
-    """Place the naturals in groups and spread the wild cards; returns (problems, plan-parts)."""
-    problems: list[Reason] = []
-    by_rank: dict[str, list[Card]] = {}
-    for c in naturals:
-        by_rank.setdefault(c.rank, []).append(c)
-    slots: list[_Slot] = list(extra_slots)
-    for rank, idx in groups.items():
-        # every group on the table may take wild cards, whether or not naturals go on it too
-        cards = by_rank.pop(rank, [])
-        meld = melds[idx]
-        wild = list(map(_meld_rank, meld)).count("*")
-        nat = len(meld) - wild
-        # a meld of black threes takes no more cards (three or four black threes, or two with one wild card)
-        cap = 0 if rank == "3" else rules.wild_capacity(nat + len(cards)) - wild
-        swap = min(len(cards), wild) if rules.wild_swap and len(meld) < CANASTA_SIZE else 0
-        if cards or cap > 0:
-            slots.append(_Slot(idx, rank, tuple(cards), nat, wild, 0, max(0, cap), len(meld), swap,
-                               tuple(c for c in meld if c.is_wild) if swap else ()))
-    for rank, cards in by_rank.items():
-        if len(cards) == 1:
-            problems.append(Reason("lone-card", f"{cards[0]} has no partner in your hand and your team has no meld of "
-                                                f"{rank_plural(rank)} to lay it off on"
-                                   + (" (and it does not fit in a sequence)." if rules.sequences else ".")))
-        else:
-            slots.append(_Slot(-1, rank, tuple(cards), 0, 0, 1 if len(cards) == 2 else 0,
-                               rules.wild_capacity(len(cards)), 0))
-    if black:
-        b = len(black)
-        if b in (3, 4):
-            slots.append(_Slot(-1, "3", tuple(black), 0, 0, 0, 0, 0))
-        elif b == 2 and rules.black_threes_with_wild:
-            slots.append(_Slot(-1, "3", tuple(black), 0, 0, 1, 1, 0))
-        else:
-            how = "three or four together" + (", or two with a wild card" if rules.black_threes_with_wild else "")
-            problems.append(Reason("black-threes", f"Black threes ({format_cards(black)}) can only be melded {how}, "
-                                                   f"when going out."))
-    if problems:
-        return problems, None
-    dp = _wild_dp(slots, len(wilds), base_canastas, rules)
-    if dp is None:
-        need = sum(s.min_wild for s in slots)
-        room = sum(s.cap for s in slots)
-        if len(wilds) < need:
-            pairs = [s for s in slots if s.min_wild]
-            which = join_words(format_cards(s.naturals) for s in pairs)
-            what = (f"Your pair {which} needs a wild card to become a meld" if len(pairs) == 1 else
-                    f"Your pairs {which} need {count_of(need, 'wild card')} to become melds")
-            held = f"you hold only {count_of(len(wilds), 'wild card')}" if wilds else "you hold no wild card"
-            return [Reason("wild-short", f"{what}; {held}.")], None
-        fit = (f"the melds can take only {count_of(room, 'more wild card', 'more wild cards')}" if room else
-               "no meld can take another wild card")
-        return [Reason("wild-no-room", f"Your wild cards ({format_cards(wilds)}) do not all fit: {fit} within the "
-                                       f"limit.")], None
-    canastas, choice = dp
-    return [], (slots, choice, canastas)
-
-
-def _sequence_options(cards: list[Card], sequences, rules):
-    """Ways to put some of these natural cards into sequences (new or extending), per suit.
-
-    Yields (cards used, lay-offs {index: cards}, new sequences, sambas made), one per distinct set of cards
-    used (the arrangement with the most sambas), so that the group search runs once per set of leftovers.
-    """
-    by_suit: dict[str, list[Card]] = {}
-    for c in cards:
-        by_suit.setdefault(c.suit, []).append(c)
-    # combine the suits one by one, keeping one arrangement per multiset of cards used so far
-    states: dict[tuple, tuple] = {(): ([], {}, [], 0)}
-    for suit, suit_cards in by_suit.items():
-        existing = [s for s in sequences if s[1] == suit]
-        options: dict[tuple, tuple] = {}
-        for u, lo, nw, sm in _suit_options(suit_cards, existing):
-            key = tuple(sorted(c.code for c in u))
-            if key not in options or options[key][3] < sm:
-                options[key] = (u, lo, nw, sm)
-        nxt: dict[tuple, tuple] = {}
-        for key, (used, lay, new, sambas) in states.items():
-            for okey, (u, lo, nw, sm) in options.items():
-                spend()
-                k2 = key + okey
-                if k2 not in nxt or nxt[k2][3] < sambas + sm:
-                    nxt[k2] = (used + u, {**lay, **lo}, new + nw, sambas + sm)
-        states = nxt
-    for used, lay, new, sambas in states.values():
-        yield used, lay, new, sambas
-
-
-def _suit_options(cards: list[Card], existing):
-    avail = Counter(SEQUENCE_ORDER[c.rank] for c in cards)
-    pick = {}
-    for c in cards:
-        pick.setdefault(SEQUENCE_ORDER[c.rank], []).append(c)
-
-    def take(order_values, counter):
-        counter = counter.copy()
-        out = []
-        for v in order_values:
-            if counter[v] <= 0:
-                return None, None
-            counter[v] -= 1
-        return counter, out
-
-    def extend(i, counter):
-        if i == len(existing):
-            yield from new_runs(counter, 4, [], [])
-            return
-        idx, _suit, lo, hi = existing[i]
-        length = hi - lo + 1
-        for down in range(0, SEQUENCE_MAX - length + 1):
-            if down and (lo - down < 4 or counter[lo - down] <= 0):
-                break
-            for up in range(0, SEQUENCE_MAX - length - down + 1):
-                if up and (hi + up > 14 or counter[hi + up] <= 0):
-                    break
-                vals = list(range(lo - down, lo)) + list(range(hi + 1, hi + up + 1))
-                rest, _ = take(vals, counter)
-                if rest is None:
-                    continue
-                samba = 1 if length < SEQUENCE_MAX and length + down + up == SEQUENCE_MAX else 0
-                for used, lay, new, sm in extend(i + 1, rest):
-                    lay2 = dict(lay)
-                    if vals:
-                        lay2[idx] = tuple(vals)
-                    yield used + vals, lay2, new, sm + samba
-
-    def new_runs(counter, start, acc_used, acc_new):
-        yield list(acc_used), {}, list(acc_new), sum(1 for r in acc_new if len(r) == SEQUENCE_MAX)
-        for s in range(start, 13):
-            if counter[s] <= 0:
-                continue
-            for length in range(3, SEQUENCE_MAX + 1):
-                if s + length - 1 > 14:
-                    break
-                vals = list(range(s, s + length))
-                rest, _ = take(vals, counter)
-                if rest is None:
-                    break
-                yield from new_runs(rest, s, acc_used + vals, acc_new + [tuple(vals)])
-
-    seen = set()
-    for used, lay, new, sambas in extend(0, avail):
-        spend()
-        key = (tuple(sorted(used)), tuple(sorted(lay.items())), tuple(sorted(new)))
-        if key in seen:
-            continue
-        seen.add(key)
-        # turn order values back into the player's actual cards
-        pool = {v: list(cs) for v, cs in pick.items()}
-        used_cards = [pool[v].pop() for v in used]
-        lay_cards = {i: tuple(_find(cards, v) for v in vals) for i, vals in lay.items()}
-        new_cards = [tuple(_find(cards, v) for v in run) for run in new]
-        yield used_cards, lay_cards, new_cards, sambas
-
-
-def _find(cards, order_value):
-    for c in cards:
-        if SEQUENCE_ORDER[c.rank] == order_value:
-            return c
-    raise AssertionError
-
-
-def _canastas_short(canastas: int, need: int) -> Reason:
-    return Reason("canastas-short", f"Your team would then have {count_of(canastas, 'canasta')}; it needs "
-                                    f"{number_word(need)} to go out.")
-
-
-def _try_place(cards: list[Card], melds, info, rules, need: int, seq_options=None):
-    """Place every card; return (problems, plan) for the best placement (a plan that places every card but
-    leaves the team short of canastas comes with the problem ``canastas-short`` and ``plan.canastas < need``)."""
-    groups, sequences, base = info
-    red = [c for c in cards if c.is_red_three]
-    if red:
-        return [Reason("red-three-in-hand", f"{format_cards(red)} cannot be melded.")], None
-    naturals = [c for c in cards if c.is_natural]
-    black = [c for c in cards if c.is_black_three]
-    wilds = [c for c in cards if c.is_wild]
-    best_problems = None
-    near = None
-    if not rules.sequences:
-        options = [([], {}, [], 0)]
-    elif seq_options is None:
-        options = _sequence_options(naturals, sequences, rules)
-    else:  # the arrangements found for a larger hand that use only cards of this one
-        have = Counter(naturals)
-        options = (o for o in seq_options if not Counter(o[0]) - have)
-    for used, seq_lay, seq_new, sambas in options:
-        spend()
-        rest = list(naturals)
-        for c in used:
-            rest.remove(c)
-        problems, parts = _place_groups(rest, black, wilds, melds, groups, base + sambas, rules)
-        if parts is not None:
-            slots, choice, canastas = parts
-            plan = _build_plan(None, slots, choice, wilds, seq_lay, seq_new, canastas)
-            if canastas >= need:
-                return [], plan
-            if near is None or canastas > near.canastas:
-                near = plan
-            problems = [_canastas_short(canastas, need)]
-        if best_problems is None or _weight(problems) < _weight(best_problems):
-            best_problems = problems
-    if near is not None and best_problems and best_problems[0].code == "canastas-short":
-        return [_canastas_short(near.canastas, need)], near
-    return best_problems or [], None
-
-
-def _build_plan(discard, slots, choice, wilds, seq_lay, seq_new, canastas) -> GoOutPlan:
-    swaps = []
-    pool = sorted(wilds, key=SORT_KEY)
-    for slot, w in zip(slots, choice):
-        if w < 0:  # swaps first: the wild cards taken out join the hand's
-            for natural, wild in zip(slot.naturals, slot.wild_cards[:-w]):
-                swaps.append((slot.index, natural, wild))
-                pool.append(wild)
-    wild_iter = iter(pool)
-    lay_offs: dict[int, list] = {i: list(c) for i, c in seq_lay.items()}
-    new = [tuple(run) for run in seq_new]
-    for slot, w in zip(slots, choice):
-        add = list(slot.naturals[-w:] if w < 0 else slot.naturals)
-        if w > 0:
-            add += [next(wild_iter) for _ in range(w)]
-        if slot.index >= 0:
-            lay_offs.setdefault(slot.index, []).extend(add)
-        else:
-            new.append(tuple(add))
-    return GoOutPlan(discard, tuple((i, tuple(c)) for i, c in sorted(lay_offs.items()) if c), tuple(new), canastas,
-                     tuple(swaps))
-
-
-def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | None = None,
-                allow_discard: bool = True, minimum: int = 0, uncounted=()):
-    """Search for a way to place every card of ``hand`` (one may be discarded).
-
-    Returns ``(plan, problems)``: a :class:`GoOutPlan` or ``None`` with the
-    reasons of the closest failed attempt. ``minimum``: card points the melded
-    cards must reach (an unopened team that must meet its opening minimum);
-    ``uncounted``: cards of ``hand`` that do not count towards it (the pile
-    cards under the top card, when taking the pile): one of them may still be
-    the discard.
-    The situation must be a possible one (the public checks make sure of that
-    first); the search does not count copies again.
-    """
-    rules = get_rules(rules)
-    hand = list(as_cards(hand))
-    melds = as_groups(melds)
-    ensure_hand_size(rules, hand)
-    if not rules.sequences:  # without sequences the search is polynomial: no budget needed
-        return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
-    with search_budget(f"hand ({len(hand)} cards)"):
-        return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
-
-
-def _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted):
-    need = rules.canastas_to_go_out if need is None else need
-    info = _table_info(melds, rules)
-    best = None
-    candidates: list[Card | None] = [None]
-    if allow_discard:
-        candidates += sorted(set(hand), key=SORT_KEY)
-    near = None
-    seq_options = None
-    if rules.sequences and allow_discard:
-        # the arrangements of sequences for the whole hand, once: each discard keeps those not using it
-        seq_options = list(_sequence_options([c for c in hand if c.is_natural], info[1], rules))
-    for discard in candidates:
-        rest = list(hand)
-        if discard is not None:
-            rest.remove(discard)
-        counted = card_points(rest) if minimum else 0
-        if minimum and uncounted:
-            left_out = list(uncounted)
-            if discard is not None and discard in left_out:
-                left_out.remove(discard)   # the discard is the pile's copy: it counts neither way
-            counted -= card_points(left_out)
-        if minimum and counted < minimum:
-            problems = [Reason("below-minimum", f"The cards from your hand you would meld count {counted} points; "
-                                                f"your team needs {minimum} for its first meld.")]
-        else:
-            problems, plan = _try_place(rest, melds, info, rules, need, seq_options)
-            if plan is not None:
-                plan = plan.with_discard(discard)
-                if plan.canastas >= need:
-                    return plan, []
-                if near is None or plan.canastas > near.canastas:
-                    near = plan
-        if best is None or _weight(problems) < _weight(best):
-            best = problems
-    if near is not None and best and best[0].code == "canastas-short":
-        # every card finds a place: the canastas are the only thing missing
-        steps = near.describe(melds)
-        if len(steps) == 1 and near.discard is not None:
-            text = f"You could discard {near.discard} as your last card, but you may not go out yet."
-        else:
-            text = f"You could place every card ({_steps(steps)}), but you may not go out yet."
-        placed = Reason("places-every-card", text)
-        return None, [placed, _canastas_short(near.canastas, need)]
-    return None, best or []
-
-
-def _steps(steps: list[str]) -> str:
-    return join_words(steps)
-
-
-def _weight(problems) -> float:
-    """Rank failed attempts for the explanation: one that only lacks canastas came closest; a card left
-    without partner weighs a little more than other problems, as it is often just the wrong discard."""
-    return sum(0.5 if p.code == "canastas-short" else 1.1 if p.code == "lone-card" else 1 for p in problems)
-
-
 @takes_situation("hand", "melds", "score", "rules")
 def check_go_out(situation: Situation) -> GoOutVerdict:
     """May the player go out this turn (having drawn from the stock)?
@@ -528,9 +116,9 @@ def check_go_out(situation: Situation) -> GoOutVerdict:
     Where the compiled module ``_speedups/goout`` is built, ``check_go_out`` is its entry: it decides the common
     call (cards as tuples or lists of :class:`Card`, an int score, rules without sequences or wild-card swaps, a
     team that has melded or needs no minimum to go out concealed) by counting in C, and leaves the reasons and the
-    ``plan`` to be written when first read (by this module's search: the same sentences, the same plan). Every
+    ``plan`` to be written when first read (by the pure-Python search: the same sentences, the same plan). Every
     other call (notation, bad input, samba, an opening minimum...) goes to this pure-Python function
-    (:data:`pure_check_go_out`), which gives the same answers everywhere.
+    (``speedups.pure_twin(check_go_out)``), which gives the same answers everywhere.
     """
     rules, hand, score = situation.rules, situation.hand, situation.score
     melds = list(situation.melds)
@@ -569,21 +157,13 @@ def _fast_go_out(hand, melds, rules, need) -> GoOutPlan | None:
     form a meld), so the first plan it finds is the explained search's."""
     info = _table_info(melds, rules)
     groups = info[0]
-    count: dict[str, int] = {}
-    black = 0
-    for c in hand:
-        if c.is_natural:
-            count[c.rank] = count.get(c.rank, 0) + 1
-        elif c.is_black_three:
-            black += 1
-        elif c.is_red_three:
-            plan, _problems = _find_go_out(list(hand), melds, rules, need, True, 0, ())
-            return plan
+    counts = _natural_counts(hand)
+    if counts is None:  # a red three in the hand: the explained search says it cannot be melded
+        return _find_go_out(list(hand), melds, rules, need, True, 0, ())[0]
+    count, black = counts
     lone = [r for r, n in count.items() if n == 1 and r not in groups]
     if len(lone) > 1:
         return None
-    lone_rank = lone[0] if lone else None
-    with_wild = rules.black_threes_with_wild
     counting = not rules.wild_swap
     if counting:  # the table's groups as numbers: rank -> (natural cards, wild cards, size)
         table = {}
@@ -593,19 +173,7 @@ def _fast_go_out(hand, melds, rules, need) -> GoOutPlan | None:
             table[rank] = (len(meld) - w, w, len(meld))
         wild = len(hand) - sum(count.values()) - black
     tried: dict = {}  # what the count says after discarding a card of this rank ("*": a wild card), per rank
-    for discard in [None] + sorted(set(hand), key=SORT_KEY):
-        b = black
-        if discard is None or not discard.is_natural:
-            if lone_rank is not None:
-                continue
-            if discard is not None and discard.is_black_three:
-                b -= 1
-        else:
-            r = discard.rank
-            if (lone_rank is not None and lone_rank != r) or (count[r] == 2 and r not in groups):
-                continue
-        if b and b != 3 and b != 4 and not (b == 2 and with_wild):
-            continue
+    for discard, b in _discards_to_try(hand, count, black, lone[0] if lone else None, groups, rules):
         if counting:
             # count first: the most canastas any placement reaches (what _try_place's search finds), and only
             # when that is enough, the placement itself; cards of one rank (all wild cards) count alike
@@ -628,6 +196,43 @@ def _fast_go_out(hand, melds, rules, need) -> GoOutPlan | None:
         if plan is not None and plan.canastas >= need:
             return plan.with_discard(discard)
     return None
+
+
+def _natural_counts(hand) -> tuple[dict[str, int], int] | None:
+    """``(natural cards per rank, black threes)`` of a hand; ``None`` when it holds a red three."""
+    count: dict[str, int] = {}
+    black = 0
+    for c in hand:
+        if c.is_natural:
+            count[c.rank] = count.get(c.rank, 0) + 1
+        elif c.is_black_three:
+            black += 1
+        elif c.is_red_three:
+            return None
+    return count, black
+
+
+def _discards_to_try(hand, count: dict[str, int], black: int, lone_rank: str | None, groups, rules):
+    """``(discard, black threes left)`` for each last discard of :func:`find_go_out`'s (none first, then each
+    distinct card in sort order) after which no card is surely left without a place: the one lone natural card
+    must be the discard, a natural pair of a rank the team has not melded must not be broken, and the black
+    threes left must make a meld. A generator, as the search stops at the first way out (``count`` is read as the
+    next discard is asked for)."""
+    with_wild = rules.black_threes_with_wild
+    for discard in [None] + sorted(set(hand), key=SORT_KEY):
+        b = black
+        if discard is None or not discard.is_natural:
+            if lone_rank is not None:
+                continue
+            if discard is not None and discard.is_black_three:
+                b -= 1
+        else:
+            r = discard.rank
+            if (lone_rank is not None and lone_rank != r) or (count[r] == 2 and r not in groups):
+                continue
+        if b and b != 3 and b != 4 and not (b == 2 and with_wild):
+            continue
+        yield discard, b
 
 
 def _most_canastas(count: dict, wild: int, black: int, table: dict, base: int, rules) -> int | None:
@@ -704,7 +309,7 @@ def _yes_reasons(plan, melds, rules, need, minimum) -> tuple:
     steps = plan.describe(melds)
     placed = [s for s in steps if not s.startswith("discard")]
     if placed:
-        text = "Every card finds a place: " + _steps(steps) + "."
+        text = "Every card finds a place: " + join_words(steps) + "."
     elif plan.discard is not None:
         text = f"Discard {plan.discard} as your last card."
     else:
@@ -723,17 +328,7 @@ def _yes_reasons(plan, melds, rules, need, minimum) -> tuple:
     return tuple(reasons)
 
 
-# --- the compiled fast path (canasta_tutor/engine/_speedups/goout.pyx), when built ------------------------------
-#: The pure-Python check: the reference, and the answer to every call the compiled one does not cover.
-pure_check_go_out = check_go_out
-
-
-def _install(module, pure=pure_check_go_out):
-    """The compiled ``check_go_out`` of ``module`` (``_speedups/goout``), handed the pure-Python pieces it uses:
-    ``pure`` for every call it does not decide, the verdict type, the lazy reasons and the lazy plan."""
-    return module.install(pure, GoOutVerdict, _go_out_reasons, _lazy_yes_reasons, LazyPlan, _fast_go_out)
-
-
-_compiled = load("goout")
-if _compiled is not None:
-    check_go_out = update_wrapper(_install(_compiled), pure_check_go_out)
+# --- the compiled twin (_speedups/goout.pyx), where built: it decides the common call in C and hands every other to
+# the pure-Python check_go_out above (speedups.pure_twin gives it back)
+check_go_out = speedups.compiled("goout", check_go_out, verdict_type=GoOutVerdict, no_reasons=_go_out_reasons,
+                                 yes_reasons=_lazy_yes_reasons, lazy_plan=LazyPlan, find_plan=_fast_go_out)

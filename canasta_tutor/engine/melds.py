@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
 
+from . import speedups
 from .cards import (
     COPIES_HIGH,
     EVERY_CARD,
@@ -158,6 +159,37 @@ def _meld_reasons(cards, rules, going_out):
 
 def _explain_meld(cards, rules: RuleSet, going_out: bool) -> MeldVerdict:
     """:func:`check_meld` with its sentences written at once: the explained path."""
+    naturals, wilds, threes, points = _sort_cards(cards)
+    shown = format_cards(cards)
+    if (len(cards) > rules.decks and len(set(cards)) < len(cards)) or cards.count(_JOKER_CARD) > rules.jokers:
+        impossible = _impossible_copies(cards, shown, rules)
+        if impossible:
+            return MeldVerdict(False, impossible, points=points, cards=cards)
+    red, black = _threes(cards) if threes else ((), ())
+    problems = [_red_three_problem(red)] if red else []
+    if black or (rules.sequences and not red):
+        low = _low_run_problem(cards, shown, rules)
+        if low is not None:
+            return MeldVerdict(False, (low,), kind=SEQUENCE, rank=cards[0].suit, points=points, cards=cards)
+    if black:
+        return _check_black_threes(cards, shown, black, naturals, wilds, problems, rules, going_out, points)
+    rank = naturals[0].rank if naturals else ""
+    for c in naturals:
+        if c.rank != rank:
+            if rules.sequences and not red and _one_suit(naturals):
+                return _check_sequence(cards, shown, naturals, wilds, rules, points)
+            problems.append(_mixed_ranks_problem(shown, naturals, rules))
+            rank = ""
+            break
+    if naturals or wilds or not red:  # (only red threes: the red-three reason says it all)
+        problems += _group_problems(cards, shown, naturals, wilds, bool(red), rules)
+    if problems:
+        return MeldVerdict(False, tuple(problems), kind=GROUP if rank else "", rank=rank, points=points, cards=cards)
+    return _group_meld(cards, shown, rank, naturals, wilds, rules, points)
+
+
+def _sort_cards(cards) -> tuple[list[Card], list[Card], bool, int]:
+    """``(natural cards, wild cards, whether there are threes, card points)`` of a meld."""
     naturals = []
     wilds = []
     threes = False
@@ -170,61 +202,65 @@ def _explain_meld(cards, rules: RuleSet, going_out: bool) -> MeldVerdict:
             wilds.append(c)
         else:
             threes = True
-    shown = format_cards(cards)
-    problems: list[Reason] = []
-    if (len(cards) > rules.decks and len(set(cards)) < len(cards)) or cards.count(_JOKER_CARD) > rules.jokers:
-        for card, n, allowed in too_many_copies(cards, rules.decks, rules.jokers):
-            copies = "copy" if n == 1 else "copies"
-            problems.append(Reason("impossible-copies", f"{shown} holds {n} {copies} of {card}, but {rules.name} is "
-                                                        f"played with only {allowed}."))
-        if problems:
-            return MeldVerdict(False, tuple(problems), points=points, cards=cards)
-    red = black = ()
-    if threes:
-        red = [c for c in cards if c.is_red_three]
-        black = [c for c in cards if c.is_black_three]
-    if red:
-        problems.append(Reason("red-three", f"Red threes are never melded: {format_cards(red)} "
-                                            f"{'is a bonus card' if len(red) == 1 else 'are bonus cards'}, "
-                                            f"laid down by {'itself' if len(red) == 1 else 'themselves'}."))
-    if black:
-        low = _low_run_problem(cards, shown, rules)
-        if low is not None:
-            return MeldVerdict(False, (low,), kind=SEQUENCE, rank=cards[0].suit, points=points, cards=cards)
-        return _check_black_threes(cards, shown, black, naturals, wilds, problems, rules, going_out, points)
-    rank = naturals[0].rank if naturals else ""
-    if rules.sequences and not red:
-        low = _low_run_problem(cards, shown, rules)
-        if low is not None:
-            return MeldVerdict(False, (low,), kind=SEQUENCE, rank=cards[0].suit, points=points, cards=cards)
-    for c in naturals:
-        if c.rank != rank:
-            if rules.sequences and not red and all(d.suit == naturals[0].suit for d in naturals):
-                return _check_sequence(cards, shown, naturals, wilds, rules, points)
-            kinds = join_words(sorted({rank_plural(d.rank) for d in naturals}))
-            problems.append(Reason("mixed-ranks", f"A meld is cards of one rank; {shown} mixes {kinds}."
-                                   + (" A sequence must be of one suit." if rules.sequences else "")))
-            rank = ""
-            break
-    if red and not naturals and not wilds:
-        pass  # only red threes: the red-three reason says it all
-    elif len(cards) < 3:
+    return naturals, wilds, threes, points
+
+
+def _threes(cards) -> tuple[list[Card], list[Card]]:
+    """The red threes and the black threes among ``cards``."""
+    return [c for c in cards if c.is_red_three], [c for c in cards if c.is_black_three]
+
+
+def _one_suit(cards) -> bool:
+    suit = cards[0].suit
+    return all(c.suit == suit for c in cards)
+
+
+def _impossible_copies(cards, shown: str, rules: RuleSet) -> tuple[Reason, ...]:
+    """A reason for each card the meld holds more often than the decks do (perhaps none: a card seen twice may be
+    in two decks)."""
+    return tuple(Reason("impossible-copies", f"{shown} holds {n} {'copy' if n == 1 else 'copies'} of {card}, but "
+                                             f"{rules.name} is played with only {allowed}.")
+                 for card, n, allowed in too_many_copies(cards, rules.decks, rules.jokers))
+
+
+def _red_three_problem(red: list[Card]) -> Reason:
+    one = len(red) == 1
+    return Reason("red-three", f"Red threes are never melded: {format_cards(red)} "
+                               f"{'is a bonus card' if one else 'are bonus cards'}, "
+                               f"laid down by {'itself' if one else 'themselves'}.")
+
+
+def _mixed_ranks_problem(shown: str, naturals: list[Card], rules: RuleSet) -> Reason:
+    kinds = join_words(sorted({rank_plural(c.rank) for c in naturals}))
+    return Reason("mixed-ranks", f"A meld is cards of one rank; {shown} mixes {kinds}."
+                  + (" A sequence must be of one suit." if rules.sequences else ""))
+
+
+def _group_problems(cards, shown: str, naturals: list[Card], wilds: list[Card], red: bool,
+                    rules: RuleSet) -> list[Reason]:
+    """What a group lacks: three cards, two natural cards, or room for its wild cards within the limit (``red``:
+    it holds a red three)."""
+    problems = []
+    if len(cards) < 3:
         problems.append(Reason("too-few-cards",
                                f"A meld needs at least three cards; {shown or 'this'} "
                                f"{'is only one' if len(cards) == 1 else 'has only ' + _n(len(cards))}."))
-    if red and not naturals and not wilds:
-        pass
-    elif len(naturals) < 2:
-        which = f" ({format_cards(naturals)})" if naturals else ""
+    if len(naturals) >= 2:
+        if len(wilds) > rules.wild_capacity(len(naturals)):
+            problems.append(wild_limit_problem(len(naturals), len(wilds), rules, shown))
+    elif naturals:
         problems.append(Reason("too-few-natural", f"A meld needs at least two natural cards; {shown} has only "
-                                                  f"{_n(len(naturals))}{which}."
-                               if naturals else f"A meld needs at least two natural cards; {shown} has none"
-                                                + (": wild cards cannot make a meld by themselves." if wilds and not red
-                                                   else ".")))
-    elif len(wilds) > rules.wild_capacity(len(naturals)):
-        problems.append(wild_limit_problem(len(naturals), len(wilds), rules, shown))
-    if problems:
-        return MeldVerdict(False, tuple(problems), kind=GROUP if rank else "", rank=rank, points=points, cards=cards)
+                                                  f"{_n(len(naturals))} ({format_cards(naturals)})."))
+    else:
+        alone = ": wild cards cannot make a meld by themselves." if wilds and not red else "."
+        problems.append(Reason("too-few-natural", f"A meld needs at least two natural cards; {shown} has none"
+                                                  + alone))
+    return problems
+
+
+def _group_meld(cards, shown: str, rank: str, naturals: list[Card], wilds: list[Card], rules: RuleSet,
+                points: int) -> MeldVerdict:
+    """The verdict on a legal group: its natural and wild cards, and how far it is from a canasta."""
     canasta = NONE
     if len(cards) >= CANASTA_SIZE:
         canasta = MIXED if wilds else NATURAL
@@ -495,35 +531,9 @@ def meld_points(cards) -> int:
     return card_points(as_cards(cards))
 
 
-def _compiled_check_meld(compiled, pure):
-    """The compiled check of ``compiled`` (``_speedups/meld.pyx``) set up to fall back on ``pure`` (the function
-    above), dressed as it (name, docstring, signature)."""
-    from functools import update_wrapper
-
-    compiled.configure(pure, MeldVerdict, LazyReasons, _meld_reasons, ("", GROUP, BLACK_THREES, SEQUENCE),
-                       (NONE, NATURAL, MIXED, SAMBA))
-    return update_wrapper(compiled.check_meld, pure)
-
-
-def _compiled_meld_facts(compiled, pure):
-    """The compiled ``meld_facts`` of ``compiled``, falling back on ``pure``, dressed as it."""
-    from functools import update_wrapper
-
-    compiled.configure_facts(pure)
-    return update_wrapper(compiled.meld_facts, pure)
-
-
-def _use_compiled(check, facts):
-    """:func:`check_meld` and :func:`meld_facts` in C (``_speedups/meld.pyx``) when it is built and fresh: they
-    answer the common call and hand everything else to the pure-Python functions; else those functions themselves."""
-    from .speedups import load
-
-    compiled = load("meld")
-    if compiled is None:
-        return check, facts
-    return _compiled_check_meld(compiled, check), _compiled_meld_facts(compiled, facts)
-
-
-# the pure-Python functions (the reference; the compiled ones fall back on them)
-_check_meld_py, _meld_facts_py = check_meld, meld_facts
-check_meld, meld_facts = _use_compiled(check_meld, meld_facts)
+# --- the compiled twins (_speedups/meld.pyx), where built: they answer the common call in C and hand every other to
+# the pure-Python functions above (speedups.pure_twin gives those back)
+check_meld = speedups.compiled("meld", check_meld, verdict_type=MeldVerdict, lazy_reasons=LazyReasons,
+                               reasons=_meld_reasons, kinds=("", GROUP, BLACK_THREES, SEQUENCE),
+                               canastas=(NONE, NATURAL, MIXED, SAMBA))
+meld_facts = speedups.compiled("meld", meld_facts)

@@ -94,7 +94,7 @@ def _max_meld_points(cards, rules: RuleSet, top: Card | None) -> int:
             return -1
     if not rules.sequences:
         return _max_groups(cards, rules, top)
-    from .going_out import _sequence_options
+    from .go_out_search import _sequence_options
 
     naturals = [c for c in cards if c.is_natural]
     best = -1

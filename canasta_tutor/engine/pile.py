@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from . import speedups
 from .cards import (
     ALL_CARDS,
     BLACK_THREES,
@@ -28,13 +29,12 @@ from .cards import (
     rank_plural,
     sort_key,
 )
-from .going_out import find_go_out
+from .go_out_search import find_go_out
 from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
 from .numbers import count_of, join_words, number_word
 from .opening import _max_groups, explain_minimum, max_meld_points
 from .rules import RuleSet
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
-from .speedups import load
 from .verdict import LazyReasons, Reason, Verdict, verdict_type
 
 TakeVerdict = verdict_type(
@@ -151,7 +151,7 @@ def check_take_pile(situation: Situation) -> TakeVerdict:
     ensure_no_red_three_in_hand(hand)
     ensure_hand_size(rules, hand)
     if not rules.sequences:  # without sequences every search is polynomial: no budget needed
-        fast = fast_take(hand, melds, score, pile, rules, stock_empty)
+        fast = _fast_take(hand, melds, score, pile, rules, stock_empty)
         return fast if fast is not None else _check_take_pile(hand, melds, score, pile, rules, stock_empty)
     with search_budget(f"hand ({len(hand)} cards)"):
         return _check_take_pile(hand, melds, score, pile, rules, stock_empty)
@@ -167,7 +167,7 @@ def _take_reasons(hand, melds, score, pile, rules, stock_empty):
     return _check_take_pile(hand, melds, score, pile, rules, stock_empty).reasons
 
 
-def fast_take(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict | None:
+def _fast_take(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict | None:
     """The common cases of :func:`check_take_pile` (rules without sequences), decided without writing a
     sentence: a stopped pile, a team that has opened and keeps a card after taking, an unopened team below its
     minimum or keeping two pile cards. ``None`` for the others (the explained path answers them). The reasons
@@ -497,9 +497,7 @@ def _take_options(hand, melds, top, frozen: bool, rules: RuleSet):
     return options, failures
 
 
-# --- the compiled path: canasta_tutor/engine/_speedups/take.pyx (the same answers; the pure function above when
-# not built) -----------------------------------------------------------------------------------------------------
-_pure_check_take_pile = check_take_pile
-_compiled = load("take")
-if _compiled is not None:
-    check_take_pile = _compiled.bind(_pure_check_take_pile, _check_take_pile, _take_reasons, TakeVerdict)
+# --- the compiled twin (_speedups/take.pyx), where built: it answers the common call in C and hands every other to
+# the pure-Python check_take_pile above (speedups.pure_twin gives it back)
+check_take_pile = speedups.compiled("take", check_take_pile, verdict_type=TakeVerdict, explained=_check_take_pile,
+                                    reasons=_take_reasons)

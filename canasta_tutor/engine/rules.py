@@ -117,7 +117,7 @@ class RuleSet:
 
     def opening_minimum(self, score: int) -> int:
         """The initial-meld minimum for a team whose score before the hand is ``score``."""
-        check_score(score)
+        ensure_score(score)
         minimum = self.opening_table[0][1]
         for lowest, value in self.opening_table:
             if lowest is None or score >= lowest:
@@ -168,7 +168,7 @@ class RuleSet:
                 if f.name not in ("name", "title", "sources", "doc")}
 
 
-def check_score(score) -> None:
+def ensure_score(score) -> None:
     """Raise :class:`RulesError` unless ``score`` is a whole number within :data:`MAX_SCORE` either way."""
     if not is_whole_number(score):
         raise RulesError(f"score: a score must be a whole number, not {str(score)[:40]!r}")

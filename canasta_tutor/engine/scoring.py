@@ -19,6 +19,7 @@ from collections import namedtuple
 from dataclasses import dataclass, field
 from operator import attrgetter
 
+from . import speedups
 from .cards import RED_THREES, card_points, format_cards, rank_plural
 from .errors import SituationError
 from .melds import MIXED, NATURAL, NONE, SAMBA, check_team_melds, meld_facts
@@ -130,59 +131,26 @@ def score_hand(situation: Situation) -> ScoreSheet:
     """
     d = situation.__dict__
     rules, went_out, red_threes = d["rules"], d["went_out"], d["red_threes"]
-    concealed_canastas = d["concealed_canastas"]
     melds, hands = d["melds"], d["hands"]
     if red_threes and not RED_THREES.issuperset(red_threes):
-        not_red = [c for c in red_threes if not c.is_red_three]
-        raise SituationError(f"red_threes holds {format_cards(not_red)}, which {'is' if len(not_red) == 1 else 'are'} "
-                             f"not a red three")
+        raise _not_red_threes(red_threes)
     for h in hands:
         if not RED_THREES.isdisjoint(h):
-            in_hand = [c for h in hands for c in h if c.is_red_three]
-            raise SituationError(f"{format_cards(in_hand)} is left in a hand, but red threes are laid down at once")
+            raise _red_three_left_in_hand(hands)
     if len(red_threes) > rules.red_threes_in_game:
         raise SituationError(f"{len(red_threes)} red threes, but the decks of {rules.name} hold only "
                              f"{rules.red_threes_in_game}")
     # The total now, in numbers (the melds' facts without sentences: melds.meld_facts); the itemised lines, with
     # their details in words, when first read.
-    going_out = bool(went_out)
-    facts = [meld_facts(m, rules, going_out, copies_checked=True) for m in melds]
-    total = 0
-    canastas = 0
-    bonus = 0
-    ranks = set()
-    for f in facts:
-        if f is None:
-            break
-        kind, rank, canasta, points = f
-        total += points
-        if canasta != NONE:
-            canastas += 1
-            bonus += (rules.natural_canasta_bonus if canasta == NATURAL else rules.mixed_canasta_bonus
-                      if canasta == MIXED else rules.samba_bonus)
-        if kind != "sequence":
-            if rank in ranks:
-                f = None
-                break
-            ranks.add(rank)
-    if melds and f is None:
-        table = check_team_melds(melds, rules, going_out=going_out)
-        raise SituationError(" ".join(table.explanation))
+    facts, total, canastas = _melded_points(melds, rules, bool(went_out))
     if went_out and canastas < rules.canastas_to_go_out:
-        raise SituationError(f"the team went out with {canastas} "
-                             f"{'canasta' if canastas == 1 else 'canastas'}, but {rules.name} needs "
-                             f"{rules.canastas_to_go_out} to go out")
+        raise SituationError(f"the team went out with {canastas} {'canasta' if canastas == 1 else 'canastas'}, "
+                             f"but {rules.name} needs {rules.canastas_to_go_out} to go out")
+    concealed_canastas = d["concealed_canastas"]
     if concealed_canastas is None:
         concealed_canastas = canastas if went_out == "concealed" else 0
-    elif not is_whole_number(concealed_canastas) or concealed_canastas < 0:
-        raise SituationError(f"concealed_canastas must be a whole number, 0 or more, not {concealed_canastas!r}")
-    if concealed_canastas > canastas:
-        raise SituationError(f"concealed_canastas: {concealed_canastas}, but the team has "
-                             f"{'only ' if canastas else ''}{count_of(canastas, 'canasta')}")
-    if went_out == "concealed" and concealed_canastas != canastas:
-        raise SituationError(f"concealed_canastas: {concealed_canastas}, but the team went out concealed, so all "
-                             f"{canastas} of its canastas were melded from the hand in one go")
-    total += bonus
+    else:
+        _ensure_concealed_canastas(concealed_canastas, canastas, went_out)
     if concealed_canastas and rules.concealed_canasta_bonus:
         total += concealed_canastas * rules.concealed_canasta_bonus
     if red_threes:
@@ -198,6 +166,58 @@ def score_hand(situation: Situation) -> ScoreSheet:
     d["_total"] = total
     d["_build"] = (melds, facts, concealed_canastas, red_threes, went_out, hands, rules)
     return sheet
+
+
+def _not_red_threes(red_threes) -> SituationError:
+    not_red = [c for c in red_threes if not c.is_red_three]
+    return SituationError(f"red_threes holds {format_cards(not_red)}, which {'is' if len(not_red) == 1 else 'are'} "
+                          f"not a red three")
+
+
+def _red_three_left_in_hand(hands) -> SituationError:
+    in_hand = [c for h in hands for c in h if c.is_red_three]
+    return SituationError(f"{format_cards(in_hand)} is left in a hand, but red threes are laid down at once")
+
+
+def _melded_points(melds, rules: RuleSet, going_out: bool) -> tuple[list, int, int]:
+    """``(facts, points, canastas)`` of a team's melds: each meld's :func:`~canasta_tutor.engine.melds.meld_facts`,
+    their card points with the canasta bonuses, and how many canastas they hold. Raises :class:`SituationError`
+    (in the words of :func:`~canasta_tutor.engine.melds.check_team_melds`) unless they are a team's legal melds."""
+    facts = [meld_facts(m, rules, going_out, copies_checked=True) for m in melds]
+    total = 0
+    canastas = 0
+    ranks = set()
+    for f in facts:
+        if f is None:
+            break
+        kind, rank, canasta, points = f
+        total += points
+        if canasta != NONE:
+            canastas += 1
+            total += (rules.natural_canasta_bonus if canasta == NATURAL else rules.mixed_canasta_bonus
+                      if canasta == MIXED else rules.samba_bonus)
+        if kind != "sequence":
+            if rank in ranks:
+                f = None
+                break
+            ranks.add(rank)
+    if melds and f is None:
+        table = check_team_melds(melds, rules, going_out=going_out)
+        raise SituationError(" ".join(table.explanation))
+    return facts, total, canastas
+
+
+def _ensure_concealed_canastas(concealed_canastas, canastas: int, went_out) -> None:
+    """Raise :class:`SituationError` unless ``concealed_canastas`` (given) may be how many of the team's
+    ``canastas`` were melded from the hand in one go: all of them when it went out concealed."""
+    if not is_whole_number(concealed_canastas) or concealed_canastas < 0:
+        raise SituationError(f"concealed_canastas must be a whole number, 0 or more, not {concealed_canastas!r}")
+    if concealed_canastas > canastas:
+        raise SituationError(f"concealed_canastas: {concealed_canastas}, but the team has "
+                             f"{'only ' if canastas else ''}{count_of(canastas, 'canasta')}")
+    if went_out == "concealed" and concealed_canastas != canastas:
+        raise SituationError(f"concealed_canastas: {concealed_canastas}, but the team went out concealed, so all "
+                             f"{canastas} of its canastas were melded from the hand in one go")
 
 
 def _red_three_points(count: int, opened: bool, rules: RuleSet) -> int:
@@ -309,22 +329,6 @@ class GameScore:
         return frame
 
 
-def _compiled_score_hand(compiled, pure):
-    """The compiled ``score_hand`` of ``compiled`` (``_speedups/score.pyx``) set up to fall back on ``pure`` (the
-    function above), dressed as it (name, docstring, signature)."""
-    from functools import update_wrapper
-
-    compiled.configure(pure, ScoreSheet)
-    return update_wrapper(compiled.score_hand, pure)
-
-
-def _use_compiled(pure):
-    """:func:`score_hand` in C (``_speedups/score.pyx``) when it is built and fresh, else the pure-Python one."""
-    from .speedups import load
-
-    compiled = load("score")
-    return pure if compiled is None else _compiled_score_hand(compiled, pure)
-
-
-_score_hand_py = score_hand  # the pure-Python score_hand (the reference; the compiled one falls back on it)
-score_hand = _use_compiled(score_hand)
+# the compiled twin (_speedups/score.pyx), where built: it answers the common call in C and hands every other to the
+# pure-Python score_hand above (speedups.pure_twin gives it back)
+score_hand = speedups.compiled("score", score_hand, sheet_type=ScoreSheet)

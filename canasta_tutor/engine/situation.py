@@ -17,7 +17,7 @@ from .cards import EVERY_CARD, RED_THREES, Card, format_card
 from .errors import SituationError
 from .melds import as_cards as _as_cards
 from .melds import as_groups as _as_groups
-from .rules import CLASSIC, MAX_SCORE, RuleSet, check_score
+from .rules import CLASSIC, MAX_SCORE, RuleSet, ensure_score
 from .rules import get_rules as _get_rules
 
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
@@ -199,48 +199,42 @@ class Situation:
         self._read(SITUATION_FIELDS)
 
     def _read(self, names) -> None:
-        """Read the fields ``names`` once (the others hold their defaults): notation to cards, preset names to rule
-        sets; then the copies check. Written for speed, as the adapter of the old call forms makes one situation
-        per call: fields are set in the instance's __dict__ (the frozen dataclass's own __setattr__ refuses), cards
-        already read are only looked at."""
+        """Read the fields ``names`` once (the others hold their defaults): preset names to rule sets, the score and
+        ``went_out`` checked, notation to cards; then the copies check. The first bad field is reported in one order,
+        whatever the call's: the score, ``went_out``, the groups of cards, the lists of groups. Written for speed, as
+        the adapter of the old call forms makes one situation per call: fields are set in the instance's __dict__
+        (the frozen dataclass's own __setattr__ refuses), cards already read are only looked at."""
         d = self.__dict__
         rules = d["rules"]
         if rules.__class__ is not RuleSet:
             rules = d["rules"] = _get_rules(rules)
+        score = d["score"]  # (a field not in names holds its default, which passes)
+        if score.__class__ is not int or not -MAX_SCORE <= score <= MAX_SCORE:
+            ensure_score(score)
+        went_out = d["went_out"]
+        if went_out is not False and went_out is not True:
+            d["went_out"] = parse_went_out(went_out)
+        card_fields, groups_fields = _READ_ORDER.get(names) or _read_order(names)
         every: list[Card] = []
-        order = _READ_ORDER.get(names)
-        if order is None:  # the given fields in one order, whatever the call's: the first bad one is reported
-            order = _READ_ORDER[names] = tuple(n for n in _FIELD_KIND if n in names)
-        for name in order:
-            kind = _FIELD_KIND[name]
+        for name in card_fields:  # one group of cards each
             value = d[name]
-            if kind == 1:  # one group of cards
-                if value:
-                    if value.__class__ is not tuple or not EVERY_CARD.issuperset(value):
-                        value = d[name] = _as_cards(value)
-                    every += value
-                elif value.__class__ is not tuple:
-                    d[name] = _as_cards(value)
-            elif kind == 2:  # a list of groups
-                if value == ():
-                    continue
-                if value.__class__ is not tuple and value.__class__ is not list:
-                    value = d[name] = tuple(_as_groups(value, name))
-                else:
-                    for g in value:
-                        if g.__class__ is not tuple or not EVERY_CARD.issuperset(g):
-                            value = d[name] = tuple(_as_groups(value, name))
-                            break
-                    else:
-                        if value.__class__ is list:
-                            value = d[name] = tuple(value)
+            if value.__class__ is not tuple or not EVERY_CARD.issuperset(value):
+                value = d[name] = _as_cards(value)
+            every += value
+        for name in groups_fields:  # a list of groups each
+            value = d[name]
+            if value.__class__ is not tuple and value.__class__ is not list:
+                value = d[name] = tuple(_as_groups(value, name))
+            else:
                 for g in value:
-                    every += g
-            elif kind == 3:  # the score
-                if value.__class__ is not int or not -MAX_SCORE <= value <= MAX_SCORE:
-                    check_score(value)
-            elif value is not False and value is not True:  # went_out
-                d[name] = parse_went_out(value)
+                    if g.__class__ is not tuple or not EVERY_CARD.issuperset(g):
+                        value = d[name] = tuple(_as_groups(value, name))
+                        break
+                else:
+                    if value.__class__ is list:
+                        value = d[name] = tuple(value)
+            for g in value:
+                every += g
         # the copies check, the common case in C (no card more often than the decks hold); the explained check
         # names the card and the fields
         if len(every) > rules.decks:
@@ -334,9 +328,18 @@ class Situation:
 
 
 _FIELD_NAMES = frozenset(f.name for f in fields(Situation))
-#: How :meth:`Situation._read` reads a field: 1 a group of cards, 2 a list of groups, 3 the score, 4 went_out.
-_FIELD_KIND = {"score": 3, "went_out": 4, **{n: 1 for n in CARD_FIELDS}, **{n: 2 for n in GROUPS_FIELDS}}
-_READ_ORDER: dict[tuple, tuple] = {}  # the fields a call form gives -> the fields to read, in _FIELD_KIND's order
+#: The fields a call form gives -> the fields :meth:`Situation._read` reads as cards (in :data:`CARD_FIELDS`' order)
+#: and as lists of groups (in :data:`GROUPS_FIELDS`' order).
+_READ_ORDER: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _read_order(names) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The entry of :data:`_READ_ORDER` for ``names``, made on first use."""
+    order = _READ_ORDER[names] = (tuple(n for n in CARD_FIELDS if n in names),
+                                  tuple(n for n in GROUPS_FIELDS if n in names))
+    return order
+
+
 _DEFAULTS = {f.name: f.default for f in fields(Situation)}
 SITUATION_FIELDS = tuple(f.name for f in fields(Situation))
 

@@ -1,4 +1,5 @@
-"""The engine's optional compiled modules (Cython, ``canasta_tutor/engine/_speedups/*.pyx``) and how they are found.
+"""The engine's optional compiled modules (Cython, ``canasta_tutor/engine/_speedups/*.pyx``): how they are found and
+attached.
 
 Each compiled module does, in C, a hot path whose pure-Python twin stays in the engine and answers whenever the
 module is not there: no C compiler at install time, a build from a source tree whose ``.pyx`` changed since (a
@@ -6,8 +7,20 @@ stale module is never used: the module carries the SHA-256 of the source it was 
 variable ``CANASTA_TUTOR_PURE=1`` (for tests and for comparing the two). Compiled and pure paths give the same
 answers; the tests compare them on random inputs.
 
+One way to attach one: below the pure function, its module writes ::
+
+    check_meld = speedups.compiled("meld", check_meld, verdict_type=MeldVerdict, ...)
+
+which gives the compiled function of ``_speedups/meld.pyx`` (its entry ``attach(name, pure, **pieces)`` hands it
+the pure function, to answer every call it does not decide, and the pieces it needs from the pure side), dressed
+as the pure one (name, docstring, signature), or the pure function itself when the module is not used.
+:func:`pure_twin` gives the pure function back, whichever of the two the engine uses.
+
 >>> load("no_such_module") is None
 True
+>>> from canasta_tutor.engine.melds import check_meld
+>>> pure_twin(check_meld).__module__, pure_twin(check_meld) is pure_twin(pure_twin(check_meld))
+('canasta_tutor.engine.melds', True)
 """
 
 from __future__ import annotations
@@ -15,8 +28,11 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+from collections.abc import Callable
+from functools import update_wrapper
 from pathlib import Path
 from types import ModuleType
+from typing import Any, NamedTuple, TypeVar
 
 _HERE = Path(__file__).resolve().parent / "_speedups"
 #: Why each module asked for is not used (module name -> reason): printed by benchmarks/twin.py, read by the tests.
@@ -59,3 +75,53 @@ def load(name: str, *, force: bool = False) -> ModuleType | None:
                           "or pip install -e .)")
         return None
     return module
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class Twin(NamedTuple):
+    """An engine function that has a compiled twin: the compiled ``module`` (its name in ``_speedups``), the
+    ``pure`` function and the ``pieces`` the compiled one is handed besides it."""
+
+    module: str
+    pure: Callable
+    pieces: dict
+
+
+#: The engine functions that have a compiled twin, by name (filled in by :func:`compiled` as the engine's modules
+#: are imported); read by :func:`attach` and the tests.
+TWINS: dict[str, Twin] = {}
+
+
+def compiled(module: str, pure: _F, /, **pieces) -> _F:
+    """``pure``'s compiled twin from ``_speedups/<module>`` when that module is used, else ``pure`` itself: the one
+    way the engine attaches a compiled module, once per function, below its pure definition. ``pieces``: what the
+    compiled function needs from the pure side besides ``pure`` (its verdict type, the writer of its lazy reasons...),
+    by keyword: the module's ``attach`` refuses a piece missing or unknown."""
+    TWINS[pure.__name__] = Twin(module, pure, pieces)
+    return attach(pure.__name__) or pure
+
+
+def attach(function: str, *, force: bool = False, fallback: Callable | None = None) -> Callable | None:
+    """The compiled twin of the engine function named ``function``, attached: its module's
+    ``attach(function, pure, **pieces)``, dressed as the pure function (name, docstring, signature; ``__wrapped__``
+    is the pure function). ``None`` when the module is not used (:data:`NOT_USED` says why). ``force``: load it
+    even when ``CANASTA_TUTOR_PURE`` is set (for the tests that compare the twins); ``fallback``: what it hands the
+    calls it does not decide instead of the pure function (a test's spy). A module holds one compiled function per
+    name: attaching again replaces what it was handed, for every caller."""
+    twin = TWINS[function]
+    module = load(twin.module, force=force)
+    if module is None:
+        return None
+    entry = module.attach(function, twin.pure if fallback is None else fallback, **twin.pieces)
+    return update_wrapper(entry, twin.pure)
+
+
+def pure_twin(function: Callable) -> Callable:
+    """The pure-Python function of an engine function that has a compiled twin, whether ``function`` is the
+    compiled one or the pure one. :class:`ValueError` for a function without a compiled twin."""
+    twin = TWINS.get(getattr(function, "__name__", ""))
+    if twin is None or (function is not twin.pure and getattr(function, "__wrapped__", None) is not twin.pure):
+        raise ValueError(f"{function!r} has no compiled twin (the engine's are {', '.join(sorted(TWINS))})")
+    return twin.pure

@@ -22,7 +22,7 @@ from ..engine.melds import (
 )
 from ..engine.numbers import is_whole_number
 from ..engine.opening import check_opening
-from ..engine.pile import check_take_pile, fast_take
+from ..engine.pile import _fast_take, check_take_pile
 from ..engine.rules import RuleSet, get_rules
 from ..engine.scoring import score_hand
 from ..engine.situation import Situation, max_hand_cards
@@ -458,8 +458,8 @@ def _quick_take(state: State, hand, melds, top: Card, index: int | None):
     the explained one)."""
     if not RED_THREES.isdisjoint(hand):
         return None
-    verdict = fast_take(hand, list(melds), state.score_of(state.current_player), state.pile, state.rules,
-                        not state.stock)
+    verdict = _fast_take(hand, list(melds), state.score_of(state.current_player), state.pile, state.rules,
+                         not state.stock)
     if verdict is None:
         return None
     return (verdict.method, verdict.cards) if verdict.ok else ()

@@ -241,9 +241,14 @@ cdef object _MISSING = object()
 cdef dict _FIELDS = {"hand": 0, "melds": 1, "score": 2, "rules": 3}
 
 
-def install(pure, verdict_type, no_reasons, yes_reasons, lazy_plan, find_plan):
-    """Hand over the pure-Python pieces (called once by canasta_tutor.engine.going_out); returns :func:`check_go_out`."""
+def attach(name, pure, *, verdict_type, no_reasons, yes_reasons, lazy_plan, find_plan):
+    """The entry every compiled module has (called by ``canasta_tutor.engine.speedups.attach``): the compiled
+    :func:`check_go_out`, handed ``pure``, the pure-Python check it falls back on, and the pieces it needs from
+    ``canasta_tutor.engine.going_out`` (the verdict type, the lazy reasons of a no and of a yes, the lazy plan and
+    the search that finds it); returns it."""
     global _pure, _verdict_type, _no_reasons, _yes_reasons, _lazy_plan, _find_plan
+    if name != "check_go_out":
+        raise ValueError(f"goout.pyx compiles check_go_out, not {name!r}")
     _pure, _verdict_type, _no_reasons, _yes_reasons = pure, verdict_type, no_reasons, yes_reasons
     _lazy_plan, _find_plan = lazy_plan, find_plan
     return check_go_out

@@ -291,12 +291,24 @@ cdef tuple _RANK_TEXT = tuple(NATURAL_RANKS) + ("3",)
 cdef tuple _SUIT_TEXT = tuple(SUITS)
 
 
-def configure(pure, MeldVerdict, LazyReasons, meld_reasons, kinds, canastas):
-    """Called once by ``canasta_tutor.engine.melds``: the pure-Python check to fall back on, the verdict type, the lazy
-    reasons and the explained path's reasons, the kind names ('', group, black threes, sequence) and the canasta
-    names (none, natural, mixed, samba)."""
+def attach(name, pure, **pieces):
+    """The entry every compiled module has (called by ``canasta_tutor.engine.speedups.attach``): the compiled
+    function ``name``, :func:`check_meld` or :func:`meld_facts`, handed ``pure``, the pure-Python function it falls
+    back on, and the ``pieces`` it needs from ``canasta_tutor.engine.melds``; returns it."""
+    if name == "check_meld":
+        _attach_check_meld(pure, **pieces)
+        return check_meld
+    if name == "meld_facts":
+        _attach_meld_facts(pure, **pieces)
+        return meld_facts
+    raise ValueError(f"meld.pyx compiles check_meld and meld_facts, not {name!r}")
+
+
+def _attach_check_meld(pure, *, verdict_type, lazy_reasons, reasons, kinds, canastas):
+    """``check_meld``'s pieces: the verdict type, the lazy reasons and the explained path's reasons, the kind names
+    ('', group, black threes, sequence) and the canasta names (none, natural, mixed, samba)."""
     global _pure, _MeldVerdict, _LazyReasons, _meld_reasons, _KINDS, _CANASTAS
-    _pure, _MeldVerdict, _LazyReasons, _meld_reasons = pure, MeldVerdict, LazyReasons, meld_reasons
+    _pure, _MeldVerdict, _LazyReasons, _meld_reasons = pure, verdict_type, lazy_reasons, reasons
     _KINDS, _CANASTAS = tuple(kinds), tuple(canastas)
 
 
@@ -337,8 +349,8 @@ cdef inline void _put(object tup, Py_ssize_t i, object o) noexcept:
 cdef object _pure_facts = None     # melds.meld_facts as written in Python
 
 
-def configure_facts(pure):
-    """Called once by ``canasta_tutor.engine.melds``: the pure-Python ``meld_facts`` to fall back on."""
+def _attach_meld_facts(pure):
+    """``meld_facts`` needs nothing but the pure-Python ``meld_facts`` to fall back on."""
     global _pure_facts
     _pure_facts = pure
 

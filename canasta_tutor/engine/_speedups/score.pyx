@@ -31,7 +31,9 @@ from canasta_tutor.engine._speedups.meld cimport Facts, RulesTable, card_index, 
 from canasta_tutor.engine.rules import CLASSIC as _CLASSIC, RuleSet as _RuleSet
 from canasta_tutor.engine.speedups import NOT_USED as _NOT_USED, load as _load
 
-if _load("meld") is None:  # this module's melds are meld.pyx's: never use a stale one underneath
+# this module's melds are meld.pyx's: never use a stale one underneath (loaded as this module is: also when a test
+# loads it while CANASTA_TUTOR_PURE is set)
+if _load("meld", force=True) is None:
     raise ImportError(f"the compiled meld module is not used: {_NOT_USED.get('meld')}")
 
 cdef enum:
@@ -47,10 +49,15 @@ cdef frozenset _NAMES = frozenset(("melds", "red_threes", "hands", "went_out", "
 cdef tuple _POSITIONAL = ("melds", "red_threes", "hands", "went_out", "rules")
 
 
-def configure(pure, ScoreSheet):
-    """Called once by ``canasta_tutor.engine.scoring``: the pure-Python ``score_hand`` to fall back on, and the sheet type."""
+def attach(name, pure, *, sheet_type):
+    """The entry every compiled module has (called by ``canasta_tutor.engine.speedups.attach``): the compiled
+    :func:`score_hand`, handed ``pure``, the pure-Python ``score_hand`` it falls back on, and the sheet type; returns
+    it."""
     global _pure, _ScoreSheet
-    _pure, _ScoreSheet = pure, ScoreSheet
+    if name != "score_hand":
+        raise ValueError(f"score.pyx compiles score_hand, not {name!r}")
+    _pure, _ScoreSheet = pure, sheet_type
+    return score_hand
 
 
 cdef inline object _groups(object value):

@@ -10,7 +10,7 @@ verdict (a ``TakeVerdict`` with the same fields; its reasons are the explained p
 ``Card`` objects, ``melds`` a list or tuple of non-empty card tuples, an ``int`` score within ``MAX_SCORE``, a
 ``RuleSet`` without sequences, ``stock_empty`` ``True``/``False``; positionally, by keyword, or one ``Situation``):
 reading and checking the arguments (card types, the score, copies against ``rules.decks``/``rules.jokers``, no
-red three in hand, the hand size cap of ``situation.max_hand_cards``), then the decision of ``pile.fast_take``: a
+red three in hand, the hand size cap of ``situation.max_hand_cards``), then the decision of ``pile._fast_take``: a
 stopped pile, the frozen pile, the first way to meld the top card (``pile._take_options``: a natural pair, a
 lay-off on the team's group, a natural card and the cheapest wild card), the opening minimum of an unopened team
 (``opening._max_groups`` and ``RuleSet.opening_minimum``) and the "keeps a card" rule.
@@ -18,7 +18,7 @@ lay-off on the team's group, a natural card and the cheapest wild card), the ope
 What falls back: anything else goes to the pure-Python function, which raises the clear error or answers:
 strings or lists of cards, a card that is not one of ``cards.ALL_CARDS``, a bad or out-of-range score, too many
 copies of a card, a red three in hand, too big a hand, rules with sequences (samba: a bounded search), rule tables
-beyond this module's sizes, other keyword arguments; and the cases that ``pile.fast_take`` hands to the explained
+beyond this module's sizes, other keyword arguments; and the cases that ``pile._fast_take`` hands to the explained
 path (an empty pile, the one-card house rule, a turn that may end only by going out) go to
 ``pile._check_take_pile`` with the arguments already read.
 
@@ -233,7 +233,7 @@ cdef inline _Rules _tables(object rules):
     return t
 
 
-# --- what pile.py gives (bind) ------------------------------------------------------------------------------------
+# --- what pile.py gives (attach) ----------------------------------------------------------------------------------
 cdef object _pure = None         # the pure-Python check_take_pile: every call this module does not decide
 cdef object _explained = None    # pile._check_take_pile: the explained path
 cdef object _reasons = None      # pile._take_reasons: the lazy reasons' writer
@@ -243,14 +243,14 @@ cdef object _EXPLAIN = object()
 cdef long long _MAX_SCORE = MAX_SCORE
 
 
-def bind(pure, explained, reasons, verdict_type):
-    """Give the module ``pile.py``'s pure check, explained path, reasons writer and ``TakeVerdict``; makes the
-    compiled :func:`check_take_pile` look like the pure one (name, docstring, signature) and returns it."""
+def attach(name, pure, *, verdict_type, explained, reasons):
+    """The entry every compiled module has (called by ``canasta_tutor.engine.speedups.attach``): the compiled
+    :func:`check_take_pile`, handed ``pure``, the pure-Python check it falls back on, and ``pile.py``'s
+    ``TakeVerdict``, explained path and reasons writer; returns it."""
     global _pure, _explained, _reasons, TakeVerdict
+    if name != "check_take_pile":
+        raise ValueError(f"take.pyx compiles check_take_pile, not {name!r}")
     _pure, _explained, _reasons, TakeVerdict = pure, explained, reasons, verdict_type
-    import functools
-
-    functools.update_wrapper(check_take_pile, pure)
     return check_take_pile
 
 
@@ -443,7 +443,7 @@ cdef object _decide(object hand, object melds, object score, object pile, object
         if counts[k] > (t.jokers if c_joker[k] else t.decks):
             return _PURE
 
-    # --- pile.fast_take -------------------------------------------------------------------------------------------
+    # --- pile._fast_take ------------------------------------------------------------------------------------------
     if np == 0:
         return _EXPLAIN
     top = <object>top_card
