@@ -17,11 +17,11 @@ from canasta_tutor.game import (
     TAKE_PILE,
     Action,
     Game,
+    Observation,
     apply,
     legal_actions,
     observation,
 )
-from canasta_tutor.game.state import Observation
 
 BOTS = ("beginner", "club")
 

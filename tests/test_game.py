@@ -12,10 +12,12 @@ from canasta_tutor.engine.situation import Situation
 from canasta_tutor.game import (
     DISCARD,
     DRAW,
+    DRAW_PHASE,
     END,
     GO_OUT,
     LAY_OFF,
     MELD,
+    MELD_PHASE,
     TAKE_PILE,
     Action,
     Game,
@@ -24,7 +26,6 @@ from canasta_tutor.game import (
     legal_actions,
     observation,
 )
-from canasta_tutor.game.state import DRAW_PHASE, MELD_PHASE
 
 
 def all_cards(state):

@@ -34,7 +34,8 @@ from canasta_tutor.game import (
     apply,
     legal_actions,
 )
-from canasta_tutor.game.state import DRAW_PHASE, MELD_PHASE, OPENING_LIMIT
+from canasta_tutor.game import DRAW_PHASE, MELD_PHASE
+from canasta_tutor.game.openings import OPENING_LIMIT
 
 # --- the plain enumeration (the oracle) ------------------------------------------------------------------------
 

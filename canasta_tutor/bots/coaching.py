@@ -3,7 +3,7 @@
 >>> import random
 >>> from canasta_tutor.engine.cards import parse_cards
 >>> from canasta_tutor.game import Action
->>> from canasta_tutor.game.state import Observation
+>>> from canasta_tutor.game import Observation
 >>> obs = Observation(hand=parse_cards("9H 9S 4C"), pile=parse_cards("5H 2C KD 9D"), rules="classic")
 >>> explain_difference(obs, Action("draw"), Action("take_pile", cards=parse_cards("9H 9S")))
 'You could have taken the pile: four cards, one of them wild.'

@@ -102,20 +102,25 @@ Rules decided here (where the presets and sources leave the game model a choice)
   such hands as beyond any real game.
 """
 
-from .actions import DISCARD, DRAW, END, GO_OUT, KINDS, LAY_OFF, MELD, SWAP, TAKE_PILE, Action
-from .state import (
-                    DRAW_PHASE,
-                    HAND_OVER,
-                    MELD_PHASE,
-                    Game,
-                    IllegalMove,
-                    Observation,
-                    State,
-                    apply,
-                    legal_actions,
-                    observation,
-                    why_illegal,
+from .actions import (
+    DISCARD,
+    DRAW,
+    DRAW_PHASE,
+    END,
+    GO_OUT,
+    HAND_OVER,
+    KINDS,
+    LAY_OFF,
+    MELD,
+    MELD_PHASE,
+    SWAP,
+    TAKE_PILE,
+    Action,
 )
+from .legal import legal_actions
+from .moves import IllegalMove, apply, why_illegal
+from .state import Game, State
+from .view import Observation, observation
 
 __all__ = ["Action", "KINDS", "DRAW", "TAKE_PILE", "MELD", "LAY_OFF", "SWAP", "DISCARD", "GO_OUT", "END",
            "Game", "State", "IllegalMove", "Observation", "apply", "legal_actions", "observation", "why_illegal",
