@@ -1,6 +1,7 @@
 """The game model: deal, turns, legal actions, illegal moves with reasons, observations, the game to its target."""
 
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -18,6 +19,7 @@ from canasta_tutor.game import (
     LAY_OFF,
     MELD,
     MELD_PHASE,
+    SWAP,
     TAKE_PILE,
     Action,
     Game,
@@ -438,3 +440,42 @@ def test_a_move_is_told_to_the_player_or_to_others():
                 assert a.describe(melds, you=True) == a.describe(melds)
             apply(state, acts[rng.randrange(len(acts))])
     assert {TAKE_PILE, GO_OUT, MELD, LAY_OFF, DISCARD} <= seen
+
+
+@pytest.mark.parametrize("action, named, numbered", [
+    (Action(DRAW), "Draw from the stock.", None),
+    (Action(END), "Leave the pile: the stock is used up, so the hand ends.", None),
+    (Action(DISCARD, cards=parse_cards("KD")), "Discard K♦.", None),
+    (Action(TAKE_PILE, cards=parse_cards("KC KD"), melds=(parse_cards("KS KC KD"), parse_cards("7C 7D 2S"))),
+     "Take the pile with K♣ K♦ from your hand. Open with K♠ K♣ K♦ and 7♣ 7♦ 2♠.", None),
+    (Action(MELD, melds=(parse_cards("QH QS 2C"), parse_cards("AC AD AH"))), "Meld Q♥ Q♠ 2♣ and A♣ A♦ A♥.", None),
+    (Action(LAY_OFF, cards=parse_cards("9D"), target=0), "Lay off 9♦ on 9♥ 9♠ Joker.", "Lay off 9♦ on meld 1."),
+    (Action(LAY_OFF, cards=parse_cards("4H"), target=5), "Lay off 4♥ on meld 6.", "Lay off 4♥ on meld 6."),
+    (Action(SWAP, cards=parse_cards("9C"), target=0, wild=Card("JK")),
+     "Put 9♣ in place of the joker in 9♥ 9♠ Joker and keep the joker.",
+     "Put 9♣ in place of the joker in meld 1 and keep the joker."),
+    (Action(SWAP, cards=parse_cards("9C"), target=0, wild=Card("2D")),
+     "Put 9♣ in place of 2♦ in 9♥ 9♠ Joker and keep 2♦.", "Put 9♣ in place of 2♦ in meld 1 and keep 2♦."),
+    (Action(GO_OUT, melds=(parse_cards("QH QS 2C"),), lay_offs=((1, parse_cards("8H")),),
+            swaps=((0, Card("9C"), Card("JK")),), discard=Card("4C")),
+     "Go out: swap 9♣ for Joker in 9♥ 9♠ Joker, lay off 8♥ on 5♥ 6♥ 7♥, meld Q♥ Q♠ 2♣ and discard 4♣.",
+     "Go out: swap 9♣ for Joker in meld 1, lay off 8♥ on meld 2, meld Q♥ Q♠ 2♣ and discard 4♣."),
+    (Action(GO_OUT, melds=(parse_cards("QH QS 2C"),)), "Go out: meld Q♥ Q♠ 2♣.", None),
+])
+def test_every_kind_of_action_has_its_sentence(action, named, numbered):
+    melds = [parse_cards("9H 9S JK"), parse_cards("5H 6H 7H")]
+    assert action.describe(melds) == named
+    assert action.describe() == (named if numbered is None else numbered)
+
+
+def test_the_game_model_page_lists_every_module_of_the_game_and_its_example_runs(root):
+    import doctest
+
+    text = (root / "docs" / "game-model.md").read_text()
+    modules = {p.name for p in (root / "canasta_tutor" / "game").glob("*.py") if p.name != "__init__.py"}
+    assert modules == set(re.findall(r"^\| `game/(\w+\.py)` \|", text, re.M))
+    test = doctest.DocTestParser().get_doctest(text, {}, "game-model.md", "docs/game-model.md", 0)
+    assert test.examples
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.failures == 0

@@ -3,7 +3,7 @@
 It is the game's hot path (random play and the bots ask at every step), so it shares equal actions instead of
 building new ones, reads each meld on the table once, and takes the engine's fast paths where there are some.
 The list is practical (each rank's natural cards melded together, openings in :mod:`.openings`); ``apply``
-accepts more (see the package docstring).
+accepts more (see ``docs/game-model.md``).
 """
 
 from __future__ import annotations

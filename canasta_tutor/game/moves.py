@@ -246,7 +246,7 @@ def _form_partnership(state: State, lone: int) -> None:
     """``lone_hand``: ``lone`` plays alone; the other players become one side for the rest of the hand, on the
     lowest of their seats, and their melds one table. Two groups of one rank become one meld: the second
     partner's cards join the first's; wild cards beyond what the joined meld may hold (``wild_capacity``) go
-    back to the hand of the partner who melded them (the sources are silent; see the package notes)."""
+    back to the hand of the partner who melded them (the sources are silent; see docs/game-model.md)."""
     others = [q for q in range(state.game.num_players) if q != lone]
     into = state.side[others[0]]
     for q in others[1:]:

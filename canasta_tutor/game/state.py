@@ -1,6 +1,6 @@
 """The state of a game: :class:`Game` (the fixed rules and the seating) and :class:`State` (one hand as it is
 played). Legal actions are in :mod:`.legal`, playing one in :mod:`.moves`, what a player sees in :mod:`.view`;
-the rules decided by the game model are in the package docstring."""
+the rules decided by the game model are in ``docs/game-model.md``."""
 
 from __future__ import annotations
 
