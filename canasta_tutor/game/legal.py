@@ -216,7 +216,8 @@ def _meld_phase_actions(state: State) -> list[Action]:
     """The meld phase's actions, in this order: new melds (each rank's natural cards, with 0 or more wild
     cards, twos first; samba's runs), lay-offs of one card (meld by meld, cards in hand order), swaps,
     discards (hand order), the way out. ``tests/test_game_fast_actions.py`` checks this list against a plain
-    enumeration (every lay-off judged by the engine) and the melds and openings against a brute force."""
+    enumeration (every lay-off judged by the engine), ``tests/test_game_openings.py`` its melds and openings
+    against the rules, by brute force."""
     p = state.current_player
     hand = state.hands[p]
     melds = state.melds[state.side[p]]
