@@ -17,11 +17,11 @@ from canasta_tutor.game import (
     TAKE_PILE,
     Action,
     Game,
+    Observation,
     apply,
     legal_actions,
     observation,
 )
-from canasta_tutor.game.state import Observation
 
 BOTS = ("beginner", "club")
 
@@ -385,3 +385,38 @@ def test_club_draws_instead_of_taking_back_a_black_three_once_its_side_may_go_ou
     # no black three in the pile: a pile of one card is as good as the stock
     plain = obs_of("5D AH 8C", "9C", melds=ready, opponents=["QH QS QD"], hand_sizes=SIX, rules="classic-6p")
     assert get_bot("club").choose(plain, acts, random.Random(0))[0] == take
+
+
+def test_the_coach_sentences_for_two_discards_follow_the_pile_and_the_better_card():
+    # a frozen pile: the queen the other side has melded no longer gives the pile away
+    obs = obs_of("QC 8H 8S 5D 3S 2C", "6D 2H 9H", melds=["4H 4S 4D"], opponents=["QH QS QD"])
+    queen = Action(DISCARD, cards=cards("QC"))
+    assert explain_difference(obs, queen, Action(DISCARD, cards=cards("5D"))) == \
+        "I would have discarded 5♦: you keep more pairs that way."
+    assert explain_difference(obs, queen, Action(DISCARD, cards=cards("3S"))) == \
+        "A black three (3♠) was the safer discard: nobody may take the pile on it."
+    assert explain_difference(obs, queen, Action(DISCARD, cards=cards("2C"))) == \
+        "I would have frozen the pile with 2♣: the other side is close to going out."
+
+
+def test_the_coach_sentences_for_a_take_a_way_out_and_a_meld_it_would_not_have_made():
+    obs = obs_of("QC 8H 8S 5D", "6D 7C 8D", melds=["4H 4S 4D"], opponents=["QH QS QD"])
+    assert explain_difference(obs, Action(TAKE_PILE, cards=cards("8H 8S")), Action(DRAW)) == \
+        "I would have drawn one card from the stock: your side has the canastas it needs to go out, and this " \
+        "pile (three cards) gives back no black three you would only discard again; a card from the stock may " \
+        "let you go out."
+    two = obs_of("8H 8S 5D", "9D 8D", hand_sizes=(15, 15), rules="classic-2p")
+    assert explain_difference(two, Action(TAKE_PILE, cards=cards("8H 8S")), Action(DRAW)) == \
+        "I would have drawn two cards from the stock: this pile (two cards) is mostly your own discards and " \
+        "black threes."
+    assert explain_difference(obs, Action(TAKE_PILE, cards=cards("8H 8S")), Action(TAKE_PILE, cards=cards("8H"))) == \
+        "I would have chosen: Take the pile with 8♥ from your hand."
+    out = Action(GO_OUT, melds=(cards("8H 8S 8C"),), discard=cards("5D")[0])
+    assert explain_difference(obs, out, Action(DISCARD, cards=cards("5D"))) == \
+        "I would have waited before going out: the other side's melds are worth more than ours, and going out " \
+        "now ends the hand while they are ahead."
+    lay_off = Action(LAY_OFF, cards=cards("4C"), target=0)
+    assert explain_difference(obs, Action(DISCARD, cards=cards("5D")), lay_off) == \
+        "You could have put more cards down first: lay off 4♣ on 4♥ 4♠ 4♦."
+    assert explain_difference(obs, lay_off, Action(MELD, melds=(cards("8H 8S 8D"),))) == \
+        "I would have chosen: Meld 8♥ 8♠ 8♦."

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from canasta_tutor.bots.coach import KIND_LABELS, CoachedHand, CoachError, available_levels, coach_bot_name, player_name
-from canasta_tutor.engine.cards import Card
+from canasta_tutor.engine.cards import Card, parse_cards
 from canasta_tutor.engine.melds import check_meld
-from canasta_tutor.game import IllegalMove
+from canasta_tutor.game import Action, IllegalMove
 from canasta_tutor.widgets.coach import PlayAHand
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -461,3 +461,74 @@ def test_the_coachs_hint_reads_as_one_sentence_and_quotes_the_bot():
     text = visible(w.feedback.value)
     assert re.search(r"The coach would (draw|take) ", text) and "would:" not in text, text
     assert "“" in text and text.strip().endswith("”"), text
+
+
+# --- from a button and the selected cards to the game's action ---------------------------------------------------
+def _hand_offering(*legal):
+    """A learner's hand whose legal actions are ``legal`` (to read how a button and a selection become one)."""
+    hand = CoachedHand("classic", 5, level="random")
+    hand.legal = lambda: list(legal)
+    return hand
+
+
+def _cards(text):
+    return parse_cards(text)
+
+
+def _refusal(call) -> tuple[str, str]:
+    with pytest.raises(IllegalMove) as caught:
+        call()
+    (reason,) = caught.value.verdict.reasons
+    return reason.code, reason.text
+
+
+def test_draw_end_and_go_out_are_the_legal_action_or_the_one_asked_for():
+    out = Action("go_out", melds=(_cards("KH KS KD"),), discard=Card("4C"))
+    hand = _hand_offering(Action("draw"), out)
+    assert hand.move("draw") == Action("draw") and hand.move("go_out", ["KH"]) == out
+    assert hand.move("end") == Action("end")
+
+
+def test_a_take_is_the_only_one_or_the_one_showing_the_selected_cards():
+    one = Action("take_pile", cards=_cards("9H 9S"))
+    assert _hand_offering(one).move("take_pile") == one
+    assert _hand_offering(one).move("take_pile", ["9C", "2C"]) == Action("take_pile", cards=_cards("9C 2C"))
+    ways = [Action("take_pile", cards=_cards(f"{r}H {r}S"), melds=(_cards(f"{r}D {r}H {r}S"), _cards("AH AS AD")))
+            for r in ("4", "5", "6", "7", "8", "9")]
+    hand = _hand_offering(*ways)
+    assert hand.move("take_pile", ["AS", "5S", "AH", "5H", "AD"]) == ways[1]
+    code, text = _refusal(lambda: hand.move("take_pile"))
+    assert code == "select-shown"
+    assert text.endswith("You could select 4♥ 4♠ A♦ A♥ A♠; or 5♥ 5♠ A♦ A♥ A♠; or 6♥ 6♠ A♦ A♥ A♠; or "
+                         "7♥ 7♠ A♦ A♥ A♠ (or one of 2 other ways).")
+    code, text = _refusal(lambda: _hand_offering(*ways[:5]).move("take_pile"))
+    assert text.endswith("; or 7♥ 7♠ A♦ A♥ A♠ (or one of 1 other ways).")
+    code, text = _refusal(lambda: _hand_offering(*ways[:4]).move("take_pile"))
+    assert text.endswith("; or 7♥ 7♠ A♦ A♥ A♠.")
+
+
+def test_a_discard_a_meld_a_lay_off_and_a_swap_say_what_to_select():
+    hand = _hand_offering()
+    assert _refusal(lambda: hand.move("discard")) == ("select-one", "Select exactly one card to discard.")
+    assert _refusal(lambda: hand.move("meld")) == ("select-meld", "Select the cards you want to meld first.")
+    assert _refusal(lambda: hand.move("lay_off")) == ("select-one", "Select the cards to add to the meld first.")
+    assert _refusal(lambda: hand.move("swap", ["9C", "9D"], target=0)) == \
+        ("select-one", "Select the card to put in the meld.")
+    assert _refusal(lambda: hand.move("lay_off", ["9C"])) == ("choose-meld", "Choose the meld to add it to.")
+    with pytest.raises(CoachError, match="unknown move 'pass': the moves are draw, take_pile, "):
+        hand.move("pass")
+
+
+def test_a_meld_a_lay_off_and_a_swap_are_the_legal_one_or_the_one_asked_for():
+    meld = Action("meld", melds=(_cards("KH KS KD"), _cards("7C 7D 2S")))
+    lay = Action("lay_off", cards=_cards("9C"), target=1)
+    swap = Action("swap", cards=_cards("9C"), target=0, wild=Card("JK"))
+    hand = _hand_offering(meld, lay, swap)
+    assert hand.move("meld", ["2S", "7D", "KD", "7C", "KS", "KH"]) == meld
+    assert hand.move("meld", ["7C", "7D", "2S"]) == Action("meld", melds=(_cards("7C 7D 2S"),))
+    assert hand.move("lay_off", ["9C"], target=1) == lay
+    assert hand.move("lay_off", ["9C"], target=0) == Action("lay_off", cards=_cards("9C"), target=0)
+    assert hand.move("swap", ["9C"], target=0) == swap
+    # another card for the same meld takes back the same wild card; a meld with no swap offered, none
+    assert hand.move("swap", ["9D"], target=0) == Action("swap", cards=_cards("9D"), target=0, wild=Card("JK"))
+    assert hand.move("swap", ["9D"], target=1) == Action("swap", cards=_cards("9D"), target=1)

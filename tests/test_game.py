@@ -1,6 +1,7 @@
 """The game model: deal, turns, legal actions, illegal moves with reasons, observations, the game to its target."""
 
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -12,10 +13,13 @@ from canasta_tutor.engine.situation import Situation
 from canasta_tutor.game import (
     DISCARD,
     DRAW,
+    DRAW_PHASE,
     END,
     GO_OUT,
     LAY_OFF,
     MELD,
+    MELD_PHASE,
+    SWAP,
     TAKE_PILE,
     Action,
     Game,
@@ -24,7 +28,6 @@ from canasta_tutor.game import (
     legal_actions,
     observation,
 )
-from canasta_tutor.game.state import DRAW_PHASE, MELD_PHASE
 
 
 def all_cards(state):
@@ -437,3 +440,101 @@ def test_a_move_is_told_to_the_player_or_to_others():
                 assert a.describe(melds, you=True) == a.describe(melds)
             apply(state, acts[rng.randrange(len(acts))])
     assert {TAKE_PILE, GO_OUT, MELD, LAY_OFF, DISCARD} <= seen
+
+
+@pytest.mark.parametrize("action, named, numbered", [
+    (Action(DRAW), "Draw from the stock.", None),
+    (Action(END), "Leave the pile: the stock is used up, so the hand ends.", None),
+    (Action(DISCARD, cards=parse_cards("KD")), "Discard K♦.", None),
+    (Action(TAKE_PILE, cards=parse_cards("KC KD"), melds=(parse_cards("KS KC KD"), parse_cards("7C 7D 2S"))),
+     "Take the pile with K♣ K♦ from your hand. Open with K♠ K♣ K♦ and 7♣ 7♦ 2♠.", None),
+    (Action(MELD, melds=(parse_cards("QH QS 2C"), parse_cards("AC AD AH"))), "Meld Q♥ Q♠ 2♣ and A♣ A♦ A♥.", None),
+    (Action(LAY_OFF, cards=parse_cards("9D"), target=0), "Lay off 9♦ on 9♥ 9♠ Joker.", "Lay off 9♦ on meld 1."),
+    (Action(LAY_OFF, cards=parse_cards("4H"), target=5), "Lay off 4♥ on meld 6.", "Lay off 4♥ on meld 6."),
+    (Action(SWAP, cards=parse_cards("9C"), target=0, wild=Card("JK")),
+     "Put 9♣ in place of the joker in 9♥ 9♠ Joker and keep the joker.",
+     "Put 9♣ in place of the joker in meld 1 and keep the joker."),
+    (Action(SWAP, cards=parse_cards("9C"), target=0, wild=Card("2D")),
+     "Put 9♣ in place of 2♦ in 9♥ 9♠ Joker and keep 2♦.", "Put 9♣ in place of 2♦ in meld 1 and keep 2♦."),
+    (Action(GO_OUT, melds=(parse_cards("QH QS 2C"),), lay_offs=((1, parse_cards("8H")),),
+            swaps=((0, Card("9C"), Card("JK")),), discard=Card("4C")),
+     "Go out: swap 9♣ for Joker in 9♥ 9♠ Joker, lay off 8♥ on 5♥ 6♥ 7♥, meld Q♥ Q♠ 2♣ and discard 4♣.",
+     "Go out: swap 9♣ for Joker in meld 1, lay off 8♥ on meld 2, meld Q♥ Q♠ 2♣ and discard 4♣."),
+    (Action(GO_OUT, melds=(parse_cards("QH QS 2C"),)), "Go out: meld Q♥ Q♠ 2♣.", None),
+])
+def test_every_kind_of_action_has_its_sentence(action, named, numbered):
+    melds = [parse_cards("9H 9S JK"), parse_cards("5H 6H 7H")]
+    assert action.describe(melds) == named
+    assert action.describe() == (named if numbered is None else numbered)
+
+
+def test_the_game_model_page_lists_every_module_of_the_game_and_its_example_runs(root):
+    import doctest
+
+    text = (root / "docs" / "game-model.md").read_text()
+    modules = {p.name for p in (root / "canasta_tutor" / "game").glob("*.py") if p.name != "__init__.py"}
+    assert modules == set(re.findall(r"^\| `game/(\w+\.py)` \|", text, re.M))
+    test = doctest.DocTestParser().get_doctest(text, {}, "game-model.md", "docs/game-model.md", 0)
+    assert test.examples
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.failures == 0
+
+
+def test_each_refused_move_names_its_reason():
+    def codes(state, action):
+        with pytest.raises(IllegalMove) as e:
+            apply(state, action)
+        return e.value.verdict.codes
+
+    state = Game("classic").new_initial_state(4)
+    set_up(state, hand="KH KS KD 9C 5D", melds=["7H 7S 7D"], pile="4D 6C")
+    assert codes(state, Action(DISCARD, cards=parse_cards("9C"))) == ("draw-first",)
+    assert codes(state, Action(MELD, melds=(parse_cards("KH KS KD"),))) == ("draw-first",)
+    apply(state, Action(DRAW))
+    for kind in (DRAW, TAKE_PILE, END):
+        assert codes(state, Action(kind)) == ("already-drawn",)
+    assert codes(state, Action(MELD, melds=(parse_cards("QH QD QC"),))) == ("not-in-hand",)
+    assert codes(state, Action(LAY_OFF, cards=parse_cards("9C"), target=3)) == ("no-such-meld",)
+    assert codes(state, Action(LAY_OFF, cards=parse_cards("9C"), target=0)) == ("cannot-add", "mixed-ranks")
+    # a way out with cards not in hand: the engine's reasons why the hand cannot go out, no "not-in-hand"
+    assert codes(state, Action(GO_OUT, melds=(parse_cards("QH QD QC"),), discard=Card("9C")))[0] == "cannot-go-out"
+    # a team that has opened keeps two cards: only that is said, not the opening minimum of its first meld
+    set_up(state, hand="KH KS KD 9C", melds=["7H 7S 7D"], pile="4D 6C")
+    state.phase, state._legal = MELD_PHASE, None
+    assert codes(state, Action(MELD, melds=(parse_cards("KH KS KD"),))) == ("keep-a-card",)
+    assert codes(state, Action(LAY_OFF, cards=parse_cards("KH"), target=0)) == ("cannot-add", "mixed-ranks")
+    set_up(state, hand="9C", melds=["7H 7S 7D"], pile="4D 6C")
+    state.phase, state._legal = MELD_PHASE, None
+    assert codes(state, Action(DISCARD, cards=parse_cards("9C"))) == ("last-card",)
+    set_up(state, hand="KH KS KD 9C 4C", pile="4D 6C")
+    state.phase, state.stock, state._legal = DRAW_PHASE, [], None
+    assert codes(state, Action(DRAW)) == ("stock-empty",)
+    state.stock, state._legal = [Card("5H")], None
+    assert codes(state, Action(END)) == ("stock-left",)
+    state.phase, state._legal = "hand-over", None
+    assert codes(state, Action(DRAW)) == ("hand-over",)
+
+
+def test_a_canasta_melded_in_one_go_is_concealed_and_going_out_after_a_take_is_not_in_samba():
+    # hoyle: a canasta melded from the hand in one go earns the concealed-canasta bonus; one laid off to seven does not
+    state = Game("hoyle").new_initial_state(4)
+    set_up(state, hand="8H 8S 8D 8C 8H 8S 8D KC KD KH 4C 5C", melds=["9H 9S 9D"])
+    state.phase, state._legal = MELD_PHASE, None
+    apply(state, Action(MELD, melds=(parse_cards("8H 8S 8D 8C 8H 8S 8D"),)))
+    assert state.concealed_canastas[0] == 1
+    set_up(state, hand="8H 8S 8D 8C 8H 8S 8D KC KD KH 4C 5C", melds=["9H 9S 9D"])
+    state.concealed_canastas = [0] * len(state.concealed_canastas)
+    state.phase, state._legal = MELD_PHASE, None
+    apply(state, Action(MELD, melds=(parse_cards("8H 8S 8D 8C 8H 8S"),)))
+    apply(state, Action(LAY_OFF, cards=parse_cards("8D"), target=1))
+    assert state.concealed_canastas[0] == 0
+    # going out in the turn the pile was taken, the team without melds before: concealed in classic, not in samba
+    for name, concealed in (("classic", True), ("samba", False)):
+        state = Game(name).new_initial_state(4)
+        set_up(state, hand="KH KS KC KD KH KS 7H 7S 7D 7C 7H 7S 2C 9C 9D 2D", pile="5D KD")
+        # the kings with the top card and the sevens: two canastas, 9C 9D 2D and the pile's 5D left in hand
+        take = next(a for a in legal_actions(state) if a.kind == TAKE_PILE and [len(m) for m in a.melds] == [7, 7])
+        apply(state, take)
+        apply(state, next(a for a in legal_actions(state) if a.kind == GO_OUT))
+        assert state.went_out == (0, concealed), name

@@ -17,10 +17,12 @@ from canasta_tutor.engine.rules import PRESETS, get_rules, with_options
 from canasta_tutor.game import (
     DISCARD,
     DRAW,
+    DRAW_PHASE,
     END,
     GO_OUT,
     LAY_OFF,
     MELD,
+    MELD_PHASE,
     TAKE_PILE,
     Action,
     Game,
@@ -29,7 +31,6 @@ from canasta_tutor.game import (
     legal_actions,
     observation,
 )
-from canasta_tutor.game.state import DRAW_PHASE, MELD_PHASE
 
 
 def cards(text):

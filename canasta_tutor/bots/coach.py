@@ -276,43 +276,13 @@ class CoachedHand:
         if kind in (DRAW, END, GO_OUT):
             return legal[0] if legal else Action(kind)
         if kind == DISCARD:
-            if len(cards) != 1:
-                raise _refused("select-one", "Select exactly one card to discard"
-                               + (f" (you selected {len(cards)})." if cards else "."))
-            return Action(DISCARD, cards=cards)
+            return _discard_move(cards)
         if kind == TAKE_PILE:
-            if len(legal) == 1 and not cards:
-                return legal[0]
-            for a in legal:
-                if Counter(_from_hand(a)) == Counter(cards):
-                    return a
-            if len(legal) > 1 and not cards:
-                options = list(dict.fromkeys(format_cards(sorted(_from_hand(a), key=sort_key)) for a in legal))
-                more = f" (or one of {len(options) - 4} other ways)" if len(options) > 4 else ""
-                raise _refused("select-shown", "Select the cards from your hand that take the pile with its top card "
-                               "(and those of any other meld you put down with it), then press Take the pile. "
-                               f"You could select {'; or '.join(options[:4])}{more}.")
-            return Action(TAKE_PILE, cards=cards)
+            return _take_move(legal, cards)
         if kind == MELD:
-            if not cards:
-                raise _refused("select-meld", "Select the cards you want to meld first.")
-            for a in legal:
-                if Counter(c for m in a.melds for c in m) == Counter(cards):
-                    return a
-            return Action(MELD, melds=_groups(cards, self.rules))
+            return _meld_move(legal, cards, self.rules)
         if kind in (LAY_OFF, SWAP):
-            if not cards or (kind == SWAP and len(cards) != 1):
-                raise _refused("select-one", "Select the card to put in the meld." if kind == SWAP else
-                               "Select the cards to add to the meld first.")
-            if target is None:
-                raise _refused("choose-meld", "Choose the meld to add it to.")
-            for a in legal:
-                if Counter(a.cards) == Counter(cards) and a.target == target:
-                    return a
-            if kind == SWAP:
-                wild = [a.wild for a in legal if a.target == target][:1]
-                return Action(SWAP, cards=cards, target=target, wild=wild[0] if wild else None)
-            return Action(LAY_OFF, cards=cards, target=target)
+            return _lay_off_or_swap_move(kind, legal, cards, target)
         raise CoachError(f"unknown move {clip_repr(kind)}: the moves are {', '.join(KIND_LABELS)}")
 
     def advice(self) -> tuple[Action, str]:
@@ -413,6 +383,59 @@ class CoachedHand:
 
     def describe_cards(self, cards) -> str:
         return format_cards(cards)
+
+
+# --- from a button and the selected cards to an action, kind by kind -------------------------------------------
+
+def _discard_move(cards: tuple[Card, ...]) -> Action:
+    if len(cards) != 1:
+        raise _refused("select-one", "Select exactly one card to discard"
+                       + (f" (you selected {len(cards)})." if cards else "."))
+    return Action(DISCARD, cards=cards)
+
+
+def _take_move(legal: list[Action], cards: tuple[Card, ...]) -> Action:
+    """The legal take that shows the selected cards (the only one, when none are selected); several ways and no
+    selection: say which cards to select."""
+    if len(legal) == 1 and not cards:
+        return legal[0]
+    for a in legal:
+        if Counter(_from_hand(a)) == Counter(cards):
+            return a
+    if len(legal) > 1 and not cards:
+        options = list(dict.fromkeys(format_cards(sorted(_from_hand(a), key=sort_key)) for a in legal))
+        more = f" (or one of {len(options) - 4} other ways)" if len(options) > 4 else ""
+        raise _refused("select-shown", "Select the cards from your hand that take the pile with its top card "
+                       "(and those of any other meld you put down with it), then press Take the pile. "
+                       f"You could select {'; or '.join(options[:4])}{more}.")
+    return Action(TAKE_PILE, cards=cards)
+
+
+def _meld_move(legal: list[Action], cards: tuple[Card, ...], rules: RuleSet) -> Action:
+    """The legal meld of exactly the selected cards, else the melds the learner most likely means."""
+    if not cards:
+        raise _refused("select-meld", "Select the cards you want to meld first.")
+    for a in legal:
+        if Counter(c for m in a.melds for c in m) == Counter(cards):
+            return a
+    return Action(MELD, melds=_groups(cards, rules))
+
+
+def _lay_off_or_swap_move(kind: str, legal: list[Action], cards: tuple[Card, ...], target: int | None) -> Action:
+    """The legal lay-off (or swap) of the selected cards onto ``target``, else the one the learner asked for (a
+    swap takes back the wild card the game offers for that meld)."""
+    if not cards or (kind == SWAP and len(cards) != 1):
+        raise _refused("select-one", "Select the card to put in the meld." if kind == SWAP else
+                       "Select the cards to add to the meld first.")
+    if target is None:
+        raise _refused("choose-meld", "Choose the meld to add it to.")
+    for a in legal:
+        if Counter(a.cards) == Counter(cards) and a.target == target:
+            return a
+    if kind == SWAP:
+        wild = [a.wild for a in legal if a.target == target][:1]
+        return Action(SWAP, cards=cards, target=target, wild=wild[0] if wild else None)
+    return Action(LAY_OFF, cards=cards, target=target)
 
 
 def _from_hand(action: Action) -> tuple[Card, ...]:

@@ -3,7 +3,7 @@
 >>> import random
 >>> from canasta_tutor.engine.cards import parse_cards
 >>> from canasta_tutor.game import Action
->>> from canasta_tutor.game.state import Observation
+>>> from canasta_tutor.game import Observation
 >>> obs = Observation(hand=parse_cards("9H 9S 4C"), pile=parse_cards("5H 2C KD 9D"), rules="classic")
 >>> explain_difference(obs, Action("draw"), Action("take_pile", cards=parse_cards("9H 9S")))
 'You could have taken the pile: four cards, one of them wild.'
@@ -33,52 +33,75 @@ def _first_lower(text: str) -> str:
 
 def explain_difference(observation, learner_action, bot_action) -> str:
     """A plain sentence saying what the bot's move would have done better; ``""`` when the moves agree."""
-    obs = observation
     if learner_action == bot_action:
         return ""
+    for explain in (_pile_difference, _going_out_difference, _discard_difference, _melding_difference):
+        text = explain(observation, learner_action, bot_action)
+        if text is not None:
+            return text
+    return f"I would have chosen: {bot_action.describe(observation.melds)}"
+
+
+def _pile_difference(obs, learner_action, bot_action) -> str | None:
+    """The bot took the pile and the learner did not, or the learner took the pile where the bot drew."""
     mine, theirs = learner_action.kind, bot_action.kind
     if theirs == TAKE_PILE and mine != TAKE_PILE:
         return f"You could have taken the pile: {pile_words(obs.pile)}."
-    if mine == TAKE_PILE and theirs == DRAW:
-        n = obs.rules.draw_count
-        if ClubBot.pile_gain(obs) >= n:   # enough of the others' cards: the black threes under them decided
-            threes = ClubBot.black_threes_in_pile(obs)
-            return (f"I would have drawn {count_of(n, 'card')} from the stock: your side has the canastas it needs "
-                    f"to go out, and this pile ({pile_words(obs.pile)}) gives back "
-                    f"{count_of(threes, 'black three')} you would only discard again; a card from the stock may "
-                    "let you go out.")
-        return (f"I would have drawn {count_of(n, 'card')} from the stock: this pile "
-                f"({pile_words(obs.pile)}) is mostly your own discards and black threes.")
+    if mine != TAKE_PILE or theirs != DRAW:
+        return None
+    n = obs.rules.draw_count
+    if ClubBot.pile_gain(obs) >= n:   # enough of the others' cards: the black threes under them decided
+        threes = ClubBot.black_threes_in_pile(obs)
+        return (f"I would have drawn {count_of(n, 'card')} from the stock: your side has the canastas it needs "
+                f"to go out, and this pile ({pile_words(obs.pile)}) gives back "
+                f"{count_of(threes, 'black three')} you would only discard again; a card from the stock may "
+                "let you go out.")
+    return (f"I would have drawn {count_of(n, 'card')} from the stock: this pile "
+            f"({pile_words(obs.pile)}) is mostly your own discards and black threes.")
+
+
+def _going_out_difference(obs, learner_action, bot_action) -> str | None:
+    """One of the two went out and the other did not."""
+    mine, theirs = learner_action.kind, bot_action.kind
     if theirs == GO_OUT and mine != GO_OUT:
         return f"You could have gone out: {_first_lower(bot_action.describe(obs.melds)[len('Go out: '):])}"
     if mine == GO_OUT and theirs != GO_OUT:
         return ("I would have waited before going out: the other side's melds are worth more than ours, "
                 "and going out now ends the hand while they are ahead.")
-    if mine == DISCARD and theirs == DISCARD:
-        card, better = learner_action.cards[0], bot_action.cards[0]
-        if card.is_wild and better.is_wild:
-            return (f"I would have frozen the pile with {better} instead: it costs fewer points if the other side "
-                    "takes the pile.")
-        if card.is_wild:
-            return (f"Your discard of {card} gives away a wild card you could keep for a canasta; "
-                    f"I would discard {better}.")
-        if card.rank in opponents_ranks(obs) and not pile_is_frozen(obs):
-            return (f"Your {card} fits a meld of the other side, so they may take the pile with it; "
-                    f"{better} was safer.")
-        if better.is_black_three:
-            return f"A black three ({better}) was the safer discard: nobody may take the pile on it."
-        if better.is_wild:
-            return f"I would have frozen the pile with {better}: the other side is close to going out."
-        return f"I would have discarded {better}: you keep more pairs that way."
+    return None
+
+
+def _discard_difference(obs, learner_action, bot_action) -> str | None:
+    """Both discarded, different cards: why the bot's card was the better one."""
+    if learner_action.kind != DISCARD or bot_action.kind != DISCARD:
+        return None
+    card, better = learner_action.cards[0], bot_action.cards[0]
+    if card.is_wild and better.is_wild:
+        return (f"I would have frozen the pile with {better} instead: it costs fewer points if the other side "
+                "takes the pile.")
+    if card.is_wild:
+        return f"Your discard of {card} gives away a wild card you could keep for a canasta; I would discard {better}."
+    if card.rank in opponents_ranks(obs) and not pile_is_frozen(obs):
+        return f"Your {card} fits a meld of the other side, so they may take the pile with it; {better} was safer."
+    if better.is_black_three:
+        return f"A black three ({better}) was the safer discard: nobody may take the pile on it."
+    if better.is_wild:
+        return f"I would have frozen the pile with {better}: the other side is close to going out."
+    return f"I would have discarded {better}: you keep more pairs that way."
+
+
+def _melding_difference(obs, learner_action, bot_action) -> str | None:
+    """One put cards down and the other discarded instead."""
+    mine, theirs = learner_action.kind, bot_action.kind
     if theirs in (MELD, LAY_OFF) and mine == DISCARD:
         return f"You could have put more cards down first: {_first_lower(bot_action.describe(obs.melds))}"
-    if mine in (MELD, LAY_OFF) and theirs == DISCARD:
-        if any(c.is_wild for c in action_cards(learner_action)):
-            return (f"I would have kept those cards in hand for now and discarded {bot_action.cards[0]}: "
-                    "wild cards are worth more in a canasta later.")
+    if mine not in (MELD, LAY_OFF) or theirs != DISCARD:
+        return None
+    if any(c.is_wild for c in action_cards(learner_action)):
         return (f"I would have kept those cards in hand for now and discarded {bot_action.cards[0]}: "
-                "cards kept in hand can still take the pile.")
-    return f"I would have chosen: {bot_action.describe(obs.melds)}"
+                "wild cards are worth more in a canasta later.")
+    return (f"I would have kept those cards in hand for now and discarded {bot_action.cards[0]}: "
+            "cards kept in hand can still take the pile.")
 
 
 __all__ = ["explain_difference"]

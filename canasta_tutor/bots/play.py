@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from ..engine.cards import format_cards
 from ..engine.errors import CanastaError
 from ..engine.rules import RuleSet, get_rules
-from ..game.state import Game, State, apply, legal_actions, observation
+from ..game import Game, State, apply, legal_actions, observation
 
 
 def _codes(cards) -> str:

@@ -1,7 +1,8 @@
 """Actions: small frozen values, one per choice a player makes in a turn.
 
 A turn is a sequence of small actions: ``draw`` (or ``take_pile``), then zero or
-more ``meld`` / ``lay_off`` / ``swap`` actions, then ``discard`` or ``go_out``.
+more ``meld`` / ``lay_off`` / ``swap`` actions, then ``discard`` or ``go_out``
+(the phases :data:`DRAW_PHASE` and :data:`MELD_PHASE`; then the next player's turn, or :data:`HAND_OVER`).
 ``end`` is offered only when the stock is used up: the player does not take the
 pile, and the hand ends. Every action has a plain sentence (:meth:`Action.describe`)
 and a stable text form (:meth:`Action.to_text`, read back by :meth:`Action.parse`)
@@ -27,6 +28,10 @@ DRAW, TAKE_PILE, MELD, LAY_OFF, SWAP, DISCARD, GO_OUT, END = (
     "draw", "take_pile", "meld", "lay_off", "swap", "discard", "go_out", "end")
 #: Every kind of action, in the order a turn uses them.
 KINDS = (DRAW, TAKE_PILE, MELD, LAY_OFF, SWAP, DISCARD, GO_OUT, END)
+
+#: The phases of a turn, and the end of the hand: ``draw`` (draw, take_pile or end), ``meld`` (meld, lay_off,
+#: swap, then discard or go_out), ``hand-over``.
+DRAW_PHASE, MELD_PHASE, HAND_OVER = "draw", "meld", "hand-over"
 
 Cards = tuple[Card, ...]
 
@@ -67,47 +72,7 @@ class Action:
         >>> take.describe(), take.describe(you=False)
         ('Take the pile with 9♣ 9♦ from your hand.', 'Take the pile with 9♣ 9♦.')
         """
-        def meld_name(i):
-            if melds is not None and i is not None and 0 <= i < len(melds):
-                return format_cards(melds[i])
-            return f"meld {i + 1}" if i is not None else "a new meld"
-
-        k = self.kind
-        if k == DRAW:
-            return "Draw from the stock."
-        if k == END:
-            return "Leave the pile: the stock is used up, so the hand ends."
-        if k == DISCARD:
-            return f"Discard {format_cards(self.cards)}."
-        if k == TAKE_PILE:
-            shown = (f" with {format_cards(self.cards)}" + (" from your hand" if you else "")) if self.cards else ""
-            where = (f", laying the top card off on {meld_name(self.target)}" if self.target is not None
-                     else "")
-            text = f"Take the pile{shown}{where}."
-            if len(self.melds) > 1:
-                text += " Open with " + " and ".join(format_cards(m) for m in self.melds) + "."
-            return text
-        if k == MELD:
-            return "Meld " + " and ".join(format_cards(m) for m in self.melds) + "."
-        if k == LAY_OFF:
-            return f"Lay off {format_cards(self.cards)} on {meld_name(self.target)}."
-        if k == SWAP:
-            wild = "the joker" if self.wild is not None and self.wild.rank == "JK" else str(self.wild)
-            return f"Put {format_cards(self.cards)} in place of {wild} in {meld_name(self.target)} and keep {wild}."
-        # go out
-        steps = []
-        for i, natural, wild in self.swaps:
-            steps.append(f"swap {natural} for {wild} in {meld_name(i)}")
-        for i, cards in self.lay_offs:
-            steps.append(f"lay off {format_cards(cards)} on {meld_name(i)}")
-        for m in self.melds:
-            steps.append(f"meld {format_cards(m)}")
-        if self.discard is not None:
-            steps.append(f"discard {self.discard}")
-        if not steps:
-            return "Go out: your hand is empty." if you else "Go out: the hand is empty."
-        text = ", ".join(steps[:-1]) + (" and " if len(steps) > 1 else "") + steps[-1]
-        return f"Go out: {text}."
+        return _SENTENCES[self.kind](self, melds, you)
 
     def __str__(self) -> str:
         return self.describe()
@@ -175,3 +140,50 @@ class Action:
             except (ValueError, CanastaError) as e:
                 raise CanastaError(f"action {clip(text)!r}, part {clip(part, 40)!r}: {e}") from None
         return cls(kind, **values)
+
+
+# --- the sentences of describe(), one writer per kind ------------------------------------------------------------
+
+def _meld_name(melds, i: int | None) -> str:
+    """The target meld in words: its cards when the team's ``melds`` are known, else its number."""
+    if melds is not None and i is not None and 0 <= i < len(melds):
+        return format_cards(melds[i])
+    return f"meld {i + 1}" if i is not None else "a new meld"
+
+
+def _describe_take(a: Action, melds, you: bool) -> str:
+    shown = (f" with {format_cards(a.cards)}" + (" from your hand" if you else "")) if a.cards else ""
+    where = f", laying the top card off on {_meld_name(melds, a.target)}" if a.target is not None else ""
+    text = f"Take the pile{shown}{where}."
+    if len(a.melds) > 1:
+        text += " Open with " + " and ".join(format_cards(m) for m in a.melds) + "."
+    return text
+
+
+def _describe_swap(a: Action, melds, you: bool) -> str:
+    wild = "the joker" if a.wild is not None and a.wild.rank == "JK" else str(a.wild)
+    return f"Put {format_cards(a.cards)} in place of {wild} in {_meld_name(melds, a.target)} and keep {wild}."
+
+
+def _describe_go_out(a: Action, melds, you: bool) -> str:
+    steps = [f"swap {natural} for {wild} in {_meld_name(melds, i)}" for i, natural, wild in a.swaps]
+    steps += [f"lay off {format_cards(cards)} on {_meld_name(melds, i)}" for i, cards in a.lay_offs]
+    steps += [f"meld {format_cards(m)}" for m in a.melds]
+    if a.discard is not None:
+        steps.append(f"discard {a.discard}")
+    if not steps:
+        return "Go out: your hand is empty." if you else "Go out: the hand is empty."
+    text = ", ".join(steps[:-1]) + (" and " if len(steps) > 1 else "") + steps[-1]
+    return f"Go out: {text}."
+
+
+_SENTENCES = {
+    DRAW: lambda a, melds, you: "Draw from the stock.",
+    TAKE_PILE: _describe_take,
+    MELD: lambda a, melds, you: "Meld " + " and ".join(format_cards(m) for m in a.melds) + ".",
+    LAY_OFF: lambda a, melds, you: f"Lay off {format_cards(a.cards)} on {_meld_name(melds, a.target)}.",
+    SWAP: _describe_swap,
+    DISCARD: lambda a, melds, you: f"Discard {format_cards(a.cards)}.",
+    GO_OUT: _describe_go_out,
+    END: lambda a, melds, you: "Leave the pile: the stock is used up, so the hand ends.",
+}

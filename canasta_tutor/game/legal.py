@@ -1,0 +1,449 @@
+"""Legal actions: :func:`legal_actions`, every move open to the player to move, in a fixed order.
+
+It is the game's hot path (random play and the bots ask at every step), so it shares equal actions instead of
+building new ones, reads each meld on the table once, and takes the engine's fast paths where there are some.
+The list is practical (each rank's natural cards melded together, openings in :mod:`.openings`); ``apply``
+accepts more (see ``docs/game-model.md``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..engine.cards import RED_THREES, SEQUENCE_ORDER, Card
+from ..engine.errors import SituationError
+from ..engine.going_out import check_go_out, find_go_out
+from ..engine.melds import CANASTA_SIZE, GROUP, SEQUENCE, meld_facts, meld_key
+from ..engine.pile import _fast_take, check_take_pile
+from ..engine.situation import Situation, max_hand_cards
+from .actions import DISCARD, DRAW, DRAW_PHASE, END, GO_OUT, LAY_OFF, MELD, MELD_PHASE, SWAP, TAKE_PILE, Action
+from .openings import opening_combos, runs
+
+if TYPE_CHECKING:
+    from .state import Game, State
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every action the player to move may take now (an empty list once the hand is over)."""
+    if state._legal is None:
+        if state.phase == DRAW_PHASE:
+            acts = _draw_actions(state)
+        elif state.phase == MELD_PHASE:
+            acts = _meld_phase_actions(state)
+            if not acts:  # no discard keeps a card and no way out: the hand ends (only a hand of one card)
+                acts = [_END_ACTION]
+        else:
+            acts = []
+        state._legal = acts
+        state._legal_set = None   # made when first needed (an action not found by identity)
+    return list(state._legal)
+
+
+def situation_of(state: State, player: int, **extra) -> Situation:
+    """The engine's :class:`Situation` of ``player``: his hand, his side's melds, his score, the pile."""
+    t = state.team_of(player)
+    return Situation(hand=tuple(state.hands[player]), melds=tuple(state.melds[t]), score=state.score_of(player),
+                     pile=tuple(state.pile), rules=state.rules, stock_empty=not state.stock, **extra)
+
+
+# --- the enumeration's building blocks: shared actions, meld facts read once ----------------------------------
+# Actions are frozen values, so equal ones can be shared: the enumeration looks them up instead of building
+# (and later hashing) new ones. The tables are cleared when they grow large (a long-running process).
+_DRAW_ACTION = Action(DRAW)
+_END_ACTION = Action(END)
+_TABLE_LIMIT = 50_000
+_DISCARDS: dict = {}
+_LAY_OFFS: dict = {}
+_SWAPS: dict = {}
+_MELDS: dict = {}
+_MELD_INFO: dict = {}
+
+#: The ranks a group of natural cards may have (a three is never natural).
+_NATURAL_RANKS = frozenset(SEQUENCE_ORDER)
+
+
+def _discard_action(c: Card) -> Action:
+    a = _DISCARDS.get(c)
+    if a is None:
+        a = _DISCARDS[c] = Action(DISCARD, cards=(c,))
+    return a
+
+
+def _lay_off_action(c: Card, i: int) -> Action:
+    key = (c, i)
+    a = _LAY_OFFS.get(key)
+    if a is None:
+        if len(_LAY_OFFS) > _TABLE_LIMIT:
+            _LAY_OFFS.clear()
+        a = _LAY_OFFS[key] = Action(LAY_OFF, cards=(c,), target=i)
+    return a
+
+
+def _swap_action(c: Card, i: int, wild: Card) -> Action:
+    key = (c, i, wild)
+    a = _SWAPS.get(key)
+    if a is None:
+        if len(_SWAPS) > _TABLE_LIMIT:
+            _SWAPS.clear()
+        a = _SWAPS[key] = Action(SWAP, cards=(c,), target=i, wild=wild)
+    return a
+
+
+def _meld_action(meld: tuple) -> Action:
+    a = _MELDS.get(meld)
+    if a is None:
+        if len(_MELDS) > _TABLE_LIMIT:
+            _MELDS.clear()
+        a = _MELDS[meld] = Action(MELD, melds=(meld,))
+    return a
+
+
+def _meld_info(m: tuple) -> tuple:
+    """``(kind, key, wild cards, the highest wild card, low, high)`` of a meld on the table (``meld_key``, the
+    count of its wild cards, the wild card a swap takes back, a sequence's lowest and highest rank order),
+    read once per meld (melds are tuples of interned cards)."""
+    info = _MELD_INFO.get(m)
+    if info is None:
+        if len(_MELD_INFO) > _TABLE_LIMIT:
+            _MELD_INFO.clear()
+        kind, key = meld_key(m)
+        wild_in = [c for c in m if c.is_wild]
+        best = max(wild_in, key=_points) if wild_in else None
+        lo = hi = 0
+        if kind == SEQUENCE:
+            orders = [SEQUENCE_ORDER.get(c.rank, 0) for c in m]
+            lo, hi = min(orders), max(orders)
+        info = _MELD_INFO[m] = (kind, key, len(wild_in), best, lo, hi)
+    return info
+
+
+def _points(c: Card) -> int:
+    return c.points
+
+
+def _fits(game: Game, m: tuple, c: Card) -> bool:
+    """May ``c`` be laid off on ``m`` (``meld_facts``, remembered per game: a meld on the table is judged with
+    the same card again and again)?"""
+    key = (m, c)
+    ok = game.fits.get(key)
+    if ok is None:
+        if len(game.fits) > _TABLE_LIMIT:
+            game.fits.clear()
+        ok = game.fits[key] = meld_facts(m + (c,), game.rules, copies_checked=True) is not None
+    return ok
+
+
+# --- the draw phase: draw, take the pile, end ----------------------------------------------------------------
+
+def _draw_actions(state: State) -> list[Action]:
+    acts = [_DRAW_ACTION] if state.stock else []
+    acts += take_actions(state)
+    if not state.stock:
+        acts.append(_END_ACTION)
+    return acts
+
+
+def take_actions(state: State) -> list[Action]:
+    """The ways to take the pile that the game offers (none, one, or for a team that has not opened one per
+    opening that goes with it)."""
+    top = state.pile[-1] if state.pile else None
+    if top is None or not top.is_natural:   # an empty pile; a wild card or a three on top stops it
+        return []
+    p = state.current_player
+    hand = state.hands[p]
+    melds = state.melds[state.team_of(p)]
+    index = next((i for i, m in enumerate(melds) if _meld_info(m)[:2] == (GROUP, top.rank)), None)
+    if not _may_try_take(hand, melds, top, index, state.rules):
+        return []
+    way = _take_way(state, hand, melds, top, index)
+    if not way:
+        return []
+    if not melds:
+        return _opening_takes(state, hand, top)
+    method, cards = way
+    target = index if (method == "lay-off" or (method == "pair" and index is not None)) else None
+    return [Action(TAKE_PILE, cards=tuple(cards), target=target)]
+
+
+def _may_try_take(hand, melds, top: Card, index: int | None, rules) -> bool:
+    """Could the hand take the pile at all (a natural pair of the top card's rank, the team's meld of that rank,
+    or one natural and a wild card for a team that has opened), and is it a hand the engine judges?"""
+    naturals = [c for c in hand if c.rank == top.rank and not c.is_wild]
+    if len(naturals) < 2 and index is None and not (naturals and melds and any(c.is_wild for c in hand)):
+        return False
+    return len(hand) <= max_hand_cards(rules)  # beyond any real game's hand the engine does not judge it
+
+
+def _take_way(state: State, hand, melds, top: Card, index: int | None):
+    """``(method, cards shown)`` when the pile may be taken (``check_take_pile``, or its fast path for a team
+    that has opened under rules without sequences), else ``None`` or ``()``."""
+    quick = _quick_take(state, hand, melds, top, index) if melds and not state.rules.sequences else None
+    if quick is not None:
+        return quick
+    try:
+        verdict = check_take_pile(situation_of(state, state.current_player))
+    except SituationError:
+        return None
+    return (verdict.method, verdict.cards) if verdict.ok else None
+
+
+def _quick_take(state: State, hand, melds, top: Card, index: int | None):
+    """``check_take_pile``'s answer for a team that has opened, under rules without sequences, from the engine's
+    fast path (no situation built, no sentence written): ``(method, cards shown)`` when the pile may be taken,
+    ``()`` when not, ``None`` to ask ``check_take_pile`` (a red three in hand, or a case the fast path leaves to
+    the explained one)."""
+    if not RED_THREES.isdisjoint(hand):
+        return None
+    verdict = _fast_take(hand, list(melds), state.score_of(state.current_player), state.pile, state.rules,
+                         not state.stock)
+    if verdict is None:
+        return None
+    return (verdict.method, verdict.cards) if verdict.ok else ()
+
+
+def _opening_takes(state: State, hand, top: Card) -> list[Action]:
+    """A team that has not opened: the top card and its natural pair (or more) open, with other melds from
+    hand; the pile's other cards come to the hand after the melds (so fewer need be kept)."""
+    pile_rest = sum(1 for c in state.pile[:-1] if not c.is_red_three)
+    minimum = state.rules.opening_minimum(state.score_of(state.current_player))
+    return [Action(TAKE_PILE, cards=combo[0][1:], melds=combo)
+            for combo in opening_combos(hand, state.rules, minimum, keep=2 - pile_rest, top=top)]
+
+
+# --- the meld phase: meld, lay off, swap, discard, go out ------------------------------------------------------
+
+def _meld_phase_actions(state: State) -> list[Action]:
+    """The meld phase's actions, in this order: new melds (each rank's natural cards, with 0 or more wild
+    cards, twos first; samba's runs), lay-offs of one card (meld by meld, cards in hand order), swaps,
+    discards (hand order), the way out. ``tests/test_game_fast_actions.py`` checks this list against a plain
+    enumeration (every lay-off judged by the engine), ``tests/test_game_openings.py`` its melds and openings
+    against the rules, by brute force."""
+    p = state.current_player
+    hand = state.hands[p]
+    melds = state.melds[state.side[p]]
+    rules = state.rules
+    by_rank, wilds, threes = _hand_by_rank(hand)
+    get_info = _MELD_INFO.get
+    infos = [get_info(m) or _meld_info(m) for m in melds]
+    distinct = list(dict.fromkeys(hand))
+    if not melds:
+        minimum = rules.opening_minimum(state.score_of(p))
+        acts = [Action(MELD, melds=combo) for combo in opening_combos(hand, rules, minimum, keep=2)]
+    else:
+        acts = []
+        if len(hand) >= 3:
+            acts += _new_group_actions(state.game.wild_caps, by_rank, wilds, infos, len(hand))
+            if rules.sequences:
+                acts += [Action(MELD, melds=(run,)) for run in runs([c for c in hand if c.is_natural], rules)
+                         if len(hand) - len(run) >= 2]
+            acts += _lay_off_actions(state.game, melds, infos, by_rank, wilds, distinct)
+        if rules.wild_swap:
+            acts += _swap_actions(melds, infos, distinct)
+    if len(hand) >= 2:
+        acts += map(_discard_action, distinct)
+    go = _go_out_action(state, by_rank, len(wilds), infos, threes)
+    if go is not None:
+        acts.append(go)
+    return acts
+
+
+def _hand_by_rank(hand) -> tuple[dict[str, list[Card]], list[Card], int]:
+    """One pass over the hand: its natural cards by rank (hand order), its wild cards, how many threes."""
+    by_rank: dict[str, list[Card]] = {}
+    for c in hand:
+        group = by_rank.get(c.meld_rank)   # the rank, "*" for a wild card
+        if group is None:
+            by_rank[c.meld_rank] = [c]
+        else:
+            group.append(c)
+    wilds = by_rank.pop("*", [])
+    threes = len(by_rank.pop("3", ()))
+    return by_rank, wilds, threes
+
+
+def _new_group_actions(caps, by_rank, wilds, infos, size: int) -> list[Action]:
+    """New groups: a rank's natural cards all together (a rank the team has no group of), with 0 or more wild
+    cards (twos first), keeping two cards in hand."""
+    group_ranks = {info[1] for info in infos if info[0] == GROUP}
+    wilds_low = sorted(wilds, key=_points) if len(wilds) > 1 else wilds
+    n_wild = len(wilds_low)
+    acts = []
+    for rank in sorted(by_rank, key=SEQUENCE_ORDER.__getitem__):
+        group = by_rank[rank]
+        n = len(group)
+        if n < 2 or rank in group_ranks:
+            continue
+        top = min(caps[n], n_wild, size - n - 2)
+        if top >= 0:
+            base = tuple(group)
+            for w in range(max(0, 3 - n), top + 1):
+                acts.append(_meld_action(base + tuple(wilds_low[:w]) if w else base))
+    return acts
+
+
+def _lay_off_actions(game: Game, melds, infos, by_rank, wilds, distinct) -> list[Action]:
+    """One card laid off on one of the team's melds: meld by meld, cards in hand order."""
+    distinct_wilds = list(dict.fromkeys(wilds))
+    return [_lay_off_action(c, i) for i, m in enumerate(melds)
+            for c in _lay_off_cards(game, m, infos[i], by_rank, distinct_wilds, distinct)]
+
+
+def _lay_off_cards(game: Game, m: tuple, info: tuple, by_rank, distinct_wilds, distinct) -> list[Card]:
+    """The cards of the hand (each once, in hand order) that may be laid off on the meld ``m``."""
+    kind, key, m_wild, _best, lo, hi = info
+    if kind == GROUP:
+        n_nat = len(m) - m_wild
+        if key in _NATURAL_RANKS and n_nat >= 2 and len(m) >= 2:
+            return _group_lay_off_cards(game.wild_caps, key, n_nat, m_wild, by_rank, distinct_wilds, distinct)
+        candidates = [c for c in distinct if c.rank == key or c.is_wild]
+    elif len(m) >= 7:
+        return []
+    else:
+        candidates = [c for c in distinct if c.suit == key and c.is_natural
+                      and SEQUENCE_ORDER[c.rank] in (lo - 1, hi + 1)]
+    return [c for c in candidates if _fits(game, m, c)]
+
+
+def _group_lay_off_cards(caps, rank: str, n_nat: int, m_wild: int, by_rank, distinct_wilds, distinct) -> list[Card]:
+    """``meld_facts(m + (c,))`` for a group of naturals of one rank and wild cards, in numbers: a natural card of
+    the rank fits while the wild cards stay within the capacity, a wild card while one more does."""
+    naturals = by_rank.get(rank) if m_wild <= caps[n_nat + 1] else None
+    wild_cards = distinct_wilds if m_wild + 1 <= caps[n_nat] else None
+    if not naturals:
+        return wild_cards or []
+    naturals = list(dict.fromkeys(naturals))
+    if wild_cards:   # both, in hand order
+        return sorted(naturals + wild_cards, key=distinct.index)
+    return naturals
+
+
+def _swap_actions(melds, infos, distinct) -> list[Action]:
+    """Samba: a natural card from hand in place of the wild card of an unfinished group of its rank."""
+    acts = []
+    for i, m in enumerate(melds):
+        kind, rank, m_wild, wild, _lo, _hi = infos[i]
+        if kind != GROUP or len(m) >= CANASTA_SIZE or not m_wild:
+            continue
+        for c in distinct:
+            if c.rank == rank and c.is_natural:
+                acts.append(_swap_action(c, i, wild))
+    return acts
+
+
+# --- going out -------------------------------------------------------------------------------------------------
+
+def _go_out_action(state: State, by_rank, wilds: int, infos, black: int) -> Action | None:
+    """The engine's way out for the player to move (``find_go_out``), if there is one. ``by_rank`` (natural
+    cards in hand by rank), ``wilds`` (how many wild cards), ``infos`` (``_meld_info`` of the team's melds) and
+    ``black`` (how many threes), as the caller read them."""
+    p = state.current_player
+    hand = state.hands[p]
+    melds = state.melds[state.team_of(p)]
+    rules = state.rules
+    if len(hand) > max_hand_cards(rules):
+        return None
+    # Quick necessary conditions first (the search is the engine's, and slow).
+    groups = {info[1]: (m, info[2]) for m, info in zip(melds, infos) if info[0] == GROUP}
+    if not _may_go_out(rules, by_rank, wilds, black, melds, infos, groups):
+        return None
+    plan = _way_out(state, p, hand, melds)
+    if plan is None:
+        return None
+    return Action(GO_OUT, melds=tuple(plan.new_melds), lay_offs=tuple(plan.lay_offs),
+                  swaps=tuple(plan.swaps), discard=plan.discard)
+
+
+def _may_go_out(rules, by_rank, wilds: int, black: int, melds, infos, groups) -> bool:
+    """Necessary conditions to go out: at most one card (the discard) without a place to go, and enough cards
+    of a kind for the canastas needed."""
+    lone = _cards_without_place(by_rank, groups, melds, infos, rules.sequences)
+    if black:   # black threes: one meld of three or four (two and a wild card where allowed), the rest lone
+        sizes = (2, 3, 4) if rules.black_threes_with_wild else (3, 4)
+        lone += min([black - v for v in sizes if v <= black] + [black])
+    if lone > 1:
+        return False
+    if not rules.sequences and not rules.wild_swap and _pairs_short_of_wild(by_rank, groups, black) > wilds:
+        return False
+    canastas = sum(1 for m in melds if len(m) >= CANASTA_SIZE)
+    short = rules.canastas_to_go_out - canastas
+    return short <= 0 or _canastas_within_reach(rules, by_rank, wilds, melds, infos, groups) >= short
+
+
+def _cards_without_place(by_rank, groups, melds, infos, sequences: bool) -> int:
+    """How many natural cards are alone in hand with no meld of their rank on the table (under sequences: nor
+    two neighbours of their suit, in hand or on a sequence); counting stops at two."""
+    lone = 0
+    placed = None
+    for rank, cs in by_rank.items():
+        if len(cs) != 1 or rank in groups:
+            continue
+        if sequences:
+            if placed is None:
+                placed = _suit_orders(by_rank, melds, infos)
+            c = cs[0]
+            o, su = SEQUENCE_ORDER[c.rank], c.suit
+            if any((su, o + a) in placed and (su, o + b) in placed for a, b in ((-2, -1), (-1, 1), (1, 2))):
+                continue   # it may be part of a run of three, from hand or with a sequence on the table
+        lone += 1
+        if lone > 1:
+            return lone
+    return lone
+
+
+def _suit_orders(by_rank, melds, infos) -> set[tuple[str, int]]:
+    """``(suit, rank order)`` of every natural card in hand and on the team's sequences."""
+    placed = {(c.suit, SEQUENCE_ORDER[c.rank]) for cs in by_rank.values() for c in cs}
+    for m, info in zip(melds, infos):
+        if info[0] == SEQUENCE:
+            placed.update((info[1], SEQUENCE_ORDER[x.rank]) for x in m)
+    return placed
+
+
+def _pairs_short_of_wild(by_rank, groups, black: int) -> int:
+    """Without sequences or swaps: each natural pair that is no meld of the team needs a wild card to become a
+    meld (the search's "wild-short"), and so do two black threes; discarding a card of a pair leaves its partner
+    alone."""
+    pairs = sum(1 for rank, cs in by_rank.items() if len(cs) == 2 and rank not in groups)
+    return pairs + (black == 2)
+
+
+def _canastas_within_reach(rules, by_rank, wilds: int, melds, infos, groups) -> int:
+    """How many canastas the hand and the table could make at most: ranks with seven cards counting the spare
+    wild cards (and under sequences, suits with seven distinct ranks)."""
+    potential = 0
+    swappable = sum(m_wild for m, m_wild in groups.values() if len(m) < CANASTA_SIZE) if rules.wild_swap else 0
+    spare_wild = min(wilds + swappable, rules.max_wild)
+    for rank in set(by_rank) | set(groups):
+        if rank in SEQUENCE_ORDER:
+            group = groups.get(rank)
+            glen = len(group[0]) if group else 0
+            if glen < CANASTA_SIZE and len(by_rank.get(rank, ())) + glen + spare_wild >= CANASTA_SIZE:
+                potential += 1
+    if rules.sequences:
+        by_suit: dict[str, int] = {}
+        for cs in by_rank.values():   # distinct ranks of each suit
+            for suit in {c.suit for c in cs}:
+                by_suit[suit] = by_suit.get(suit, 0) + 1
+        for m, info in zip(melds, infos):
+            if info[0] == SEQUENCE and len(m) < CANASTA_SIZE:
+                by_suit[info[1]] = by_suit.get(info[1], 0) + len(m)
+        potential += sum(1 for v in by_suit.values() if v >= CANASTA_SIZE)
+    return potential
+
+
+def _way_out(state: State, p: int, hand, melds):
+    """The engine's plan to go out (``find_go_out``; without a minimum and sequences its fast path,
+    ``check_go_out``, which skips the discards that surely fail), or ``None``."""
+    rules = state.rules
+    minimum = 0
+    if not melds and not rules.concealed_needs_no_minimum:
+        minimum = rules.opening_minimum(state.score_of(p))
+    try:
+        if minimum or rules.sequences:
+            plan, _problems = find_go_out(tuple(hand), tuple(melds), rules, need=rules.canastas_to_go_out,
+                                          minimum=minimum)
+        else:
+            plan = check_go_out(situation_of(state, p)).plan
+    except SituationError:
+        return None
+    return plan
