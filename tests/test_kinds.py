@@ -17,7 +17,8 @@ from canasta_tutor.puzzles.solver import hints, solve
 
 def test_every_kind_has_a_module_and_a_complete_record():
     here = Path(__file__).resolve().parent.parent / "canasta_tutor" / "puzzles" / "kinds"
-    modules = {p.stem.replace("_", "-") for p in here.glob("*.py") if p.stem != "__init__"}
+    # _record.py holds the record and the registry; every other module is one kind
+    modules = {p.stem.replace("_", "-") for p in here.glob("*.py") if not p.stem.startswith("_")}
     assert modules == set(KINDS)
     for name, kind in KINDS.items():
         assert kind.name == name and kind.question.endswith("?") and kind.generate and kind.topic
@@ -72,6 +73,49 @@ def test_no_engine_module_branches_on_a_preset_name_or_spells_a_canasta_kind():
     assert not offenders
 
 
+def _kind_name_comparisons(tree, names):
+    """(line, text) of each comparison with a kind's name written out: ``kind == "meld"``, ``kind in ("freeze",
+    "take-pile")``, ``"opening" != kind``, ``kind in {"go-out": ...}``."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        for side in [node.left, *node.comparators]:
+            items = [side]
+            if isinstance(side, (ast.Tuple, ast.List, ast.Set)):
+                items = side.elts
+            elif isinstance(side, ast.Dict):
+                items = [k for k in side.keys if k is not None]
+            if any(isinstance(i, ast.Constant) and isinstance(i.value, str) and i.value in names for i in items):
+                yield node.lineno, ast.unparse(node)
+                break
+
+
+def _kind_branches(package: Path) -> list[str]:
+    kinds = package / "puzzles" / "kinds"
+    return [f"{path.relative_to(package.parent)}:{line}: {text}"
+            for path in sorted(package.rglob("*.py")) if kinds not in path.parents
+            for line, text in _kind_name_comparisons(ast.parse(path.read_text("utf-8")), set(KINDS))]
+
+
+def test_no_module_outside_the_kinds_branches_on_a_kind_name():
+    """A kind's difficulty, positions, worksheet and lesson display are fields of its record: a generic caller asks
+    the record (``get_kind(name).features(...)``, ``.cut_moments``, ``.worksheet_rows(...)``), never compares the
+    kind's name. (A string that is the name of something else, e.g. an action called "meld", is spelt by that
+    module's constant.)"""
+    package = Path(__file__).resolve().parent.parent / "canasta_tutor"
+    offenders = _kind_branches(package)
+    assert not offenders, "branches on a puzzle kind's name outside puzzles/kinds/:\n" + "\n".join(offenders)
+
+
+def test_the_kind_name_scan_finds_each_way_of_writing_a_branch():
+    tree = ast.parse("if kind == 'meld': pass\n"
+                     "x = p.kind in ('card-points', 'x')\n"
+                     "y = 'opening' != kind\n"
+                     "z = kind not in {'freeze': 1}\n"
+                     "ok = kind == 'melds' or action.kind == MELD or kind in KINDS\n")
+    assert [line for line, _ in _kind_name_comparisons(tree, set(KINDS))] == [1, 2, 3, 4]
+
+
 def _count_solve(s: Situation) -> Solution:
     return Solution({"count": len(s.cards)}, [f"{len(s.cards)} cards."])
 
@@ -119,6 +163,30 @@ def test_a_kind_registered_in_one_place_is_loaded_solved_hinted_and_generated(co
     assert set(frame["answer"]) == {"2"}
 
 
+def test_a_kind_registered_in_one_place_is_measured_printed_and_shown_in_a_lesson_by_the_defaults(count_kind):
+    """The record's defaults: measured by the cards it shows, no position problems, not cut from play, printed on a
+    worksheet as its layout says, a worked example's short answer in the answer's words."""
+    from canasta_tutor.puzzles.difficulty import effort, features
+    from canasta_tutor.puzzles.format import puzzle_from_mapping
+    from canasta_tutor.puzzles.generator import can_play, position_problems
+    from canasta_tutor.puzzles.worksheet import worksheet_pdf
+    from canasta_tutor.widgets.lesson import example
+    from canasta_tutor.widgets.render import situation_html, verdict_tone
+
+    s = Situation(cards="5H 6S JK")
+    assert features("card-count", s) == {"cards": 3, "wild": 1} and effort(features("card-count", s)) == 2.5
+    assert position_problems("card-count", s) == [] and not can_play("card-count")
+    assert COUNT.worksheet_rows(s) == [("Cards", s.cards, {})]
+    assert COUNT.paper_question == COUNT.question
+    puzzle = puzzle_from_mapping({"id": "n", "kind": "card-count", "cards": "5H 6S JK"})
+    assert worksheet_pdf([puzzle], key=True).startswith(b"%PDF-")
+    ex = example("card-count", cards="5H 6S JK", question="Three cards?")
+    assert (ex.ok, ex.answer) == (None, "3.") and repr(ex) == "Three cards?\n3. 3 cards."
+    assert ex._repr_html_().count("class='ct-card'") == 3
+    assert situation_html(puzzle, answering=True) == situation_html(puzzle)   # it hides nothing
+    assert (verdict_tone(True, "card-count"), verdict_tone(False, "card-count")) == ("good", "bad")
+
+
 def _colour_solve(s: Situation) -> Solution:
     red = sum(c.is_red for c in s.cards)
     most = "red" if 2 * red > len(s.cards) else "black" if 2 * red < len(s.cards) else "even"
@@ -143,6 +211,15 @@ def colour_kind():
         yield COLOUR
     finally:
         unregister(COLOUR.name)
+
+
+def test_a_choice_kind_prints_its_layout_and_labels_and_reads_its_answer_in_a_lesson(colour_kind):
+    from canasta_tutor.widgets.lesson import example
+
+    s = Situation(cards="5H 6D 7S", hand="QC")
+    assert COLOUR.worksheet_rows(s) == [("Beside them", s.hand, {}), ("The cards to judge", s.cards, {})]
+    ex = example("card-colour", cards="5H 6D 7S", question="Red or black?")
+    assert (ex.ok, ex.answer) == (None, "Mostly red.")
 
 
 def _buttons(trainer):
@@ -207,6 +284,38 @@ def test_unknown_kinds_and_broken_records_say_what_is_wrong():
     with pytest.raises(CanastaError, match="answer control 'slider'"):
         PuzzleKind(name="x", fields=("cards",), required=(), answers={}, solve=_count_solve, hints=list,
                    question="?", answer_control="slider", describe=str)
+    with pytest.raises(CanastaError, match="cut moment 'lunch' is not one of turn, drawn, end"):
+        PuzzleKind(name="x", fields=("cards",), required=(), answers={"a": int}, solve=_count_solve, hints=list,
+                   question="?", answer_control="number", describe=str, cut_moments=("lunch",), cut=list)
+    with pytest.raises(CanastaError, match="names both its cut_moments and its cut"):
+        PuzzleKind(name="x", fields=("cards",), required=(), answers={"a": int}, solve=_count_solve, hints=list,
+                   question="?", answer_control="number", describe=str, cut_moments=("turn",))
+    with pytest.raises(CanastaError, match="tones .* are not a yes and a no tone of good, bad, frozen, neutral"):
+        PuzzleKind(name="x", fields=("cards",), required=(), answers={"a": int}, solve=_count_solve, hints=list,
+                   question="?", answer_control="number", describe=str, tones=("good", "purple"))
+
+
+def test_the_tones_a_record_may_name_are_the_tones_a_widget_draws():
+    from canasta_tutor.puzzles.kinds import TONES
+    from canasta_tutor.widgets import render
+
+    assert set(TONES) == set(render.TONES)
+    assert render.verdict_tone(True, "freeze") == render.FROZEN and render.verdict_tone(False, "freeze") == render.GOOD
+    assert render.verdict_tone(True, "meld") == render.GOOD and render.verdict_tone(False, None) == render.BAD
+
+
+def test_the_registry_counts_its_changes_and_the_schema_follows():
+    from canasta_tutor.puzzles.format import schema
+    from canasta_tutor.puzzles.kinds import registry_version
+
+    before, names = registry_version(), schema()["$defs"]["puzzle"]["properties"]["kind"]["enum"]
+    register(COUNT)
+    try:
+        assert registry_version() == before + 1
+        assert schema()["$defs"]["puzzle"]["properties"]["kind"]["enum"] == names + ["card-count"]
+    finally:
+        unregister(COUNT.name)
+    assert registry_version() == before + 2 and schema()["$defs"]["puzzle"]["properties"]["kind"]["enum"] == names
 
 
 def test_the_format_documents_every_kind_with_its_fields_and_answer_keys(root):

@@ -20,11 +20,11 @@ import importlib
 from typing import Protocol, runtime_checkable
 
 from ..engine.errors import CanastaError, clip
+from ._registry import _REGISTRY, register
 
 #: The modules that register bots when first looked up (one file per bot).
 BOT_MODULES = ["random_bot", "beginner", "club"]
 
-_REGISTRY: dict[str, object] = {}
 _loaded = False
 
 
@@ -36,11 +36,6 @@ class Bot(Protocol):
 
     def choose(self, observation, legal_actions, rng):
         ...
-
-
-def register(name: str, factory) -> None:
-    """Make ``get_bot(name)`` return ``factory()`` (a class or a function making a bot)."""
-    _REGISTRY[name] = factory
 
 
 def _load() -> None:

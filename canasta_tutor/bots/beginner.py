@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 from ..engine.numbers import count_of, number_word
-from . import register
 from ._common import (
     DISCARD,
     DRAW,
@@ -29,6 +28,7 @@ from ._common import (
     pile_words,
     wild_count,
 )
+from ._registry import register
 
 #: Under ``rules.lone_hand`` the hand's first pile is taken only when it holds at least this many cards.
 LONE_PILE_MIN = 15

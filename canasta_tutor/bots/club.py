@@ -26,7 +26,6 @@ On top of the beginner's habits it
 from __future__ import annotations
 
 from ..engine.numbers import count_of, number_word
-from . import register
 from ._common import (
     CANASTA_SIZE,
     DISCARD,
@@ -43,6 +42,7 @@ from ._common import (
     pile_words,
     team_canastas,
 )
+from ._registry import register
 from .beginner import BeginnerBot
 
 #: The club player holds a new meld back when melding would leave fewer cards than this in its hand.

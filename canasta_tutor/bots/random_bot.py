@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import register
+from ._registry import register
 
 
 class RandomBot:

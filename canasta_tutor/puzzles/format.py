@@ -21,6 +21,8 @@ from ..engine.cards import parse_card, parse_cards
 from ..engine.errors import QUOTE_LIMIT, CanastaError, NotationError, PuzzleError, RulesError, clip, clip_repr
 from ..engine.rules import CLASSIC, OPTION_NAMES, PRESETS, RuleSet, get_rules, with_options
 from ..engine.situation import CARD_FIELDS, GROUPS_FIELDS, Situation, copies_problem
+from .kinds import KINDS as registry
+from .kinds import registry_version
 
 GROUP_FIELDS = CARD_FIELDS
 LIST_FIELDS = GROUPS_FIELDS
@@ -33,8 +35,6 @@ class _Kinds:
     :data:`canasta_tutor.puzzles.kinds.KINDS`)."""
 
     def _names(self):
-        from .kinds import KINDS as registry
-
         return tuple(registry)
 
     def __iter__(self):
@@ -110,8 +110,6 @@ def shipped_schema() -> dict:
 def kind_rules(kinds=None) -> tuple[list[str], list[dict]]:
     """The per-kind part of the schema, made from the registry: the ``kind`` enum and one ``if``/``then`` per kind
     (its required fields, and the keys it allows)."""
-    from .kinds import KINDS as registry
-
     chosen = registry.values() if kinds is None else kinds
     names = [k.name for k in chosen]
     rules = [{"if": {"properties": {"kind": {"const": k.name}}, "required": ["kind"]},
@@ -130,11 +128,15 @@ def _answer_schema(t) -> dict:
     return {"type": {int: "integer", bool: "boolean", str: "string"}[t]}
 
 
-@lru_cache(maxsize=1)
 def schema() -> dict:
     """The JSON Schema of a puzzle set the loader uses: the shipped one, with its per-kind part made from the
     registry of kinds (so that a kind registered at run time is loaded too) and the preset names from
-    :data:`PRESETS`."""
+    :data:`PRESETS`. It is made again when the registry has changed (:func:`registry_version`)."""
+    return _schema(registry_version())
+
+
+@lru_cache(maxsize=1)
+def _schema(version: int) -> dict:
     import copy
 
     full = copy.deepcopy(shipped_schema())
@@ -146,13 +148,6 @@ def schema() -> dict:
     rules[0]["enum"] = list(PRESETS)
     rules[1]["properties"]["preset"]["enum"] = list(PRESETS)
     return full
-
-
-def registry_changed() -> None:
-    """Forget the schema and validators made from the registry (a kind was registered or removed)."""
-    schema.cache_clear()
-    _validators.cache_clear()
-    _rules_validator.cache_clear()
 
 
 def _import_jsonschema():
@@ -172,11 +167,16 @@ def _import_jsonschema():
     return jsonschema
 
 
-@lru_cache(maxsize=1)
 def _validators():
+    """The validators of a puzzle set and of one puzzle, for the registry as it is now."""
+    return _validators_for(registry_version())
+
+
+@lru_cache(maxsize=1)
+def _validators_for(version: int):
     Draft202012Validator = _import_jsonschema().Draft202012Validator
 
-    full = schema()
+    full = _schema(version)
     top = Draft202012Validator(full)
     puzzle = Draft202012Validator({"$ref": "#/$defs/puzzle", "$defs": full["$defs"]})
     return top, puzzle
@@ -274,7 +274,6 @@ class _Refused(Exception):
 def _schema_message(error, kind: str | None) -> tuple[str | None, str]:
     """Turn a jsonschema error into (field, plain message)."""
     path = [str(p) for p in error.absolute_path]
-    field_name = ".".join(path) if path else None
     v = error.validator
     if v == "additionalProperties":
         extra = sorted(str(k) for k in set(error.instance) - set(error.schema.get("properties", {})))
@@ -288,23 +287,27 @@ def _schema_message(error, kind: str | None) -> tuple[str | None, str]:
     if v == "required":
         missing = error.message.split("'")[1] if "'" in error.message else "?"
         return missing, f"'{missing}' is missing"
+    return (".".join(path) if path else None), _value_problem(error, path)
+
+
+def _value_problem(error, path: list[str]) -> str:
+    """What is wrong with the value a jsonschema error is about, in plain words."""
+    v = error.validator
     if v == "type" or v == "oneOf" and path and path[-1] in GROUP_FIELDS + LIST_FIELDS:
         want = error.validator_value if v == "type" else "a group of cards (a string or a list)"
-        return field_name, f"must be {_type_words(want)}, not {clip_repr(error.instance)}"
+        return f"must be {_type_words(want)}, not {clip_repr(error.instance)}"
     if v in ("enum", "const"):
         allowed = error.validator_value if v == "enum" else [error.validator_value]
-        return field_name, f"{clip_repr(error.instance)} is not allowed; use one of {', '.join(map(str, allowed))}"
+        return f"{clip_repr(error.instance)} is not allowed; use one of {', '.join(map(str, allowed))}"
     if v == "pattern":
-        return field_name, f"{clip_repr(error.instance)} must be lower-case letters, digits and '-'"
+        return f"{clip_repr(error.instance)} must be lower-case letters, digits and '-'"
     if v in ("minimum", "maximum"):
-        return field_name, f"{clip_repr(error.instance)} is out of range ({v} {error.validator_value})"
+        return f"{clip_repr(error.instance)} is out of range ({v} {error.validator_value})"
     if v == "oneOf" and path and path[-1] == "rules":
-        return field_name, f"must be a preset name ({', '.join(PRESETS)}) or a mapping {{preset: NAME, OPTION: VALUE}}"
-    if v == "minItems":
-        return field_name, "must not be empty"
-    if v == "minProperties":
-        return field_name, "must not be empty"
-    return field_name, clip(error.message)
+        return f"must be a preset name ({', '.join(PRESETS)}) or a mapping {{preset: NAME, OPTION: VALUE}}"
+    if v in ("minItems", "minProperties"):
+        return "must not be empty"
+    return clip(error.message)
 
 
 def _type_words(t) -> str:
@@ -362,9 +365,13 @@ def parse_rules(text: str) -> RuleSet:
     return _resolve_rules(value)
 
 
-@lru_cache(maxsize=1)
 def _rules_validator():
-    full = schema()
+    return _rules_validator_for(registry_version())
+
+
+@lru_cache(maxsize=1)
+def _rules_validator_for(version: int):
+    full = _schema(version)
     return _import_jsonschema().Draft202012Validator({"$ref": "#/$defs/rules", "$defs": full["$defs"]})
 
 

@@ -1,7 +1,8 @@
 """Random but legal puzzles, for endless practice.
 
-Every situation is dealt from a shuffled copy of the rule set's decks, so no
-card appears more often than the decks hold; team melds are legal melds,
+Every situation is dealt from a shuffled copy of the rule set's decks
+(:mod:`canasta_tutor.puzzles.dealing`), so no card appears more often than
+the decks hold; team melds are legal melds,
 scores are multiples of 5 in the range a game reaches, and a team that went
 out has the canastas it needs. The engine supplies each ``expect``.
 
@@ -9,7 +10,7 @@ Difficulty is measured (:mod:`canasta_tutor.puzzles.difficulty`): each kind's ge
 aims near a level (more cards, wild cards, frozen piles, unopened teams, scores
 on the boundaries of the opening table), and a position is kept for the level
 its measured effort falls in. Positions that could not occur in a real hand
-are refused (:func:`position_problems`). For yes/no kinds
+are refused (:func:`position_problems`, from each kind's record). For yes/no kinds
 the generator alternates the answer it aims at, so yes and no come out
 balanced. The same arguments always give the same puzzles.
 
@@ -21,18 +22,18 @@ balanced. The same arguments always give the same puzzles.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterator
 
-from ..engine.cards import ALL_CARDS, Card, format_cards
 from ..engine.errors import CanastaError, clip_repr
-from ..engine.melds import check_meld
 from ..engine.numbers import is_whole_number
 from ..engine.rules import CLASSIC, PRESETS, RuleSet, get_rules
 from ..engine.situation import Situation
+from . import positions
+from .difficulty import Levels, effort
+from .format import KINDS, parse_situation  # noqa: F401  (KINDS: the kinds' names, for callers of generate)
+from .kinds import KINDS as registry
+from .kinds import PuzzleKind, get_kind
 
-NATURAL_RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-WILD = (Card("2S"), Card("2H"), Card("2D"), Card("2C"), Card("JK"))
 _ATTEMPTS = 400
 #: Positions looked at per puzzle when cutting from play (each bot hand gives several).
 _PLAY_ATTEMPTS = 250
@@ -41,102 +42,8 @@ MAX_COUNT = 10_000
 MAX_SEED = 200
 
 
-class Pool:
-    """What is left of the decks while a situation is dealt."""
-
-    def __init__(self, rules: RuleSet, rng: random.Random):
-        self.rng = rng
-        self.left = Counter({c: (rules.jokers if c.rank == "JK" else rules.decks) for c in ALL_CARDS})
-
-    def take(self, card: Card) -> bool:
-        if self.left[card] > 0:
-            self.left[card] -= 1
-            return True
-        return False
-
-    def naturals(self, rank: str, n: int) -> list[Card]:
-        suits = [s for s in "SHDC" for _ in range(self.left[Card(rank + s)])]
-        self.rng.shuffle(suits)
-        out = [Card(rank + s) for s in suits[:n]]
-        for c in out:
-            self.left[c] -= 1
-        return out
-
-    def wild(self, n: int) -> list[Card]:
-        out = []
-        for _ in range(n):
-            choices = [c for c in WILD if self.left[c] > 0]
-            if not choices:
-                break
-            card = self.rng.choice(choices)
-            self.left[card] -= 1
-            out.append(card)
-        return out
-
-    def draw(self, n: int, *, allow=lambda c: True) -> list[Card]:
-        out = []
-        for _ in range(n):
-            choices = [c for c, k in self.left.items() if k > 0 and allow(c)]
-            if not choices:
-                break
-            weights = [self.left[c] for c in choices]
-            card = self.rng.choices(choices, weights)[0]
-            self.left[card] -= 1
-            out.append(card)
-        return out
-
-
-def _codes(cards) -> str:
-    return format_cards(cards, symbols=False)
-
-
-def _not_red_three(c: Card) -> bool:
-    return not c.is_red_three
-
-
-def _plain(c: Card) -> bool:
-    return c.is_natural
-
-
-def _group(pool: Pool, rules: RuleSet, rank: str, naturals: int, wild: int) -> list[Card]:
-    cards = pool.naturals(rank, naturals)
-    cap = rules.wild_capacity(len(cards))
-    return cards + pool.wild(min(wild, cap))
-
-
-def _team_melds(pool: Pool, rules: RuleSet, rng: random.Random, count: int, d: int, *, avoid=()) -> list[list[Card]]:
-    melds = []
-    ranks = [r for r in NATURAL_RANKS if r not in avoid]
-    rng.shuffle(ranks)
-    for rank in ranks[:count]:
-        size = rng.choice([3, 3, 4, 5] + ([6, 7, 7] if d >= 3 else []))
-        wild = rng.choice([0, 0, 1] + ([1, 2] if d >= 2 else []))
-        meld = _group(pool, rules, rank, max(2, size - wild), wild)
-        if check_meld(meld, rules).ok:
-            melds.append(meld)
-    return melds
-
-
-def _score(rng: random.Random, rules: RuleSet, d: int) -> int:
-    if d >= 3 and rng.random() < 0.6:
-        edges = []
-        for lowest, _ in rules.opening_table:
-            if lowest is not None:
-                edges += [lowest - 5, lowest]
-        return rng.choice(edges)
-    if rng.random() < 0.1 * d:
-        return -5 * rng.randint(1, 100)
-    return 5 * rng.randint(0, (rules.target_score - 5) // 5)
-
-
 def __getattr__(name):
-    """``KINDS``, ``YES_NO`` (kind -> the answer key a generator balances) and ``TOPICS``, from the registry."""
-    from .kinds import KINDS as registry
-
-    if name == "KINDS":
-        from .format import KINDS
-
-        return KINDS
+    """``YES_NO`` (kind -> the answer key a generator balances) and ``TOPICS``, from the registry as it is now."""
     if name == "YES_NO":
         return {n: k.yes_no for n, k in registry.items() if k.yes_no}
     if name == "TOPICS":
@@ -144,17 +51,8 @@ def __getattr__(name):
     raise AttributeError(name)
 
 
-def _solve_raw(kind: str, situation: dict, rules: RuleSet):
-    """Solve a candidate; ``None`` if the engine finds the situation impossible."""
-    solved = _solve_situation(kind, situation, rules)
-    return None if solved is None else solved[0]
-
-
 def _solve_situation(kind: str, situation: dict, rules: RuleSet):
     """``(answer, Situation)`` for a candidate, or ``None`` if the engine finds the situation impossible."""
-    from .format import parse_situation
-    from .kinds import KINDS as registry
-
     try:
         made = Situation(rules=rules, **parse_situation(situation))
         return registry[kind].solve(made).answer, made
@@ -181,37 +79,10 @@ def _check_seed(seed) -> None:
         raise CanastaError(f"the seed {clip_repr(shown)} is not valid UTF-8 text") from None
 
 
-def team_size(rules: RuleSet) -> int:
-    """How many players a side has: one alone with two players, two with three (the partnership) or four,
-    three with six (two teams of three, or three of two)."""
-    return {2: 1, 3: 2, 4: 2, 6: 3}.get(rules.players, 2)
-
-
 def position_problems(kind: str, situation: Situation) -> list[str]:
-    """Why ``situation`` could not occur in a real hand of its rules (empty when it could): a player whose
-    team has not melded holds at least the cards dealt (every turn draws before it discards, and red threes
-    are replaced); a score sheet lists at most one hand per player of the side, and an empty hand only for a
-    side that went out (the player who went out); a first meld holds no more cards than a hand after the
-    draw."""
-    s, rules = situation, situation.rules
-    out = []
-    if kind in ("take-pile", "go-out") and not s.melds and len(s.hand) < rules.hand_size:
-        out.append(f"the hand holds {len(s.hand)} cards, but a player whose team has not melded holds at least "
-                   f"the {rules.hand_size} dealt")
-    if kind == "score-hand":
-        if len(s.hands) > team_size(rules):
-            out.append(f"{len(s.hands)} hands are listed for a side of {team_size(rules)}")
-        empty = sum(1 for h in s.hands if not h)
-        if empty and not s.went_out:
-            out.append("a hand is empty, but the side did not go out")
-        if empty > 1:
-            out.append("two hands are empty, but only one player goes out")
-    if kind == "opening":
-        cards = sum(len(m) for m in s.melds)
-        if cards > rules.hand_size + rules.draw_count:
-            out.append(f"the first meld holds {cards} cards, more than a hand of {rules.hand_size} and the "
-                       f"draw")
-    return out
+    """Why ``situation`` could not occur in a real hand of its rules (empty when it could): its kind's record's
+    ``problems``."""
+    return get_kind(kind).problems(situation)
 
 
 #: Positions sampled to cut the five measured levels, per kind, rules and source.
@@ -222,8 +93,6 @@ _LEVELS_CACHE: dict = {}
 def _source(record, rules: RuleSet, from_play: bool):
     """``make(rng, level, want) -> situation mapping or None``: from bot games, or the kind's own generator."""
     if from_play:
-        from . import positions
-
         return positions.source(record.name, rules)
 
     def make(rng, level, want):
@@ -234,9 +103,7 @@ def _source(record, rules: RuleSet, from_play: bool):
 
 
 def _measure(kind: str, situation: Situation) -> float:
-    from .difficulty import effort, features
-
-    return effort(features(kind, situation))
+    return effort(get_kind(kind).features(situation))
 
 
 def levels_for(kind: str, rules: RuleSet | str = "classic", *, from_play: bool = False):
@@ -244,48 +111,45 @@ def levels_for(kind: str, rules: RuleSet | str = "classic", *, from_play: bool =
     sample of positions from the same source (the same every time). A yes/no kind gets five levels per answer
     (when the sample holds enough of each), so that every level has yes and no puzzles: ``{answer: Levels}``;
     the key ``None`` holds the levels of the whole sample."""
-    from .difficulty import Levels
-    from .kinds import get_kind
-
     rules = _rules(rules)
     cache_key = (kind, rules, from_play)
     if cache_key not in _LEVELS_CACHE:
-        record = get_kind(kind)
-        make = _source(record, rules, from_play)
-        rng = random.Random(f"levels|{kind}|{rules.name}|{from_play}")
-        samples: dict = {None: []}
-        for i in range(REFERENCE * 4):
-            counts = [len(v) for k, v in samples.items() if k is not None]
-            if len(samples[None]) >= REFERENCE and (record.yes_no is None
-                                                    or (len(counts) == 2 and min(counts) >= REFERENCE // 5)):
-                break
-            situation = make(rng, 1 + i % 5, i % 2 == 0)
-            solved = situation and _solve_situation(kind, situation, rules)
-            if solved and not position_problems(kind, solved[1]):
-                effort = _measure(kind, solved[1])
-                samples[None].append(effort)
-                if record.yes_no is not None:
-                    samples.setdefault(solved[0][record.yes_no], []).append(effort)
+        samples = _reference_sample(get_kind(kind), rules, from_play)
         _LEVELS_CACHE[cache_key] = {k: Levels(v) for k, v in samples.items() if k is None or len(v) >= 20}
     return _LEVELS_CACHE[cache_key]
 
 
+def _reference_sample(record: PuzzleKind, rules: RuleSet, from_play: bool) -> dict:
+    """The efforts of :data:`REFERENCE` positions (at least): all of them under ``None``, and for a yes/no kind
+    also under each answer (until each answer has a fifth as many)."""
+    make = _source(record, rules, from_play)
+    rng = random.Random(f"levels|{record.name}|{rules.name}|{from_play}")
+    samples: dict = {None: []}
+    for i in range(REFERENCE * 4):
+        counts = [len(v) for k, v in samples.items() if k is not None]
+        if len(samples[None]) >= REFERENCE and (record.yes_no is None
+                                                or (len(counts) == 2 and min(counts) >= REFERENCE // 5)):
+            break
+        situation = make(rng, 1 + i % 5, i % 2 == 0)
+        solved = situation and _solve_situation(record.name, situation, rules)
+        if solved and not position_problems(record.name, solved[1]):
+            value = _measure(record.name, solved[1])
+            samples[None].append(value)
+            if record.yes_no is not None:
+                samples.setdefault(solved[0][record.yes_no], []).append(value)
+    return samples
+
+
 def measured_level(kind: str, situation: Situation, answer: dict, levels: dict) -> tuple[int, float]:
     """``(level, effort)`` of a solved position under ``levels`` (from :func:`levels_for`)."""
-    from .kinds import get_kind
-
     key = get_kind(kind).yes_no
     bands = levels.get(answer[key] if key else None) or levels[None]
-    effort = _measure(kind, situation)
-    return bands.level(effort), effort
+    value = _measure(kind, situation)
+    return bands.level(value), value
 
 
 def can_play(kind: str, rules: RuleSet | str = "classic") -> bool:
     """Whether ``generate`` can cut puzzles of ``kind`` under ``rules`` from bot games."""
-    try:
-        from . import positions
-    except ImportError:  # the game model is not here
-        return False
     return positions.serves(kind, _rules(rules))
 
 
@@ -297,12 +161,7 @@ def generate_puzzles(kind: str, *, count: int, seed: int | str = 0, difficulty: 
     ``difficulty`` is measured (see :mod:`canasta_tutor.puzzles.difficulty`): each puzzle's effort falls in that
     level's band of the kind's positions. ``from_play``: cut the positions from seeded bot games (``None``:
     wherever that can serve the kind and rules); ``progress``: called with 1 per puzzle made."""
-    from .kinds import KINDS as registry
-
-    record = registry.get(kind) if isinstance(kind, str) else None
-    if record is None or record.generate is None:
-        raise CanastaError(f"unknown puzzle kind {clip_repr(kind)}: the kinds are "
-                           f"{', '.join(n for n, k in registry.items() if k.generate)}")
+    record = _generated_kind(kind)
     if not is_whole_number(count) or not 1 <= count <= MAX_COUNT:
         raise CanastaError(f"count must be a whole number from 1 to {MAX_COUNT:,}, not {clip_repr(count)}")
     if not is_whole_number(difficulty) or not 1 <= difficulty <= 5:
@@ -314,45 +173,10 @@ def generate_puzzles(kind: str, *, count: int, seed: int | str = 0, difficulty: 
         from_play = playable
     elif from_play and not playable:
         raise CanastaError(f"{kind} puzzles under {rules.name} cannot be cut from bot games yet: use --no-from-play")
-    levels = levels_for(kind, rules, from_play=from_play)
-    rng = random.Random(f"{kind}|{seed}|{difficulty}|{rules.name}" + ("|play" if from_play else ""))
-    make = _source(record, rules, from_play)
-    key = record.yes_no
-    budget = _PLAY_ATTEMPTS if from_play else _ATTEMPTS
-    stash: dict[bool, list] = {True: [], False: []}  # on-level positions with the other answer, kept for later
-    seen: set = set()
-    made = 0
-    while made < count:
-        want = (made % 2 == 0) if key else True
-        # (answer is off, distance from the level, situation, answer)
-        best = stash[want].pop(0) if stash[want] else None
-        for _attempt in range(budget if best is None else 0):
-            situation = make(rng, difficulty, want)
-            if situation is None:
-                continue
-            text = repr(situation)
-            if text in seen:  # the same position twice (play repeats itself at the start of a hand)
-                continue
-            solved = _solve_situation(kind, situation, rules)
-            if solved is None or position_problems(kind, solved[1]):
-                continue
-            answer, made_situation = solved
-            bands = levels.get(answer[key] if key else None) or levels[None]
-            distance = bands.distance(_measure(kind, made_situation), difficulty)
-            off = key is not None and answer[key] != want
-            if off and distance == 0.0:
-                seen.add(text)
-                stash[not want].append((False, 0.0, situation, answer))
-                continue
-            if best is None or (off, distance) < best[:2]:
-                best = (off, distance, situation, answer)
-            if (off, distance) == (False, 0.0):
-                break
-        if best is None:
-            raise CanastaError(f"could not generate a legal {kind} puzzle")
-        seen.add(repr(best[2]))
-        situation, answer = best[2], best[3]
-        made += 1
+    search = _Search(record, rules, difficulty, seed, from_play)
+    for made in range(1, count + 1):
+        # a yes/no kind alternates the answer it aims at
+        situation, answer = search.find(want=(made % 2 == 1) if record.yes_no else True)
         puzzle = {"id": f"gen-{kind}-{made:04d}", "kind": kind, "difficulty": int(difficulty),
                   "topic": record.topic or kind}
         puzzle.update(situation)
@@ -360,6 +184,66 @@ def generate_puzzles(kind: str, *, count: int, seed: int | str = 0, difficulty: 
         if progress is not None:
             progress(1)
         yield puzzle
+
+
+def _generated_kind(kind) -> PuzzleKind:
+    """The record of ``kind`` if it has a generator, or a clear error listing those that do."""
+    record = registry.get(kind) if isinstance(kind, str) else None
+    if record is None or record.generate is None:
+        raise CanastaError(f"unknown puzzle kind {clip_repr(kind)}: the kinds are "
+                           f"{', '.join(n for n, k in registry.items() if k.generate)}")
+    return record
+
+
+class _Search:
+    """The positions one call of :func:`generate_puzzles` looks through: each puzzle is the first position on
+    its level with the answer aimed at, or else the nearest one found within the budget."""
+
+    def __init__(self, record: PuzzleKind, rules: RuleSet, difficulty: int, seed, from_play: bool):
+        self.kind, self.rules, self.difficulty = record.name, rules, difficulty
+        self.key = record.yes_no
+        self.levels = levels_for(record.name, rules, from_play=from_play)
+        self.rng = random.Random(f"{record.name}|{seed}|{difficulty}|{rules.name}" + ("|play" if from_play else ""))
+        self.make = _source(record, rules, from_play)
+        self.budget = _PLAY_ATTEMPTS if from_play else _ATTEMPTS
+        # on-level positions with the other answer, kept for later: (answer is off, distance, situation, answer)
+        self.stash: dict[bool, list] = {True: [], False: []}
+        self.seen: set = set()
+
+    def find(self, want: bool) -> tuple[dict, dict]:
+        """``(situation, answer)`` of the next puzzle, aiming at the answer ``want`` (for a yes/no kind)."""
+        best = self.stash[want].pop(0) if self.stash[want] else None
+        for _attempt in range(self.budget if best is None else 0):
+            candidate = self._candidate(want)
+            if candidate is None:
+                continue
+            off, distance, situation, answer = candidate
+            if off and distance == 0.0:  # right level, other answer: the next puzzle may take it
+                self.seen.add(repr(situation))
+                self.stash[not want].append((False, 0.0, situation, answer))
+                continue
+            if best is None or (off, distance) < best[:2]:
+                best = candidate
+            if (off, distance) == (False, 0.0):
+                break
+        if best is None:
+            raise CanastaError(f"could not generate a legal {self.kind} puzzle")
+        self.seen.add(repr(best[2]))
+        return best[2], best[3]
+
+    def _candidate(self, want: bool):
+        """``(answer is off, distance from the level, situation, answer)`` of a new position that could occur,
+        or ``None``."""
+        situation = self.make(self.rng, self.difficulty, want)
+        if situation is None or repr(situation) in self.seen:  # play repeats itself at the start of a hand
+            return None
+        solved = _solve_situation(self.kind, situation, self.rules)
+        if solved is None or position_problems(self.kind, solved[1]):
+            return None
+        answer, made = solved
+        bands = self.levels.get(answer[self.key] if self.key else None) or self.levels[None]
+        distance = bands.distance(_measure(self.kind, made), self.difficulty)
+        return self.key is not None and answer[self.key] != want, distance, situation, answer
 
 
 def _rules(rules) -> RuleSet:
@@ -391,7 +275,7 @@ def generate(kind: str, *, count: int, seed: int | str = 0, difficulty: int = 1,
     """A whole puzzle set (a mapping in the contract's format)."""
     puzzles = list(generate_puzzles(kind, count=count, seed=seed, difficulty=difficulty, rules=rules,
                                     from_play=from_play, progress=progress))
-    return {"title": f"Generated: {__getattr__('TOPICS').get(kind, kind)} (difficulty {difficulty}, seed {seed})",
+    return {"title": f"Generated: {get_kind(kind).topic or kind} (difficulty {difficulty}, seed {seed})",
             "rules": rules_value(rules), "puzzles": puzzles}
 
 

@@ -27,15 +27,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..engine.errors import CanastaError, clip_repr
-from .format import Puzzle
+from .format import Puzzle, puzzle_from_mapping
+from .generator import generate_puzzles
+from .kinds import KINDS
 
 REVIEW_GAP = (3, 6, 12)
 
 
 def topic_of(puzzle: Puzzle) -> str:
-    from .generator import TOPICS
-
-    return puzzle.topic or TOPICS.get(puzzle.kind, puzzle.kind)
+    """The puzzle's topic: its own, or its kind's, or the kind's name."""
+    record = KINDS.get(puzzle.kind)
+    return puzzle.topic or (record.topic if record is not None else "") or puzzle.kind
 
 
 def set_of(puzzle: Puzzle) -> str:
@@ -163,9 +165,6 @@ class Practice:
         return self._generate(pool, acc)
 
     def _generate(self, pool: list[Puzzle], acc: dict[str, float]) -> Puzzle:
-        from .format import puzzle_from_mapping
-        from .generator import generate_puzzles
-
         weakest = min(pool, key=lambda p: (acc.get(topic_of(p), 0.5), p.difficulty))
         rounds = sum(1 for a in self.history if a.topic == topic_of(weakest))
         per_round = max(1, sum(1 for p in pool if topic_of(p) == topic_of(weakest)))

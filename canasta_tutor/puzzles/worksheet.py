@@ -2,8 +2,9 @@
 
 Every puzzle is drawn as a card player sees it (cards as rounded rectangles
 with rank and suit symbol, red or black; the suit symbols are drawn as
-shapes, so they never depend on a font), followed by its question and room
-to write the answer. The answer key starts on a new page and gives the
+shapes, so they never depend on a font), in the rows its kind's record
+prints (:mod:`canasta_tutor.puzzles.paper`), followed by its question and
+room to write the answer. The answer key starts on a new page and gives the
 engine's answer and explanation for each puzzle. Text is set in DejaVu Sans
 (it has the suit glyphs the explanations use) when the font is found;
 otherwise in a built-in PDF font with the suits spelt out.
@@ -26,16 +27,7 @@ from ..engine.cards import Card
 from ..engine.errors import CanastaError, PuzzleError
 from .format import Puzzle, load_puzzle_set, puzzle_files
 from .kinds import get_kind
-
-PAPER_QUESTIONS = {
-    "card-points": "How many points are these cards worth?",
-    "meld": "Is this a legal meld, and is it a canasta? Tick one.",
-    "opening": "Is this a legal first meld for your team (an opening)?",
-    "freeze": "Is the discard pile frozen for your team?",
-    "take-pile": "May you take the discard pile now?",
-    "go-out": "Can you go out this turn?",
-    "score-hand": "What does your team score for this hand?",
-}
+from .solver import solve
 
 RED = (198, 40, 40)
 BLACK = (27, 27, 27)
@@ -213,50 +205,6 @@ class _Sheet:
         return rows * (h + gap)
 
 
-def _situation_blocks(puzzle: Puzzle) -> list[tuple[str, object, dict]]:
-    """What to draw for a puzzle: (label, cards or text, options), in the trainer's order."""
-    s = puzzle.situation
-    rules = puzzle.rules
-    kind = puzzle.kind
-    out: list[tuple[str, object, dict]] = []
-    if kind in ("card-points", "meld"):
-        out.append(("Cards", s.get("cards", ()), {}))
-        if kind == "meld" and s.get("going_out"):
-            out.append(("", "You are going out this turn.", {}))
-    if kind in ("opening", "freeze", "take-pile", "go-out", "score-hand"):
-        label = {"opening": "The melds you put down",
-                 "score-hand": "Your team's melds at the end of the hand"}.get(kind, "Your team's melds")
-        melds = s.get("melds", [])
-        if not melds:
-            out.append((label, "none yet: your team has not melded" if kind != "opening" else "none", {}))
-        for i, meld in enumerate(melds):
-            out.append((label if i == 0 else "", meld, {"small": True}))
-    if kind in ("freeze", "take-pile"):
-        out.append(("Discard pile (bottom to top; the top card is shaded)", s.get("pile", ()),
-                    {"small": True, "top_highlight": True}))
-        if s.get("stock_empty"):
-            out.append(("", "The stock is empty.", {}))
-    if kind in ("take-pile", "go-out"):
-        out.append(("Your hand", s.get("hand", ()), {}))
-    if kind == "score-hand":
-        from ..engine.scoring import parse_went_out
-
-        out.append(("Red threes", s.get("red_threes", ()), {"small": True}))
-        for i, hand in enumerate(s.get("hands", []), 1):
-            out.append(("Cards left in your hand" if i == 1 else "Cards left in your partner's hand", hand,
-                        {"small": True}))
-        went = parse_went_out(s.get("went_out", False))
-        out.append(("", "Your team went out concealed." if went == "concealed" else
-                    "Your team went out." if went else "Your team did not go out.", {}))
-    if kind in ("opening", "take-pile", "go-out"):
-        score = s.get("score", 0)
-        line = f"Your team's score: {score}"
-        if kind != "opening":
-            line += f"    opening minimum: {rules.opening_minimum(score)}"
-        out.append(("", line, {}))
-    return out
-
-
 def _block_height(sheet: _Sheet, blocks) -> float:
     """A generous estimate of the height the situation takes."""
     per_line = (sheet.pdf.epw + 1.4) // (CARD_W + 1.4)
@@ -276,7 +224,8 @@ def _block_height(sheet: _Sheet, blocks) -> float:
 
 def _draw_puzzle(sheet: _Sheet, number: int, puzzle: Puzzle) -> None:
     pdf = sheet.pdf
-    blocks = _situation_blocks(puzzle)
+    record = get_kind(puzzle.kind)
+    blocks = record.worksheet_rows(puzzle.situation)
     prompt_h = sheet.paragraph_height(puzzle.prompt, size=10, indent=0) if puzzle.prompt else 0
     need = 10 + prompt_h + _block_height(sheet, blocks) + 32
     if pdf.get_y() + need > sheet.bottom:
@@ -301,16 +250,15 @@ def _draw_puzzle(sheet: _Sheet, number: int, puzzle: Puzzle) -> None:
             y += sheet.card_row(content, 15, y, **opts) + 1
         pdf.set_y(y)
     y = pdf.get_y() + 1
-    sheet.write_at(15, y, PAPER_QUESTIONS.get(puzzle.kind) or get_kind(puzzle.kind).question, size=11, bold=True)
+    sheet.write_at(15, y, record.paper_question, size=11, bold=True)
     y += 7
     pdf.set_draw_color(60, 60, 60)
     pdf.set_line_width(0.3)
-    control = get_kind(puzzle.kind).answer_control
-    if control == "number":
+    if record.answer_control == "number":
         sheet.write_at(15, y, "Answer:", size=10.5)
         pdf.line(32, y + 4.5, 80, y + 4.5)
     else:
-        choices = [choice.label for choice in get_kind(puzzle.kind).options(puzzle.rules)]
+        choices = [choice.label for choice in record.options(puzzle.rules)]
         x = 15.0
         for choice in choices:
             pdf.set_fill_color(255, 255, 255)
@@ -332,8 +280,6 @@ def worksheet_pdf(puzzles, *, key: bool = False, title: str = "Canasta worksheet
 
     Raises :class:`CanastaError` naming the puzzle when one cannot be solved (before anything is drawn).
     """
-    from .solver import solve
-
     puzzles = list(puzzles)
     if not puzzles:
         raise CanastaError("a worksheet needs at least one puzzle")

@@ -3,7 +3,8 @@
 Every worked example in every lesson is drawn by :func:`example`: the
 situation as cards, the question, and the engine's verdict with its reasons.
 The rule is decided by the engine (:mod:`canasta_tutor.puzzles.solver`), the drawing
-by :mod:`canasta_tutor.widgets.render`; nothing here knows a rule.
+by :mod:`canasta_tutor.widgets.render`, the short answer by the kind's record; nothing
+here knows a rule or a kind.
 
 >>> ex = example("meld", cards="KH KS KD", question="Three kings: a meld?")
 >>> ex.question, ex.answer
@@ -20,34 +21,15 @@ from collections import Counter, defaultdict
 import ipywidgets as widgets
 
 from ..engine.errors import CanastaError, PuzzleError
-from ..engine.melds import NONE, SAMBA
 from ..engine.rules import CLASSIC, PRESETS
 from ..puzzles.format import Puzzle, puzzle_from_mapping
-from ..puzzles.kinds import KINDS
+from ..puzzles.kinds import KINDS, get_kind
 from ..puzzles.solver import Solution, solve
 from .render import situation_html
 from .trainer import Trainer, load_puzzles
 from .variants import PARTNERSHIP_PRESETS, presets_html, short_title, sources_html
 
 _VERDICT = "#0d47a1"  # one colour for yes and no: a "no" is an answer, not a mistake
-
-
-def _headline(kind: str, solution: Solution) -> tuple[bool | None, str]:
-    """(yes/no or None for a number, the short answer) from the engine's answer."""
-    a = solution.answer
-    if kind == "card-points":
-        return None, f"{a['points']} points."
-    if kind == "score-hand":
-        return None, f"Your team scores {a['score']} for this hand."
-    if kind == "meld":
-        if not a["valid"]:
-            return False, "Not a meld."
-        return True, {NONE: "A meld.", SAMBA: "A samba!"}.get(a["canasta"], f"A {a['canasta']} canasta!")
-    key, yes, no = {"opening": ("enough", "A legal opening.", "Not an opening."),
-                    "freeze": ("frozen", "Yes.", "No."),
-                    "take-pile": ("take", "Yes, you may take the pile.", "No, you may not take the pile."),
-                    "go-out": ("go_out", "Yes, you can go out.", "No, you cannot go out.")}[kind]
-    return bool(a[key]), yes if a[key] else no
 
 
 class Example:
@@ -57,7 +39,7 @@ class Example:
         self.puzzle = puzzle
         self.question = question
         self.solution = solution
-        self.ok, self.answer = _headline(puzzle.kind, solution)
+        self.ok, self.answer = get_kind(puzzle.kind).example_answer(solution.answer, puzzle.rules)
 
     @property
     def reasons(self) -> list[str]:
@@ -67,7 +49,7 @@ class Example:
         return f"{self.question}\n{self.answer} {' '.join(self.reasons)}".rstrip()
 
     def _repr_html_(self) -> str:
-        if self.puzzle.kind == "score-hand" and len(self.reasons) > 1:
+        if get_kind(self.puzzle.kind).reasons_as_list and len(self.reasons) > 1:
             why = "<ul style='margin:4px 0'>" + "".join(f"<li>{html.escape(r)}</li>" for r in self.reasons) + "</ul>"
         else:
             why = " ".join(html.escape(r) for r in self.reasons)

@@ -256,7 +256,8 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
 
     def _show_chosen(self) -> None:
         p = self.chosen
-        self.preview.value = (situation_html(p, show_frozen=p.kind != "freeze", show_minimum=p.kind != "opening")
+        # what the class will see while it answers (the kind's record says what that hides)
+        self.preview.value = (situation_html(p, answering=True)
                               + f"<p><b>{html.escape(get_kind(p.kind).question)}</b></p>")
         self.send_button.disabled = self.live is None
 

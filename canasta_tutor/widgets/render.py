@@ -14,6 +14,7 @@ import html
 
 from ..engine.cards import Card, parse_cards
 from ..engine.melds import MIXED, NATURAL, SAMBA, as_cards, check_meld
+from ..puzzles.kinds import KINDS, get_kind
 
 RED = "#c62828"
 BLACK = "#1b1b1b"
@@ -28,9 +29,8 @@ TONES = {  # tone -> (colour, symbol); the colours keep a 4.5:1 contrast on whit
     FROZEN: ("#1565c0", "❄"),
     NEUTRAL: ("#444444", ""),
 }
-# The tone of a yes and of a no, per question. Yes is good news for most questions ("you may take the pile",
-# "a meld"); for "is the pile frozen?" a yes is a state to reckon with (blue, like the frozen marker), a no is good.
-VERDICT_TONES = {"freeze": (FROZEN, GOOD)}
+# The tone of a yes and of a no to a question other than a puzzle kind's (a kind's record has its own ``tones``):
+# yes is good news for most questions ("you may take the pile", "a meld").
 _DEFAULT_TONES = (GOOD, BAD)
 
 
@@ -39,8 +39,12 @@ def tone_colour(tone: str) -> str:
 
 
 def verdict_tone(ok: bool, kind: str | None = None) -> str:
-    """The tone of a verdict: ``ok`` is the engine's yes or no, ``kind`` the question (a puzzle kind)."""
-    yes, no = VERDICT_TONES.get(kind, _DEFAULT_TONES)
+    """The tone of a verdict: ``ok`` is the engine's yes or no, ``kind`` the question (a puzzle kind, whose record
+    says the tones of its yes and no)."""
+    record = KINDS.get(kind) if isinstance(kind, str) else None
+    if record is not None:
+        return record.tone(ok)
+    yes, no = _DEFAULT_TONES
     return yes if ok else no
 
 
@@ -200,8 +204,6 @@ def situation_html(puzzle, *, show_frozen: bool = True, show_minimum: bool = Tru
     """A puzzle's situation as a card player sees it, laid out as its kind's record says (``layout``,
     ``labels``); never its answer. ``answering``: the learner is about to answer, so what the kind ``hides``
     (the frozen marker, the opening minimum) is left out; ``show_frozen``/``show_minimum`` leave them out too."""
-    from ..puzzles.kinds import get_kind
-
     kind = get_kind(puzzle.kind)
     s = puzzle.situation
     rules = puzzle.rules

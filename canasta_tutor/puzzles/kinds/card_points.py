@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from ...engine.cards import card_points, format_cards
 from ...engine.errors import SituationError
-from ..generator import Pool, _codes, _not_red_three, _plain
-from . import PuzzleKind, Solution, first_value, register
+from ..dealing import Pool, codes, not_red_three, plain
+from ..measures import wild_count
+from ._record import PuzzleKind, Solution, first_value, register
 
 
 def solve(s) -> Solution:
@@ -28,12 +29,17 @@ def hints(s) -> list[str]:
 def generate(rng, rules, d, want):
     """A candidate situation (in notation) for the generator, or ``None``."""
     pool = Pool(rules, rng)
-    allow = _plain if d == 1 else _not_red_three
-    return {"cards": _codes(pool.draw(2 + d + rng.randint(0, d), allow=allow))}
+    allow = plain if d == 1 else not_red_three
+    return {"cards": codes(pool.draw(2 + d + rng.randint(0, d), allow=allow))}
+
+
+def features(s) -> dict[str, float]:
+    """How many cards, how many different values, how many wild."""
+    return {"cards": len(s.cards), "values": len({c.points for c in s.cards}), "wild": wild_count(s.cards)}
 
 
 KIND = register(PuzzleKind(
     name="card-points", fields=("cards",), required=("cards",), answers={"points": int},
     solve=solve, hints=hints, question="How many points are these cards worth?", answer_control="number",
-    describe=first_value, generate=generate,
-    topic="card points"))
+    describe=first_value, generate=generate, features=features,
+    topic="card points", headline=lambda answer: f"{answer['points']} points."))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from ...engine.cards import Card
 from ...engine.melds import CANASTA_KINDS, MIXED, NATURAL, NONE, SAMBA, check_meld
-from ..generator import NATURAL_RANKS, Pool, _codes, _plain
-from . import Choice, PuzzleKind, Solution, register
+from ..dealing import NATURAL_RANKS, Pool, codes, plain
+from ..measures import wild_count
+from ._record import Choice, PuzzleKind, Solution, register
 
 
 def solve(s) -> Solution:
@@ -58,7 +59,7 @@ def generate(rng, rules, d, want):
     situation = {}
     flip = rng.random()
     if not want and flip < 0.35:
-        cards = cards[:2] if len(cards) > 3 and rng.random() < 0.3 else cards + pool.draw(1, allow=_plain)
+        cards = cards[:2] if len(cards) > 3 and rng.random() < 0.3 else cards + pool.draw(1, allow=plain)
     elif not want and flip < 0.5:
         cards = cards[:1] + pool.wild(rng.randint(2, 3))
     elif d >= 4 and flip < 0.7:
@@ -78,12 +79,33 @@ def generate(rng, rules, d, want):
                 seq.append(card)
         cards = seq
     rng.shuffle(cards)
-    situation["cards"] = _codes(cards)
+    situation["cards"] = codes(cards)
     return situation
+
+
+def features(s) -> dict[str, float]:
+    """How many cards and wild cards, wild cards at the limit, black threes, a run of one suit, going out."""
+    rules, cards = s.rules, s.cards
+    wild = wild_count(cards)
+    natural = len(cards) - wild
+    near = int(wild > 0 and (wild >= rules.wild_capacity(natural) or abs(natural - wild) <= 1))
+    suits = {c.suit for c in cards if c.is_natural}
+    ranks = {c.rank for c in cards if c.is_natural}
+    return {"cards": len(cards), "wild": wild, "near_limit": near,
+            "black_threes": int(any(c.is_black_three for c in cards)),
+            "sequence": int(rules.sequences and len(ranks) > 1 and len(suits) == 1),
+            "going_out": int(bool(s.going_out))}
+
+
+def headline(answer: dict) -> str:
+    if not answer["valid"]:
+        return "Not a meld."
+    return {NONE: "A meld.", SAMBA: "A samba!"}.get(answer["canasta"], f"A {answer['canasta']} canasta!")
 
 
 KIND = register(PuzzleKind(
     name="meld", fields=("cards", "going_out"), required=("cards",), answers={"valid": bool, "canasta": CANASTA_KINDS},
     solve=solve, hints=hints, question="Is this a legal meld, and is it a canasta?", answer_control="meld-choice",
     describe=describe, generate=generate, topic="melds", choices=choices,
-    yes_no="valid"))
+    yes_no="valid", features=features, paper_question="Is this a legal meld, and is it a canasta? Tick one.",
+    headline=headline))

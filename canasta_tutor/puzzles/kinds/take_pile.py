@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from ...engine.pile import check_take_pile
-from ..generator import NATURAL_RANKS, Pool, _codes, _not_red_three, _score, _team_melds
-from . import PuzzleKind, Solution, hand, register, table, yes_no
+from ...engine.opening import max_meld_points
+from ...engine.pile import check_take_pile, is_frozen
+from ..dealing import NATURAL_RANKS, Pool, codes, deal_score, not_red_three, team_melds
+from ..measures import nearness, wild_count
+from ._record import PuzzleKind, Solution, hand, register, table, unopened_hand_problems, yes_no
 
 
 def solve(s) -> Solution:
@@ -32,35 +34,72 @@ def generate(rng, rules, d, want):
     pool = Pool(rules, rng)
     top_rank = rng.choice(NATURAL_RANKS)
     opened = rng.random() < (0.8 if d == 1 else 0.55)
-    melds = _team_melds(pool, rules, rng, rng.randint(1, 1 + d // 2), d,
-                        avoid=() if rng.random() < 0.3 else (top_rank,)) if opened else []
-    score = _score(rng, rules, d) if (d >= 3 or not opened) else 5 * rng.randint(0, 299)
+    melds = team_melds(pool, rules, rng, rng.randint(1, 1 + d // 2), d,
+                       avoid=() if rng.random() < 0.3 else (top_rank,)) if opened else []
+    score = deal_score(rng, rules, d) if (d >= 3 or not opened) else 5 * rng.randint(0, 299)
     top = pool.naturals(top_rank, 1)
     if not top:
         return None
-    hand_size = min(2 + 2 * d + rng.randint(0, 2), rules.hand_size + 4)
+    held = _hand(pool, rules, rng, d, want, top_rank, opened)
+    pile = _pile(pool, rng, d)
+    if rng.random() < 0.05 * d and not want:  # a black three on top: nobody takes the pile
+        top = pool.draw(1, allow=lambda c: c.is_black_three) or top
+    rng.shuffle(held)
+    return {"hand": codes(held), "melds": [codes(m) for m in melds], "score": score, "pile": codes(pile + top)}
+
+
+def _hand(pool, rules, rng, d, want, top_rank, opened):
+    """The player's hand: (aiming at a yes) cards of the top card's rank, some wild cards, pairs for a first meld
+    when the team has not melded, and other cards up to the hand's size (none of the top card's rank)."""
+    size = min(2 + 2 * d + rng.randint(0, 2), rules.hand_size + 4)
     if not opened:  # a player whose team has not melded holds at least the dealt hand (it grows if a turn draws two)
-        hand_size = rules.hand_size + rng.randint(0, 3 * (rules.draw_count - 1))
-    hand = []
+        size = rules.hand_size + rng.randint(0, 3 * (rules.draw_count - 1))
+    held = []
     if want or rng.random() < 0.4:
-        hand += pool.naturals(top_rank, rng.choice([1, 2, 2, 3]))
+        held += pool.naturals(top_rank, rng.choice([1, 2, 2, 3]))
     if d >= 2 and rng.random() < 0.5:
-        hand += pool.wild(rng.randint(1, 2))
+        held += pool.wild(rng.randint(1, 2))
     if not opened and (want or rng.random() < 0.5):
         for rank in rng.sample(NATURAL_RANKS, 2):
             if rank != top_rank:
-                hand += pool.naturals(rank, rng.randint(2, 3))
-    hand += pool.draw(max(1, hand_size - len(hand)), allow=lambda c: not c.is_red_three and c.rank != top_rank)
+                held += pool.naturals(rank, rng.randint(2, 3))
+    held += pool.draw(max(1, size - len(held)), allow=lambda c: not c.is_red_three and c.rank != top_rank)
+    return held
+
+
+def _pile(pool, rng, d):
+    """The pile under its top card: longer with the level, sometimes with a wild card or a red three in it."""
     small = d >= 4 and rng.random() < 0.3
-    pile = pool.draw(rng.randint(0, 1) if small else rng.randint(1, 1 + 3 * d), allow=_not_red_three)
+    pile = pool.draw(rng.randint(0, 1) if small else rng.randint(1, 1 + 3 * d), allow=not_red_three)
     if d >= 2 and rng.random() < 0.35:
         pile[rng.randint(0, len(pile)):0] = pool.wild(1)
     if d >= 3 and rng.random() < 0.15:
         pile[0:0] = pool.draw(1, allow=lambda c: c.is_red_three)
-    if rng.random() < 0.05 * d and not want:
-        top = pool.draw(1, allow=lambda c: c.is_black_three) or top
-    rng.shuffle(hand)
-    return {"hand": _codes(hand), "melds": [_codes(m) for m in melds], "score": score, "pile": _codes(pile + top)}
+    return pile
+
+
+def features(s) -> dict[str, float]:
+    """The pile, the wild cards, the hand, an unopened team and how close its best first meld comes to the
+    minimum, a frozen pile, a hand so small that the turn must still be finished."""
+    held, pile = list(s.hand), list(s.pile)
+    near = 0.0
+    if not s.melds and pile and pile[-1].is_natural:
+        best = max_meld_points(held, s.rules, top=pile[-1])
+        near = nearness(best, s.rules.opening_minimum(s.score))
+    return {"pile": len(pile), "wild": wild_count(held) + wild_count(pile), "hand": len(held),
+            "unopened": int(not s.melds), "near_minimum": near, "frozen": int(bool(pile) and is_frozen(s)),
+            "finish": int(len(held) <= 3)}
+
+
+def cut(seen, rng) -> list[dict]:
+    """At the start of a turn, before the draw: the hand, the team's melds, the score and the pile."""
+    if not seen.pile:
+        return []
+    out = {"hand": codes(seen.hand), "melds": [codes(m) for m in seen.melds], "score": seen.score,
+           "pile": codes(seen.pile)}
+    if seen.stock_empty:
+        out["stock_empty"] = True
+    return [out]
 
 
 KIND = register(PuzzleKind(
@@ -68,4 +107,5 @@ KIND = register(PuzzleKind(
     answers={"take": bool}, solve=solve, hints=hints, question="May you take the discard pile now?",
     answer_control="yes-no", describe=yes_no, followup="shown-cards",
     generate=generate, topic="taking the pile", layout=("melds", "pile", "stock_empty", "hand", "score"),
-    yes_no="take"))
+    yes_no="take", features=features, problems=unopened_hand_problems, cut_moments=("turn",), cut=cut,
+    headline=lambda answer: "Yes, you may take the pile." if answer["take"] else "No, you may not take the pile."))
