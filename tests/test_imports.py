@@ -2,8 +2,8 @@
 
 The graph is read from the source with ``ast``: every ``import`` and ``from ... import`` in a module, at the
 top and inside functions alike (an import moved into a function still closes a circle; it only hides it until
-the function runs). ``from package import name`` is an edge to the module ``package.name`` when there is one,
-else to the package itself.
+the function runs), but not under ``if TYPE_CHECKING:``, which never runs. ``from package import name`` is an
+edge to the module ``package.name`` when there is one, else to the package itself.
 """
 
 import ast
@@ -21,10 +21,22 @@ def _module_name(path: Path, root: Path) -> tuple[str, list[str]]:
     return ".".join(parts), parts[:-1]
 
 
-def _imported(tree: ast.AST, package: list[str], modules: set[str]) -> set[str]:
-    """The modules of ``modules`` that the code in ``tree`` imports."""
-    out = set()
+def _for_type_checkers_only(tree: ast.AST) -> set[int]:
+    """The ids of the nodes under ``if TYPE_CHECKING:``: imports that never run, for annotations only."""
+    skipped = set()
     for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            skipped.update(id(inner) for stmt in node.body for inner in ast.walk(stmt))
+    return skipped
+
+
+def _imported(tree: ast.AST, package: list[str], modules: set[str]) -> set[str]:
+    """The modules of ``modules`` that the code in ``tree`` imports when it runs."""
+    out = set()
+    skipped = _for_type_checkers_only(tree)
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
         if isinstance(node, ast.Import):
             out.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):

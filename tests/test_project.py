@@ -44,7 +44,8 @@ def test_engine_imports_no_jupyter_and_no_pandas():
 #: The layers, bottom to top (docs/architecture.md): each imports only the layers below it (and itself).
 LAYERS = ("engine", "game", "bots", "puzzles", "classroom", "web", "widgets")
 #: Outside packages only some layers may use: Jupyter's front end only in widgets/, the servers in web/ and widgets/.
-ONLY_IN = {"ipywidgets": {"widgets"}, "IPython": {"widgets"}, "anywidget": {"widgets"}, "traitlets": {"widgets"},
+ONLY_IN = {"ipywidgets": {"widgets"}, "IPython": {"widgets"}, "anywidget": {"widgets"},
+           "traitlets": {"web", "widgets"},
            "voila": {"web", "widgets"}, "jupyter_server": {"web", "widgets"}, "tornado": {"web", "widgets"},
            "jupyterhub": {"web", "widgets"}}
 
@@ -145,3 +146,16 @@ def test_schema_ships_with_the_package(root):
     from importlib import resources
 
     assert resources.files("canasta_tutor.puzzles").joinpath("schema/puzzle-set.schema.json").is_file()
+
+
+def test_the_architecture_page_names_every_layer_and_module(root):
+    """docs/architecture.md matches the code: a row per layer folder naming each of its modules and subfolders."""
+    doc = (root / "docs" / "architecture.md").read_text("utf-8")
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)/` \| (.*) \|$", doc, re.M)}
+    assert list(rows) == list(LAYERS)
+    for layer, row in rows.items():
+        folder = root / "canasta_tutor" / layer
+        names = {p.stem for p in folder.glob("*.py") if p.stem != "__init__"}
+        names |= {f"{p.name}/" for p in folder.iterdir() if p.is_dir() and not p.name.startswith("__")}
+        missing = {name for name in names if f"`{name}`" not in row and f"`{name.lstrip('_')}`" not in row}
+        assert not missing, (layer, sorted(missing))

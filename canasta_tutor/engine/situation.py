@@ -17,10 +17,10 @@ from .cards import EVERY_CARD, RED_THREES, Card, format_card
 from .errors import SituationError
 from .melds import as_cards as _as_cards
 from .melds import as_groups as _as_groups
+from .numbers import count_of
 from .rules import CLASSIC, MAX_SCORE, RuleSet, ensure_score
 from .rules import get_rules as _get_rules
 
-_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
 _JOKER = Card("JK")
 
 
@@ -54,7 +54,7 @@ def copies_problem(rules: RuleSet, groups: dict) -> tuple[str, str] | None:
     n = counts[card]
     allowed = jokers if card is _JOKER else decks
     where = [name for name, cards in flat.items() if card in cards]
-    packs = f"{_NUMBERS.get(decks, decks)} pack{'s' if decks != 1 else ''}"
+    packs = count_of(decks, "pack")
     holds = f"only {allowed} jokers" if card is _JOKER else f"only {allowed} of each card"
     return (", ".join(where),
             f"{n} {'copy' if n == 1 else 'copies'} of {format_card(card)}, but {rules.name} is played with {packs} and "
