@@ -6,6 +6,8 @@
 ('one wild card', 'three wild cards', 'no canasta')
 >>> is_whole_number(3), is_whole_number(True), is_whole_number(3.0)
 (True, False, False)
+>>> digits_written("1_000"), digits_written("-0x" + "f" * 20), digits_written("0b101"), digits_written("1:30")
+(4, 20, 3, 3)
 """
 
 from __future__ import annotations
@@ -18,6 +20,20 @@ NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "ei
 def is_whole_number(value) -> bool:
     """True for an ``int`` that is not a ``bool`` (``True`` is an ``int`` to Python, never a number to a learner)."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def digits_written(text: str) -> int:
+    """How many digits the whole number written as ``text`` has, in the base it is written in: decimal, or
+    YAML's ``0x`` (hexadecimal), ``0o`` or a leading ``0`` (octal), ``0b`` (binary) and ``1:30`` (base 60),
+    with ``_`` between digits. ``0x`` and 5,000 ``f`` is as long as 5,000 nines: the one measure of a number's
+    length before Python reads it (Python refuses to write out a number of more than 4,300 digits)."""
+    body = text.strip().lstrip("+-")
+    if body[:2].lower() in ("0x", "0o", "0b"):
+        body = body[2:]
+    return sum(ch in _DIGITS for ch in body)
+
+
+_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 def number_word(n: int, zero: str = "no") -> str:

@@ -82,6 +82,8 @@ class RuleSet:
     going_out_bonus: int = 100
     concealed_going_out_bonus: int = 200
     concealed_needs_no_minimum: bool = True
+    concealed_needs_canasta: bool = True
+    concealed_without_pile: bool = False
     black_threes_with_wild: bool = False
     pile_always_frozen: bool = False
     red_three_freezes_pile: bool = True
@@ -89,6 +91,7 @@ class RuleSet:
     take_with_natural_and_wild: bool = True
     take_onto_canasta: bool = True
     one_card_pile_rule: bool = False
+    black_three_upcard_covered: bool = False
     sequences: bool = False
     wild_swap: bool = False
     target_score: int = 5000
@@ -253,6 +256,10 @@ _CLASSIC_SOURCES = {
     "concealed_needs_no_minimum":
         f"{S002}: 'wie na het trekken van de stock zijn hele hand in één keer kan uitleggen, met een canasta erbij, "
         "mag dat doen zonder het minimum te halen.'",
+    "concealed_needs_canasta, concealed_without_pile":
+        f"{S002}: 'Verborgen uitgaan (hele hand in één beurt, met canasta)'; going out concealed is the player's: "
+        f"{S000} 'als je in één beurt al je kaarten op tafel kunt leggen' (rule-decisions: the melds he makes that "
+        "turn include a complete canasta; the pile may be taken in that turn).",
     "black_threes_with_wild":
         f"{S002}: 'als set van drie of vier zwarte drieën zonder wilde kaarten' (001 allows two and a wild card).",
     "pile_always_frozen": f"{S002}: 'Stapel altijd bevroren ... Dit is een variant, geen klassieke regel.'",
@@ -268,6 +275,9 @@ _CLASSIC_SOURCES = {
     "one_card_pile_rule":
         f"{S000}: 'Je mag de stok niet pakken als je nog maar één kaart in de hand hebt én de stok ook maar één kaart "
         "is.' An option, off in classic (rule-decisions).",
+    "black_three_upcard_covered":
+        f"{S002}: 'Is die kaart een 2, een joker of een rode 3, leg hem dan dwars en draai er een nieuwe kaart "
+        "bovenop' (a black three turned up stays on top).",
     "target_score": f"{S002}: 'Het team dat als eerste 5000 punten heeft, wint.'",
 }
 
@@ -343,8 +353,12 @@ HOYLE = _preset(
                                 "'n versteekte gemengde canasta en 600 vir 'n versteekte natuurlike canasta).' "
                                 "Going out concealed, every canasta of the hand is a concealed one (rule-decisions).",
      "red_three_freezes_pile": f"{S003}: only a wild card turned up freezes the pile: 'As een van hierdie "
-                               "bonuskaarte 'n wilde kaart was, vries dit ook die vullisstapel'."},
-    base=CLASSIC, wild_limit="not-more-than-natural", concealed_canasta_bonus=100, red_three_freezes_pile=False)
+                               "bonuskaarte 'n wilde kaart was, vries dit ook die vullisstapel'.",
+     "black_three_upcard_covered": f"{S003}: 'As hierdie eerste gedraaide kaart 'n rooi of swart drie of 'n "
+                                   "wildkaart is, word bykomende kaarte van die voorraad na die bokant van die "
+                                   "weggooipaal oorgedra'."},
+    base=CLASSIC, wild_limit="not-more-than-natural", concealed_canasta_bonus=100, red_three_freezes_pile=False,
+    black_three_upcard_covered=True)
 
 SAMBA = _preset(
     "samba", "Samba",
@@ -370,6 +384,9 @@ SAMBA = _preset(
                                                       "een bestaande melding' (rule-decisions: a group, not a "
                                                       "sequence, not a finished canasta or samba).",
      "concealed_needs_no_minimum": f"open point, decided here: {S004} is silent; as classic ({S002}).",
+     "concealed_needs_canasta, concealed_without_pile":
+         f"{S004}: 'Verborgen uitkomen (de hele hand in één beurt melden zonder eerdere meldingen van de speler en "
+         "zonder de stapel op te pakken)': no canasta of his own asked for, the pile not taken.",
      "black_three_freezes_pile": f"{S004}: 'Blokkering: Een aflegstapel die niet kan worden opgepakt behalve met een "
                                  "gewoon paar ...; wordt getriggerd wanneer een joker of een zwarte drie wordt "
                                  "afgelegd.'",
@@ -380,7 +397,7 @@ SAMBA = _preset(
     canastas_to_go_out=2, opening_table=((None, 50), (1500, 90), (7000, 150)), samba_bonus=1500,
     all_red_threes_bonus=1000, all_red_threes_penalty=1000, concealed_going_out_bonus=300,
     take_with_natural_and_wild=False, take_onto_canasta=False, sequences=True, target_score=10000,
-    black_three_freezes_pile=True, wild_swap=True)
+    black_three_freezes_pile=True, wild_swap=True, concealed_needs_canasta=False, concealed_without_pile=True)
 
 PRESETS: dict[str, RuleSet] = {r.name: r for r in
                                (CLASSIC, CLASSIC_2P, CLASSIC_3P, CLASSIC_6P, DANISH, HOYLE, SAMBA)}

@@ -30,6 +30,8 @@ def legal_actions(state: State) -> list[Action]:
             acts = _draw_actions(state)
         elif state.phase == MELD_PHASE:
             acts = _meld_phase_actions(state)
+            if state.red_three_last:  # 000: the hand ends; he may meld and lay off, not discard or go out
+                acts = [a for a in acts if a.kind not in (DISCARD, GO_OUT)] + [_END_ACTION]
             if not acts:  # no discard keeps a card and no way out: the hand ends (only a hand of one card)
                 acts = [_END_ACTION]
         else:

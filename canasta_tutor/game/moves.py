@@ -154,12 +154,14 @@ def _next_turn(state: State) -> None:
 
 def _do_draw(state: State, a: Action) -> None:
     p, hand, melds = _mover(state)
+    state.begin_turn()
     need = state.rules.draw_count
     stock = state.stock
     while need and stock:
         c = stock.pop()
-        if c.is_red_three:      # laid down at once and replaced
+        if c.is_red_three:      # laid down at once and replaced; the last card of the stock ends the hand (000)
             state.red_threes[state.game.team_of(p)].append(c)
+            state.red_three_last = not stock
         else:
             hand.append(c)
             need -= 1
@@ -169,14 +171,17 @@ def _do_draw(state: State, a: Action) -> None:
 
 def _do_take_pile(state: State, a: Action) -> None:
     p, hand, melds = _mover(state)
+    state.begin_turn()
     pile = state.pile
     top = pile[-1]
     _take_from_hand(hand, a.cards)
     if a.melds:   # an opening: the first meld holds the top card and the cards shown
         _melds_from_hand(state, hand, a.melds[1:])
+        state.note_concealed_canasta(a.melds[0])
         melds.extend(a.melds)
     elif a.target is None:
         melds.append((top,) + tuple(a.cards))
+        state.note_concealed_canasta(melds[-1])
     else:
         melds[a.target] = melds[a.target] + (top,) + tuple(a.cards)
     for c in pile[:-1]:
@@ -204,8 +209,9 @@ def _do_lay_off(state: State, a: Action) -> None:
 
 
 def _do_swap(state: State, a: Action) -> None:
-    _p, hand, melds = _mover(state)
+    p, hand, melds = _mover(state)
     _swap_in(hand, melds, a.target, a.cards[0], a.wild)
+    state.melded[p] = True
 
 
 def _do_discard(state: State, a: Action) -> None:
@@ -227,8 +233,7 @@ def _do_go_out(state: State, a: Action) -> None:
     if a.discard is not None:
         hand.remove(a.discard)
         state.pile.append(a.discard)
-    concealed = not state.turn_opened and not (state.took_pile and state.rules.sequences)
-    state.went_out = (p, concealed)
+    state.went_out = (p, state.goes_out_concealed())
     state.phase = HAND_OVER
     if state.rules.lone_hand and state.lone is None:
         _form_partnership(state, p)
@@ -391,6 +396,8 @@ def _why_swap(state: State, action: Action, hand, rest, missing) -> list[Reason]
 
 
 def _why_discard(state: State, action: Action, hand, rest, missing) -> list[Reason]:
+    if state.red_three_last:
+        return [state.red_three_last_reason()]
     if len(hand) < 2 and not missing:
         return [Reason("last-card", "Discarding your last card would be going out, which needs "
                                     f"{state.rules.canastas_to_go_out} canasta(s) on your team's side.")]
@@ -398,6 +405,8 @@ def _why_discard(state: State, action: Action, hand, rest, missing) -> list[Reas
 
 
 def _why_go_out(state: State, action: Action, hand, rest, missing) -> list[Reason]:
+    if state.red_three_last:
+        return [state.red_three_last_reason()]
     return _engine_refusal(state, check_go_out, lambda v: "You may go out, but not this way: "
                            + " ".join(r.text for r in v.reasons[:1]))
 

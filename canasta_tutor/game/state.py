@@ -13,11 +13,18 @@ from ..engine.numbers import is_whole_number
 from ..engine.rules import RuleSet, get_rules
 from ..engine.scoring import score_hand
 from ..engine.situation import Situation
+from ..engine.verdict import Reason
 from .actions import DRAW_PHASE, HAND_OVER, Action
 from .legal import legal_actions
 from .moves import apply
 
 _DEFAULT_TEAMS = {2: 2, 3: 3, 4: 2, 6: 2}
+
+
+def _covered(card, rules: RuleSet) -> bool:
+    """Must the first upcard ``card`` be covered by another (002: a wild card or a red three; 003 also a black
+    three, ``black_three_upcard_covered``)?"""
+    return card.is_wild or card.is_red_three or (rules.black_three_upcard_covered and card.is_black_three)
 
 
 class Game:
@@ -94,6 +101,11 @@ class State:
     ``current_player``, ``phase`` (``draw``, ``meld`` or ``hand-over``), ``hand_number`` (1-based),
     ``dealer``, ``history`` (the actions applied), ``went_out`` (``None`` or ``(player, concealed)``).
 
+    The turn (set when the player draws or takes the pile, :meth:`begin_turn`): ``melded`` (per player, has he
+    put a card on the table in this hand), ``melded_before`` (had the player to move, before this turn),
+    ``turn_melds_from`` (the index of his side's first meld made this turn), ``red_three_last`` (he drew a red
+    three as the last card of the stock: the hand ends with this turn, 000).
+
     Sides and columns: ``melds`` and ``concealed_canastas`` are indexed by the side (``team_of(p)``), ``scores``
     and ``red_threes`` by the game's team (``game.team_of(p)``, the score column). They are the same except under
     ``rules.lone_hand`` (``classic-3p``), where ``side`` (per player, his side's index) starts as each player
@@ -103,7 +115,8 @@ class State:
 
     __slots__ = ("game", "rules", "seed", "hand_number", "dealer", "scores", "hands", "stock", "pile", "melds",
                  "red_threes", "current_player", "phase", "history", "went_out", "took_pile", "turn_opened",
-                 "concealed_canastas", "melded", "side", "lone", "_legal", "_legal_set", "_results")
+                 "concealed_canastas", "melded", "side", "lone", "melded_before", "turn_melds_from", "red_three_last",
+                 "_legal", "_legal_set", "_results")
 
     # --- making a state --------------------------------------------------------------------------------
     @classmethod
@@ -124,9 +137,10 @@ class State:
             for p in range(n):
                 self.hands[(dealer + 1 + p) % n].append(deck.pop())
         self.stock = deck
-        # The first upcard: a wild card or a red three is covered by the next card, until a plain one lies on top.
+        # The first upcard: a wild card or a red three (and where the rules say so, a black three) is covered by
+        # the next card, until a plain one lies on top.
         self.pile = [self.stock.pop()]
-        while (self.pile[-1].is_wild or self.pile[-1].is_red_three) and self.stock:
+        while _covered(self.pile[-1], rules) and self.stock:
             self.pile.append(self.stock.pop())
         self.melds = [[] for _ in range(game.num_teams)]
         self.red_threes = [[] for _ in range(game.num_teams)]
@@ -152,6 +166,7 @@ class State:
         self.melded = [False] * n
         self.side = game.seat_teams
         self.lone = None
+        self.melded_before, self.turn_melds_from, self.red_three_last = False, 0, False
         self._legal = self._legal_set = self._results = None
         return self
 
@@ -170,6 +185,8 @@ class State:
         new.concealed_canastas = list(self.concealed_canastas)
         new.melded = list(self.melded)
         new.side, new.lone = self.side, self.lone
+        new.melded_before, new.turn_melds_from, new.red_three_last = \
+            self.melded_before, self.turn_melds_from, self.red_three_last
         new._legal, new._legal_set, new._results = self._legal, self._legal_set, self._results
         return new
 
@@ -181,6 +198,43 @@ class State:
             raise CanastaError(f"the game is over: a team reached {self.rules.target_score}")
         return State._deal(self.game, self.seed, hand_number=self.hand_number + 1,
                            dealer=(self.dealer + 1) % self.game.num_players, scores=self.totals())
+
+    # --- the turn: what going out concealed and the last card of the stock ask about -------------------------
+    def begin_turn(self) -> None:
+        """The player to move draws or takes the pile: remember whether he had melded before (going out concealed
+        is the player's, not the team's: rule-decisions) and where his side's melds of this turn will begin."""
+        p = self.current_player
+        self.melded_before = self.melded[p]
+        self.turn_melds_from = len(self.melds[self.team_of(p)])
+        self.red_three_last = False
+
+    def note_concealed_canasta(self, meld) -> None:
+        """A new meld of the player to move, melded in one go from his hand (003: or from his hand and the pile's
+        top card only, when taking the pile): a canasta is a concealed one."""
+        if len(meld) >= CANASTA_SIZE:
+            self.concealed_canastas[self.team_of(self.current_player)] += 1
+
+    def goes_out_concealed(self) -> bool:
+        """Does the player to move, whose cards are all on the table now, go out concealed? He has melded nothing
+        before this turn (his partner's melds do not matter: 000 "als je in één beurt al je kaarten op tafel kunt
+        leggen", 004 "zonder eerdere meldingen van de speler"); under ``concealed_without_pile`` he did not take the
+        pile (004); under ``concealed_needs_canasta`` the melds he made this turn include a canasta (002 "hele
+        hand in één beurt, met canasta")."""
+        if self.melded_before or (self.rules.concealed_without_pile and self.took_pile):
+            return False
+        if not self.rules.concealed_needs_canasta:
+            return True
+        made = self.melds[self.team_of(self.current_player)][self.turn_melds_from:]
+        return any(len(m) >= CANASTA_SIZE for m in made)
+
+    def red_three_last_reason(self) -> Reason | None:
+        """Why the player to move may not discard or go out (``None`` when he may): he drew a red three as the last
+        card of the stock (000 "Als de laatste kaart van de pot een rode drie is eindigt het spel")."""
+        if not self.red_three_last:
+            return None
+        return Reason("red-three-last", "The last card of the stock was a red three: the hand ends with this turn. "
+                                        "You may still meld and lay off, but not discard, and there is no bonus "
+                                        "for going out.")
 
     # --- questions -----------------------------------------------------------------------------------------
     def team_of(self, player: int) -> int:

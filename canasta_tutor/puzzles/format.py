@@ -19,6 +19,7 @@ from typing import Any
 
 from ..engine.cards import parse_card, parse_cards
 from ..engine.errors import QUOTE_LIMIT, CanastaError, NotationError, PuzzleError, RulesError, clip, clip_repr
+from ..engine.numbers import digits_written
 from ..engine.rules import CLASSIC, OPTION_NAMES, PRESETS, RuleSet, get_rules, with_options
 from ..engine.situation import CARD_FIELDS, GROUPS_FIELDS, Situation, copies_problem
 from .kinds import KINDS as registry
@@ -243,7 +244,7 @@ def _check_nodes(root) -> None:
                            "is not used in a puzzle file (puzzle files hold text, numbers, true/false, lists and "
                            "mappings); put the value in quotes")
         if isinstance(node, yaml.ScalarNode):
-            if node.tag == int_tag and sum(ch.isdigit() for ch in node.value) > MAX_DIGITS:
+            if node.tag == int_tag and digits_written(node.value) > MAX_DIGITS:
                 raise _Refused(f"{_line(node)}: the number {clip(node.value, 40)} has more than {MAX_DIGITS} digits")
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((child, depth + 1) for child in node.value)
