@@ -191,6 +191,23 @@ def test_hoyle_a_canasta_melded_in_one_go_from_the_hand_and_the_piles_top_card_i
     assert item(state.side_sheet((0, 2)), "Canasta bonuses") == 500
 
 
+def test_hoyle_a_team_that_has_opened_takes_the_pile_melding_a_canasta_in_one_go():
+    """003 line 24 again ("of slegs die boonste kaart van die weggooipaal vereis"), for a team that has opened: the
+    game lists the take with a pair; ``apply`` also takes it with all six eights shown, melded at once with the top
+    card, and that canasta is a concealed one. A take showing a card that does not fit is refused."""
+    hand = "8H 8S 8D 8C 8H 8S KC KD 4C 5C"
+    state = position("hoyle", hands={0: hand, 2: "4S 4D"}, melds={0: ["9H 9S 9D"]}, pile="5D 8D")
+    listed = only(legal_actions(state), TAKE_PILE)
+    assert len(listed.cards) == 2
+    bad = state.clone()
+    with pytest.raises(IllegalMove):
+        apply(bad, Action(TAKE_PILE, cards=tuple(parse_cards("8H 8S KC"))))
+    apply(state, Action(TAKE_PILE, cards=tuple(parse_cards("8H 8S 8D 8C 8H 8S"))))
+    assert tuple(parse_cards("8D 8H 8S 8D 8C 8H 8S")) in state.melds[0]
+    assert state.concealed_canastas[0] == 1
+    assert item(state.side_sheet((0, 2)), "Canasta bonuses") == 500 + 100
+
+
 def test_hoyle_a_black_three_turned_up_is_covered_like_a_red_three_or_a_wild_card():
     """003 line 15: "As hierdie eerste gedraaide kaart 'n rooi of swart drie of 'n wildkaart is, word bykomende
     kaarte van die voorraad na die bokant van die weggooipaal oorgedra totdat die boonste kaart van die weggooipaal

@@ -73,7 +73,10 @@ def _listed(state: State, action: Action) -> bool:
 def _allowed_beyond_list(state: State, a: Action) -> bool:
     """A ``meld`` or ``lay_off`` that ``legal_actions`` does not list (it offers each rank's cards together)
     but the engine's checks allow: three of four kings, a meld with another choice of wild cards. The player
-    must keep two cards; a team that has not opened must reach its minimum (``check_opening``)."""
+    must keep two cards; a team that has not opened must reach its minimum (``check_opening``). A ``take_pile``
+    with more cards melded at once with the top card: ``State.allows_take_in_one_go``."""
+    if a.kind == TAKE_PILE:
+        return state.allows_take_in_one_go(a)
     if state.phase != MELD_PHASE or a.kind not in (MELD, LAY_OFF) or a.swaps or a.lay_offs or a.discard:
         return False
     p = state.current_player

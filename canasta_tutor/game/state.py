@@ -8,13 +8,13 @@ import random
 
 from ..engine.cards import ALL_CARDS, JOKER
 from ..engine.errors import CanastaError, clip
-from ..engine.melds import CANASTA_SIZE
+from ..engine.melds import CANASTA_SIZE, check_team_melds
 from ..engine.numbers import is_whole_number
 from ..engine.rules import RuleSet, get_rules
 from ..engine.scoring import score_hand
 from ..engine.situation import Situation
 from ..engine.verdict import Reason
-from .actions import DRAW_PHASE, HAND_OVER, Action
+from .actions import DRAW_PHASE, HAND_OVER, TAKE_PILE, Action
 from .legal import legal_actions
 from .moves import apply
 
@@ -213,6 +213,32 @@ class State:
         top card only, when taking the pile): a canasta is a concealed one."""
         if len(meld) >= CANASTA_SIZE:
             self.concealed_canastas[self.team_of(self.current_player)] += 1
+
+    def allows_take_in_one_go(self, a: Action) -> bool:
+        """A ``take_pile`` that ``legal_actions`` does not list but the rules allow: a team that has opened takes
+        the pile as listed (the top card with a pair, as a new meld), showing more cards from hand (more of the
+        top card's rank, wild cards) that go into that new meld at once, as 003's concealed canasta "wat in die
+        hand van die speler gemonteer is ... of slegs die boonste kaart van die weggooipaal vereis". The new
+        meld must be legal on the team's table, and two cards must be left in hand (one to discard, one to
+        keep) with the pile's other cards."""
+        p = self.current_player
+        melds = self.melds[self.team_of(p)]
+        if self.phase != DRAW_PHASE or a.kind != TAKE_PILE or not melds or a.target is not None or a.melds \
+                or a.lay_offs or a.swaps or a.wild is not None or a.discard is not None:
+            return False
+        rest = list(self.hands[p])
+        for c in a.cards:
+            if c not in rest:
+                return False
+            rest.remove(c)
+        shown = list(a.cards)
+        listed = [b for b in (self._legal or ()) if b.kind == TAKE_PILE and b.target is None and not b.melds]
+        if not any(all(shown.count(c) >= b.cards.count(c) for c in b.cards) for b in listed):
+            return False
+        pile_rest = sum(1 for c in self.pile[:-1] if not c.is_red_three)
+        if len(rest) + pile_rest < 2:
+            return False
+        return bool(check_team_melds(tuple(melds) + ((self.pile[-1],) + tuple(a.cards),), self.rules))
 
     def goes_out_concealed(self) -> bool:
         """Does the player to move, whose cards are all on the table now, go out concealed? He has melded nothing
