@@ -60,6 +60,9 @@ def position(*, hands, melds=((), (), ()), red_threes=("", "", ""), pile, curren
     state.current_player, state.phase = current, phase
     state.turn_opened = bool(state.melds[current])
     state.concealed_canastas = [0, 0, 0]
+    # each player alone: the melds on his table are his own, laid down in earlier turns (going out concealed asks)
+    state.melded = [bool(ms) for ms in state.melds]
+    state.begin_turn()
     state._legal = state._legal_set = state._results = None
     return state
 
