@@ -119,11 +119,17 @@ ROWS = (
      lambda r: f"{r.concealed_going_out_bonus} in all"),
     ("Going out concealed after drawing from the stock needs no opening minimum", ("concealed_needs_no_minimum",),
      lambda r: _yes(r.concealed_needs_no_minimum)),
+    ("Going out concealed needs a canasta among the player's own melds of that turn", ("concealed_needs_canasta",),
+     lambda r: _yes(r.concealed_needs_canasta)),
+    ("Going out concealed is not possible in a turn the pile was taken", ("concealed_without_pile",),
+     lambda r: _yes(r.concealed_without_pile)),
     ("Black threes melded by a player going out", ("black_threes_with_wild",), _black_threes),
     ("A red three in the pile freezes it", ("red_three_freezes_pile",), lambda r: _yes(r.red_three_freezes_pile)),
     ("A black three anywhere in the pile freezes it", ("black_three_freezes_pile",),
      lambda r: _yes(r.black_three_freezes_pile)),
     ("The pile is always frozen", ("pile_always_frozen",), lambda r: _yes(r.pile_always_frozen)),
+    ("A black three turned up as the first card of the pile is covered by another", ("black_three_upcard_covered",),
+     lambda r: _yes(r.black_three_upcard_covered)),
     ("Take an unfrozen pile with one natural card and a wild card", ("take_with_natural_and_wild",),
      lambda r: _yes(r.take_with_natural_and_wild)),
     ("Take the pile by laying its top card off on a finished canasta", ("take_onto_canasta",),
@@ -391,6 +397,33 @@ _q("'minimaal 50 als jouw team minder dan 1.500 punten heeft, 90 bij 1.500 tot 6
      "at least 50 if your team has fewer than 1,500 points, 90 from 1,500 to 6,999, and 150 from 7,000 points."),))
 _q("open point, decided here: 004_21b6a2a99892059f.txt is silent; as classic (002_56e880b179d5253b.txt).", (),
    "The Samba rules are silent; this tutor follows the classic rules.")
+_q("'Verborgen uitgaan (hele hand in één beurt, met canasta)'; going out concealed is the player's: "
+   "000_3de1f15b082faa45.txt 'als je in één beurt al je kaarten op tafel kunt leggen' (rule-decisions: the melds he "
+   "makes that turn include a complete canasta; the pile may be taken in that turn).",
+   (("Verborgen uitgaan (hele hand in één beurt, met canasta)", "Going out concealed (the whole hand in one turn, "
+                                                                 "with a canasta)"),
+    ("als je in één beurt al je kaarten op tafel kunt leggen", "if you can put all your cards on the table in one "
+                                                               "turn")),
+   "Going out concealed is the player's own: what the partner melded before does not matter. The player's melds "
+   "of that turn include a canasta; the pile may have been taken in that turn.")
+_q("'Is die kaart een 2, een joker of een rode 3, leg hem dan dwars en draai er een nieuwe kaart bovenop' (a black "
+   "three turned up stays on top).",
+   (("Is die kaart een 2, een joker of een rode 3, leg hem dan dwars en draai er een nieuwe kaart bovenop",
+     "If that card is a 2, a joker or a red 3, lay it crosswise and turn a new card on top of it"),),
+   "A black three turned up stays on top.")
+_q("'As hierdie eerste gedraaide kaart 'n rooi of swart drie of 'n wildkaart is, word bykomende kaarte van die "
+   "voorraad na die bokant van die weggooipaal oorgedra'.",
+   (("As hierdie eerste gedraaide kaart 'n rooi of swart drie of 'n wildkaart is, word bykomende kaarte van die "
+     "voorraad na die bokant van die weggooipaal oorgedra",
+     "If this first card turned up is a red or black three or a wild card, more cards from the stock are moved "
+     "onto the top of the discard pile"),))
+_q("'Verborgen uitkomen (de hele hand in één beurt melden zonder eerdere meldingen van de speler en zonder de "
+   "stapel op te pakken)': no canasta of his own asked for, the pile not taken.",
+   (("Verborgen uitkomen (de hele hand in één beurt melden zonder eerdere meldingen van de speler en zonder de "
+     "stapel op te pakken)",
+     "Going out concealed (melding the whole hand in one turn, without earlier melds by that player and without "
+     "picking up the pile)"),),
+   "No canasta of the player's own is asked for; the pile must not have been taken in that turn.")
 _q("'het eerste koppel dat 10.000 punten bereikt, wint de partij.'",
    (("het eerste koppel dat 10.000 punten bereikt, wint de partij.",
      "the first pair to reach 10,000 points wins the game."),))
