@@ -301,35 +301,53 @@ def go_out_witness(pos: Position) -> str | None:
     hand = Counter(pos.hand)
     if any(is_red_three(c) for c in hand):
         return None
+    table = Table.of(pos.table)
     minimum = written_of(rules).minimum(pos.score) if not pos.table and not rules.concealed_needs_no_minimum else 0
-    discards = [None] + (sorted(hand, key=lambda c: c.code) if pos.stock else [])
-    for d in discards:
+    for d in _discards(pos, hand, table):
         rest = hand.copy()
         if d is not None:
             rest[d] -= 1
         rest = +rest
         if minimum and sum(VALUE[c.rank] for c in rest.elements()) < minimum:
             continue   # every card left is melded: their points are the opening's
-        plan = _place_all(pos, rest)
+        plan = _place_all(pos, rest, table)
         if plan is not None:
             return "go out: " + "; ".join(plan + ([f"discard {d.code}"] if d is not None else ["no discard"]))
     return None
 
 
-def _quick_no(pos: Position, rest: Counter, table: Table) -> bool:
-    """Without sequences: two natural cards alone in their rank, with no group of it on the table, cannot both
-    be placed (the discard takes at most one, and ``rest`` has it out already)."""
+def _discards(pos: Position, hand: Counter, table: Table) -> list:
+    """The last discards worth trying (``None``: none; with the stock used up, none only). A natural card that
+    has no place (the only one of its rank, no group of it on the table and, under sequences, no two cards of its
+    suit beside it in hand or on a sequence) can only be the discard: two such cards, and there is no way out.
+    Without sequences a card's suit changes nothing, so one card per rank is tried."""
+    if not pos.stock:
+        return [None]
+    by_rank = Counter(c.rank for c in hand.elements() if is_natural(c))
+    beside = set()
     if pos.rules.sequences:
-        return False
-    by_rank = Counter(c.rank for c in rest.elements() if is_natural(c))
-    return any(n == 1 and r not in table.groups for r, n in by_rank.items())
+        beside = {(c.suit, RUN_ORDER[c.rank]) for c in hand if is_natural(c)}
+        beside |= {(suit, o) for suit, lo, hi, _i in table.runs for o in range(lo, hi + 1)}
+
+    def has_place(c: Card) -> bool:
+        if by_rank[c.rank] > 1 or c.rank in table.groups:
+            return True
+        o = RUN_ORDER[c.rank]
+        return any((c.suit, o + a) in beside and (c.suit, o + b) in beside for a, b in ((-2, -1), (-1, 1), (1, 2)))
+
+    lone = [c for c in hand.elements() if is_natural(c) and not has_place(c)]
+    if len(lone) > 1:
+        return []
+    if lone:
+        return lone
+    cards = sorted(hand, key=lambda c: c.code)
+    if not pos.rules.sequences:
+        cards = list({c.rank: c for c in reversed(cards)}.values())
+    return [None] + cards
 
 
-def _place_all(pos: Position, rest: Counter) -> list | None:
+def _place_all(pos: Position, rest: Counter, table: Table) -> list | None:
     """A way to meld or lay off every card of ``rest`` that leaves the side its canastas, in words, or None."""
-    table = Table.of(pos.table)
-    if _quick_no(pos, rest, table):
-        return None
     naturals = Counter({(c.suit, c.rank): n for c, n in rest.items() if is_natural(c)})
     wilds = sorted((c for c in rest.elements() if is_wild(c)), key=lambda c: c.code)
     black = sorted((c for c in rest.elements() if is_black_three(c)), key=lambda c: c.code)

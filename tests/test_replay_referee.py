@@ -4,7 +4,7 @@ offered.
 Random and club bots play whole hands of each preset (hands dealt at scores in each band of the preset's
 opening table). Before each move the referee (``referee_rules.py``, a brute force written from the rules as
 the sources and rule-decisions state them, not from the engine) looks at the player to move, when his hand is
-small enough to search (any hand without sequences, where it counts by rank; under sequences up to 22 cards, 11
+small enough to search (any hand without sequences, where it counts by rank; under sequences up to 30 cards, 15
 to go out), and asks what the rules allow him of four kinds:
 
 - **take**: in the draw phase, may he take the pile (with which cards)? Then ``legal_actions`` offers a
@@ -51,7 +51,7 @@ BOTS = ("random", "club")
 HANDS_PER_BOT = 30          # per preset: 60 hands, 420 in all
 #: The largest hands the referee searches (bigger ones are skipped): without sequences it counts by rank and any
 #: hand a game reaches is quick; sequences make it try every set of runs, which grows fast with the hand.
-MAX_WITH_SEQUENCES = {"take": 22, "meld": 22, "go out": 11}
+MAX_WITH_SEQUENCES = {"take": 30, "meld": 30, "go out": 15}
 MAX_WITHOUT_SEQUENCES = {"take": 200, "meld": 200, "go out": 200}
 TAKE, OPENING, NEW_MELD, GO = "take", "opening", "new meld", "go out"
 
