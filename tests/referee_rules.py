@@ -17,8 +17,10 @@ Four questions, each answered with a *witness* (the move, in words and cards) or
 
 Where a rule is unclear the referee takes the narrower reading, so that it never calls a move legal that a
 reading of the rules forbids: a black-three meld is one meld of three or four (two and a wild card where the
-preset allows it); a team holds one group of a rank (rule-decisions, classic) in every preset; going out uses
-no samba swap (a swap only adds ways out); with the stock used up, no last discard (000: a red three drawn as
+preset allows it); a team holds one group of a rank (rule-decisions, classic) in every preset; going out, a
+samba swap (004 rule 4) is a natural card laid on an unfinished group of the side giving back one of its wild
+cards; the pile's top card and a pair go onto a finished canasta only where the top card alone may
+(``take_onto_canasta``); with the stock used up, no last discard (000: a red three drawn as
 the last card forbids it, and the referee does not look at what was drawn); a take leaves two cards in hand, one
 to discard and one to keep (``docs/game-model.md``: a take allowed only by going out at once is not offered); a
 new meld or an opening keeps two cards (the same page).
