@@ -163,7 +163,7 @@ def signed_in_panel():
         from ..engine.errors import CanastaError
 
         try:
-            progress = my_progress(ProgressStore(), who.name)
+            progress = my_progress(ProgressStore(), who.name, who.learner_id)
         except CanastaError:
             progress = None
     return HTML(panel_html(who, progress))
@@ -176,15 +176,25 @@ class TopicProgress:
     accuracy: float
 
 
-def my_progress(store, name: str) -> list[TopicProgress]:
+def my_progress(store, name: str, learner_id: int | None = None) -> list[TopicProgress]:
     """One learner's answers per topic (in the order of the topics' names), without pandas: a learner's kernel
-    needs nothing more, and pandas would add about 45 MB to each of a class's kernels."""
+    needs nothing more, and pandas would add about 45 MB to each of a class's kernels. ``learner_id``: a learner
+    of a class, whose answers are theirs alone (a namesake in an earlier class is someone else)."""
     counts: dict[str, list[int]] = {}
-    for attempt in store.history(name):
+    history = store.history(name, learner_id=learner_id) if learner_id is not None else store.history(name)
+    for attempt in history:
         seen = counts.setdefault(str(attempt.topic), [0, 0])
         seen[0] += 1
         seen[1] += bool(attempt.correct)
     return [TopicProgress(topic, n, round(right / n, 2)) for topic, (n, right) in sorted(counts.items())]
+
+
+def signed_in_id(name: str) -> int | None:
+    """The signed-in learner's id in their class, when ``name`` is theirs (whose progress a widget keeps)."""
+    who = current()
+    if who is None or who.teacher or who.name != name:
+        return None
+    return who.learner_id
 
 
 def signed_in(*, learner: str, ask_name: bool) -> tuple[str, bool]:
