@@ -177,9 +177,10 @@ class Classroom:
     def learner(self, learner_id: int) -> dict | None:
         """The learner with this id, if they belong to the open class."""
         lr, c = db.learners, db.classes
-        rows = self._query(sa.select(lr.c.id, lr.c.name, lr.c.class_id).join(c, c.c.id == lr.c.class_id)
+        rows = self._query(sa.select(lr.c.id, lr.c.name, lr.c.class_id, lr.c.code).join(c, c.c.id == lr.c.class_id)
                            .where(lr.c.id == int(learner_id), c.c.archived.is_(None)))
-        return {"learner_id": rows[0][0], "name": rows[0][1], "class_id": rows[0][2]} if rows else None
+        return ({"learner_id": rows[0][0], "name": rows[0][1], "class_id": rows[0][2], "code": rows[0][3]}
+                if rows else None)
 
     def learners(self, class_id: int | None = None) -> list[dict]:
         cid = self.current().id if class_id is None else class_id

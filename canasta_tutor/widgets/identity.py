@@ -125,8 +125,9 @@ def signout_url() -> str:
     return base_url().rstrip("/") + "/classroom/signout"
 
 
-def panel_html(who: Identity | None, progress=None) -> str:
-    """The landing page's box: who is signed in (with a sign-out link) and their progress, or a sign-in link."""
+def panel_html(who: Identity | None, progress=None, *, code: str = "") -> str:
+    """The landing page's box: who is signed in (with a sign-out link), their personal ``code`` and their progress,
+    or a sign-in link."""
     base = base_url().rstrip("/")
     if who is None and on_binder():
         return ("<div class='ct-identity'>On Binder your progress is kept only during this visit: it is gone when "
@@ -148,8 +149,10 @@ def panel_html(who: Identity | None, progress=None) -> str:
         rows = f"<p>Topics you have practised: <b>{done}</b>.</p>" + rows
     else:
         rows = "<p>You have not answered a puzzle yet: start with lesson 1.</p>"
+    mine = (f"<p>Your personal code: <b class='ct-personal-code'>{html.escape(code)}</b> (write it down: with it "
+            "you sign in again, on any device)</p>" if code else "")
     return (f"<div class='ct-identity'>Signed in as <b class='ct-learner-name'>{html.escape(who.name)}</b> · "
-            f"<a href='{html.escape(signout_url(), quote=True)}'>sign out</a>{rows}</div>")
+            f"<a href='{html.escape(signout_url(), quote=True)}'>sign out</a>{mine}{rows}</div>")
 
 
 def signed_in_panel():
@@ -157,7 +160,7 @@ def signed_in_panel():
     from IPython.display import HTML
 
     who = current()
-    progress = None
+    progress, code = None, ""
     if who is not None and not who.teacher:
         from ..classroom.progress import ProgressStore
         from ..engine.errors import CanastaError
@@ -166,7 +169,22 @@ def signed_in_panel():
             progress = my_progress(ProgressStore(), who.name, who.learner_id)
         except CanastaError:
             progress = None
-    return HTML(panel_html(who, progress))
+        code = personal_code(who)
+    return HTML(panel_html(who, progress, code=code))
+
+
+def personal_code(who: Identity) -> str:
+    """The learner's personal code (to sign in again on any device), or "" (under a hub: the hub signs them in)."""
+    if who.learner_id is None or hub_user():
+        return ""
+    from ..classroom.roster import Classroom
+    from ..engine.errors import CanastaError
+
+    try:
+        found = Classroom().learner(who.learner_id)
+    except CanastaError:
+        return ""
+    return str(found.get("code") or "") if found else ""
 
 
 @dataclass(frozen=True)
