@@ -254,8 +254,10 @@ def test_teacher_key_tries_are_limited_for_everyone_with_a_clear_page(server):
     limited = [a for a in answers if a.status == 429]
     assert limited and all(a.status == 403 for a in answers[:len(answers) - len(limited)])
     assert "Too many tries" in limited[0].text and int(limited[0].headers["Retry-After"]) >= 1
-    time.sleep(int(limited[-1].headers["Retry-After"]) + 0.5)  # a token back: the right key works again
-    assert c.post("/teacher", form={"_xsrf": token, "key": KEY}).status == 302
+    time.sleep(int(limited[-1].headers["Retry-After"]) + 0.5)  # a try back: the right key works again, and
+    for _ in range(3):  # does not count (the teacher is not locked out by their own sign-ins)
+        assert Client(server["url"]).post("/teacher", form={"_xsrf": token, "key": KEY},
+                                          headers={"Cookie": f"_xsrf={c.cookies['_xsrf']}"}).status == 302
 
 
 # --- ExportHandler, WorksheetHandler (canasta-tutor serve) ------------------------------------------------------

@@ -132,9 +132,10 @@ class SignInHandler(CanastaHandler):
         self.redirect(self.landing())
 
 
-def limited(handler: CanastaHandler, what: str) -> bool:
-    """True (and a 429 page sent) when the visitor's address, or everyone together, has tried ``what`` too often."""
-    wait = handler.visitors.limits[what].wait(str(handler.request.remote_ip))
+def limited(handler: CanastaHandler, what: str, *, count: bool = True) -> bool:
+    """True (and a 429 page sent) when the visitor's address, or everyone together, has tried ``what`` too often;
+    otherwise this try is counted (unless not ``count``)."""
+    wait = handler.visitors.limits[what].wait(str(handler.request.remote_ip), count=count)
     if not wait:
         return False
     handler.set_header("Retry-After", str(max(1, round(wait))))
@@ -185,10 +186,11 @@ class TeacherHandler(CanastaHandler):
 
     def post(self):
         self.check_xsrf_cookie()
-        if limited(self, "teacher-key"):
+        if limited(self, "teacher-key", count=False):
             return
         key = self.get_body_argument("key", "")
         if not self.visitors.is_teacher_key(key):
+            self.visitors.limits["teacher-key"].wait(str(self.request.remote_ip))  # a wrong key counts
             self.set_status(403)
             self.finish(self.form("That is not the teacher key." if key else ""))
             return

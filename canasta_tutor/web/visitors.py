@@ -63,6 +63,7 @@ class Visitors:
         #: teacher keys: 5 a minute from one address, 20 a minute in all (``exempt``: no bucket of their own)
         self.limits = {"sign-in": RateLimit(per_address=(10, 60.0), overall=(60, 60.0), exempt=exempt),
                        "teacher-key": RateLimit(per_address=(5, 60.0), overall=(20, 60.0), exempt=exempt)}
+        #: (a wrong key counts, the right one does not: the teacher is not locked out by their own visits)
 
     # --- who is asking ----------------------------------------------------------------------------------
     def session(self, handler) -> dict | None:
@@ -175,8 +176,9 @@ class RateLimit:
         tokens, when = self._buckets.get(who, (float(burst), now))
         return min(float(burst), tokens + (now - when) * burst / seconds)
 
-    def wait(self, address: str) -> float:
-        """0.0 when ``address`` may try now (the try is counted), else the seconds until it may."""
+    def wait(self, address: str, *, count: bool = True) -> float:
+        """0.0 when ``address`` may try now (the try is counted, unless not ``count``), else the seconds until it
+        may."""
         now = self.clock()
         if len(self._buckets) > 10_000:  # full buckets are as good as none
             self._buckets = {k: v for k, v in self._buckets.items()
@@ -186,6 +188,8 @@ class RateLimit:
         short = [(1 - level) * size[1] / size[0] for _who, size, level in levels if level < 1]
         if short:
             return round(max(short), 1)
+        if not count:
+            return 0.0
         for who, _size, level in levels:
             self._buckets[who] = (level - 1, now)
         return 0.0
