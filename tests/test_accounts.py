@@ -102,6 +102,8 @@ def test_merging_two_names_keeps_every_answer_in_one_row(db_url):
     assert rows["learner"].tolist() == ["Zed"] and rows["attempts"].tolist() == [3]
     assert sorted(a.puzzle_id for a in room.store.history(learner_id=zed["learner_id"])) == ["m-1", "m-2", "t-1"]
     assert sessions.learner(other_device)["learner_id"] == zed["learner_id"]  # still signed in, as Zed
+    answer(room.store, zed2, "m-3", "melds")  # from a page still open under the old name
+    assert room.report().per_learner()["attempts"].tolist() == [4]
     assert [e["name"] for e in roster.entries()] == ["Zed"]
     assert not roster.merge(zed["learner_id"], zed["learner_id"])
 

@@ -131,7 +131,7 @@ class Roster:
             return _no("no-learner", "Both learners must be in this class.")
         if keep["learner_id"] == other["learner_id"]:
             return _no("same-learner", "Choose two different names to merge.")
-        lr, t, la, s = db.learners, db.attempts, db.live_answers, db.sessions
+        lr, t, la, s, m = db.learners, db.attempts, db.live_answers, db.sessions, db.merged
 
         def work(conn):
             conn.execute(t.update().where(t.c.learner_id == other["learner_id"])
@@ -143,6 +143,8 @@ class Roster:
             conn.execute(la.update().where(la.c.learner == other["name"], la.c.live_id.in_(live))
                          .values(learner=keep["name"]))
             conn.execute(s.update().where(s.c.learner_id == other["learner_id"]).values(learner_id=keep["learner_id"]))
+            conn.execute(m.update().where(m.c.new_id == other["learner_id"]).values(new_id=keep["learner_id"]))
+            conn.execute(m.insert().values(old_id=other["learner_id"], new_id=keep["learner_id"]))
             conn.execute(lr.delete().where(lr.c.id == other["learner_id"]))
         self._write("merge two learners", work)
         return RosterVerdict(True, (Reason("merged", f"{other['name']}'s {other['answers']} answers are now "

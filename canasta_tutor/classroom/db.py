@@ -73,6 +73,14 @@ learners = sa.Table(
     sqlite_autoincrement=True,
 )
 
+#: a learner merged into another (:meth:`~canasta_tutor.classroom.accounts.Roster.merge`): a page still open under
+#: the old name saves its answers to the learner kept
+merged = sa.Table(
+    "merged", metadata,
+    sa.Column("old_id", sa.Integer, primary_key=True),
+    sa.Column("new_id", sa.Integer, nullable=False),
+)
+
 #: who is signed in where: one row per browser (a learner's or the teacher's), until they sign out or the class
 #: ends; the cookie holds the session id, the table only its SHA-256 (a copy of the table signs nobody in)
 sessions = sa.Table(

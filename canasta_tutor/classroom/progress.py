@@ -250,14 +250,20 @@ class ProgressStore:
     def _insert(self, rows: list[tuple]) -> None:
         """Write ``rows`` in one transaction. An attempt with a learner id (the 11th field) is that learner's, in
         their class; one without goes to the learner of that name in the open class, if there is one."""
-        t, c, lr = db.attempts, db.classes, db.learners
+        t, c, lr, m = db.attempts, db.classes, db.learners, db.merged
         by_name = (sa.select(lr.c.id).join(c, c.c.id == lr.c.class_id)
                    .where(c.c.archived.is_(None), lr.c.name == sa.bindparam("p_learner"))
                    .order_by(c.c.id.desc()).limit(1).scalar_subquery())
-        learner_id = sa.func.coalesce(sa.bindparam("p_learner_id", type_=sa.Integer), by_name)
+        given = sa.bindparam("p_learner_id", type_=sa.Integer)
+        # a learner merged into another while their page was open: the answer is the kept learner's
+        merged_into = sa.select(m.c.new_id).where(m.c.old_id == given).scalar_subquery()
+        learner_id = sa.func.coalesce(merged_into, given, by_name)
         in_class = sa.select(lr.c.class_id).where(lr.c.id == learner_id).scalar_subquery()
+        # the learner's name now (renamed or merged while their page was open), else the name given
+        name_now = sa.func.coalesce(sa.select(lr.c.name).where(lr.c.id == learner_id).scalar_subquery(),
+                                    sa.bindparam("p_learner"))
         stmt = t.insert().values({**{name: sa.bindparam("p_" + name) for name in COLUMNS[1:]},
-                                  "learner_id": learner_id, "class_id": in_class})
+                                  "learner": name_now, "learner_id": learner_id, "class_id": in_class})
         with self._begin(write=True) as conn:
             conn.execute(stmt, [{**{"p_" + name: value for name, value in zip(COLUMNS[1:], row)},
                                  "p_learner_id": row[10] if len(row) > 10 else None} for row in rows])

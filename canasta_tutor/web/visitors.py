@@ -85,25 +85,21 @@ class Visitors:
         sid = self._sid(handler, TEACHER_COOKIE)
         return sid if sid and self.sessions.is_teacher(sid, self.teacher_key) else None
 
-    @staticmethod
-    def _known(handler, slot: str, find):
-        """``find(handler)``, asked once per request (a page's request asks several times)."""
-        try:
-            return getattr(handler, slot)[0]
-        except (AttributeError, TypeError, IndexError):
-            pass
-        found = find(handler)
-        try:
-            setattr(handler, slot, (found,))
-        except AttributeError:
-            pass
-        return found
+    def _known(self, handler, slot: str, find):
+        """``find(handler)``, asked once per request and server (a page's request asks several times)."""
+        known = getattr(handler, "_canasta_who", None)
+        if not isinstance(known, dict):
+            known = {}
+            with contextlib.suppress(AttributeError):
+                handler._canasta_who = known
+        if (id(self), slot) not in known:
+            known[(id(self), slot)] = find(handler)
+        return known[(id(self), slot)]
 
     @staticmethod
     def _forget(handler) -> None:
-        for slot in ("_canasta_learner", "_canasta_teacher"):
-            with contextlib.suppress(AttributeError):
-                delattr(handler, slot)
+        with contextlib.suppress(AttributeError):
+            handler._canasta_who = {}
 
     def key(self, handler) -> str:
         """One string per visitor: the teacher's session, a learner's session, or else the address."""

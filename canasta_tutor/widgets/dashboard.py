@@ -101,6 +101,8 @@ class TeacherDashboard(widgets.VBox):
         results, stays on the teacher's own screen)."""
         base = identity.base_url().rstrip("/")
         first = f" Learners open <code class='ct-join-url'>{html.escape(urls[0])}</code>." if urls else ""
+        if identity.hub_user():  # the hub signs learners in: no Join screen there
+            return f"<p class='ct-join'>{first}</p>" if first else ""
         return (f"<p class='ct-join'>{first} <a class='ct-join-link' href='{base}/classroom/join' target='_blank'>"
                 "<b>Open the Join screen</b></a> for the projector (a large QR code, the address and the class "
                 "code, no results).</p>")

@@ -45,11 +45,15 @@ class RosterPanel(widgets.VBox):
         self.free_button.on_click(lambda _b: self.free(self.who.value))
         self.code_button.on_click(lambda _b: self.reset_code(self.who.value))
         base = identity.base_url().rstrip("/")
+        self.codes = not identity.hub_user()  # under a hub, the hub signs learners in: no codes, no cards
+        intro = ("<h3>The class's list</h3><p>Each learner signs in again, on any device, with their personal code. "
+                 f"<a class='ct-cards-link' href='{base}/classroom/cards' target='_blank'>Print the join cards</a> "
+                 "(a QR code each).</p>" if self.codes else "<h3>The class's list</h3>")
+        if not self.codes:
+            self.code_button.layout.display = "none"
         self.add_class("ct-roster")
         self.children = [
-            widgets.HTML("<h3>The class's list</h3><p>Each learner signs in again, on any device, with their "
-                         f"personal code. <a class='ct-cards-link' href='{base}/classroom/cards' target='_blank'>"
-                         "Print the join cards</a> (a QR code each).</p>"),
+            widgets.HTML(intro),
             self.table, widgets.HBox([self.names, self.add_button]),
             widgets.HBox([self.who, self.new_name, self.rename_button]),
             widgets.HBox([self.into, self.merge_button]),
@@ -63,11 +67,12 @@ class RosterPanel(widgets.VBox):
         except CanastaError as e:
             self.message.value = f"<p style='color:{_BAD}'>{html.escape(str(e))}</p>"
             return []
+        code = (lambda e: f"<td><code>{html.escape(str(e['code']))}</code></td>") if self.codes else (lambda e: "")
         rows = "".join(f"<tr class='ct-roster-row' data-learner='{html.escape(e['name'], quote=True)}'>"
-                       f"<td>{html.escape(e['name'])}</td><td><code>{html.escape(str(e['code']))}</code></td>"
-                       f"<td>{e['answers']}</td></tr>" for e in entries)
-        self.table.value = ("<table class='ct-table ct-roster-table'><tr><th>Learner</th><th>Personal code</th>"
-                            f"<th>Answers</th></tr>{rows}</table>" if entries else
+                       f"<td>{html.escape(e['name'])}</td>{code(e)}<td>{e['answers']}</td></tr>" for e in entries)
+        head = "<th>Personal code</th>" if self.codes else ""
+        self.table.value = ("<table class='ct-table ct-roster-table'><tr><th>Learner</th>"
+                            f"{head}<th>Answers</th></tr>{rows}</table>" if entries else
                             "<p><i>Nobody yet: add names below, or learners add themselves as they sign in.</i></p>")
         options = [(e["name"], e["learner_id"]) for e in entries]
         for box in (self.who, self.into):

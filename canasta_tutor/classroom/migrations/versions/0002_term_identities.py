@@ -2,7 +2,8 @@
 
 * ``learners.code``: each learner's personal code (their join card), unique within the class; the learners of an
   older database are given one each;
-* ``sessions``: the signed-in browsers (a restart of the server signs nobody out);
+* ``sessions``: the signed-in browsers (a restart of the server signs nobody out); ``merged``: which learner a
+  merged one became;
 * ``attempts.learner_id``: whose attempt it is, by the learner's id in the class, not by a name that a learner of
   another class may share; filled for the older attempts of a class from the learner of that name in that class.
 
@@ -36,8 +37,9 @@ def _indexes(bind, table: str) -> set:
 
 def upgrade() -> None:
     bind = op.get_bind()
-    if "sessions" not in set(sa.inspect(bind).get_table_names()):
-        db.sessions.create(bind)
+    for table in (db.sessions, db.merged):
+        if table.name not in set(sa.inspect(bind).get_table_names()):
+            table.create(bind)
     if "learner_id" not in _columns(bind, "attempts"):
         op.add_column("attempts", sa.Column("learner_id", sa.Integer))
     if "attempts_by_learner_id" not in _indexes(bind, "attempts"):
@@ -62,4 +64,5 @@ def downgrade() -> None:
         batch.drop_column("code")
     with op.batch_alter_table("attempts") as batch:
         batch.drop_column("learner_id")
+    db.merged.drop(op.get_bind(), checkfirst=True)
     db.sessions.drop(op.get_bind(), checkfirst=True)
