@@ -77,11 +77,12 @@ class LandingRedirect(tornado.web.RedirectHandler):
 
 # --- canasta-tutor serve's sign-in pages ------------------------------------------------------------------------
 #: On the sign-in page: a join card's QR code opens ``signin#card=CODE``; the code (after "#", so never sent in an
-#: address, never in a log) goes into the form, which is sent at once. The teacher's file link does the same with
-#: ``teacher#key=KEY``.
-_FROM_FRAGMENT = ("<script>(function(){{var m=/^#{name}=([^&]*)/.exec(location.hash);if(!m)return;"
+#: address, never in a log) goes into the form, which is sent at once (also when only the "#" part of an open page
+#: changes). The teacher's file link does the same with ``teacher#key=KEY``.
+_FROM_FRAGMENT = ("<script>(function(){{function go(){{var m=/^#{name}=([^&]*)/.exec(location.hash);if(!m)return;"
                   "history.replaceState(null,'',location.pathname);var f=document.getElementById('{field}');"
-                  "f.value=decodeURIComponent(m[1]);f.form.submit();}})();</script>")
+                  "f.value=decodeURIComponent(m[1]);f.form.submit();}}go();"
+                  "window.addEventListener('hashchange',go);}})();</script>")
 
 
 class SignInHandler(CanastaHandler):
