@@ -128,7 +128,8 @@ def test_the_teachers_list_adds_renames_merges_frees_and_gives_new_codes(signed_
                       answer={}, correct=True, seconds=1, learner_id=zed)
     room.store.record(learner="Zed 2", puzzle_set="S", puzzle_id="m-2", kind="meld", topic="melds", difficulty=1,
                       answer={}, correct=False, seconds=1, learner_id=zed2["learner_id"])
-    panel.refresh()
+    d.update()
+    assert "Zed 2" in d.learners.value
     panel.who.value, panel.into.value = zed2["learner_id"], zed
     panel.merge_button.click()
     assert "Zed 2" not in [label for label, _ in panel.who.options]
