@@ -103,7 +103,7 @@ def test_the_teachers_tab_titles_fit_a_phone(browser, server):  # noqa: F811
     page = context.new_page()
     page.set_default_timeout(90_000)
     try:
-        page.goto(server + "/teacher?key=k3y-app")
+        page.goto(server + "/teacher#key=k3y-app")
         page.wait_for_url("**/teacher/dashboard.ipynb")
         tabs = page.locator(".ct-teacher-tabs .lm-TabBar-tab")
         tabs.nth(3).wait_for()

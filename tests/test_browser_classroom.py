@@ -194,14 +194,22 @@ def test_a_class_signs_in_answers_and_the_teacher_sees_it(browser, server):  # n
         response = tp.goto(server["url"] + "/voila/render/teacher/dashboard.ipynb")
         assert response.status == 403 and "for the teacher" in tp.locator("body").inner_text()
         assert bo.request.get(server["url"] + "/classroom/export/learners.csv").status == 403
-        response = tp.goto(server["url"] + "/teacher?key=wrong")
-        assert response.status == 403
+        tp.goto(server["url"] + "/teacher#key=wrong")  # the form sends what follows "#" (never in a log)
+        tp.get_by_text("That is not the teacher key.").wait_for()
         # --- and with it shows both learners with the right counts ---------------------------------------
-        tp.goto(server["url"] + "/teacher?key=" + KEY)
+        tp.goto(server["url"] + "/teacher#key=" + KEY)
         tp.wait_for_url("**/teacher/dashboard.ipynb")
         tp.locator(".ct-heatmap").wait_for()
-        tp.locator(".ct-join svg").first.wait_for()  # the join address as a QR code
         assert server["url"].replace("http://", "") in tp.locator(".ct-join-url").inner_text()
+        assert tp.locator(".ct-join svg").count() == 0  # the QR code is on the Join screen, not beside results
+        with tp.context.expect_page() as opened:
+            tp.locator(".ct-join-link").click()
+        join = opened.value
+        join.locator(".ct-join-screen svg").first.wait_for()  # the join address as a large QR code
+        assert server["url"].replace("http://", "") in join.locator(".ct-join-url").inner_text()
+        assert CODE in join.locator(".ct-class-code").inner_text() and ANA not in join.locator("body").inner_text()
+        shot(join, "03-join-screen")
+        join.close()
         shot(tp, "03-dashboard")
         cells = tp.locator(".ct-cell").evaluate_all(
             "els => els.map(e => [e.dataset.learner, e.dataset.topic, +e.dataset.attempts, +e.dataset.correct])")

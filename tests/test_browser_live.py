@@ -49,7 +49,7 @@ def test_live_puzzle_homework_and_worksheets(browser, live_server):  # noqa: F81
 
         # --- the teacher sends a puzzle from the dashboard's Live puzzle tab --------------------------------
         tp = teacher_ctx.new_page()
-        tp.goto(server["url"] + "/teacher?key=" + KEY)
+        tp.goto(server["url"] + "/teacher#key=" + KEY)
         tp.wait_for_url("**/teacher/dashboard.ipynb")
         tp.locator(".ct-heatmap").wait_for()  # the Class tab comes first, as before
         tab(tp, "Live puzzle")

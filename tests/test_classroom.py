@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -172,16 +173,24 @@ def test_classroom_listens_everywhere_and_prints_the_addresses_and_key(monkeypat
     options, text = run_serve(monkeypatch, capsys, "--classroom", "--teacher-key", "k3y", "--class-code", "blue")
     assert options["ip"] == "0.0.0.0" and options["settings"].classroom
     assert options["settings"].teacher_key == "k3y" and options["settings"].class_code == "blue"
-    assert "teacher?key=k3y" in text and "Class code: blue" in text
+    assert "teacher (type your teacher key)" in text and "Class code: blue" in text
+    assert "k3y" not in text  # the teacher chose it: it is not shown on a projected terminal either
     for ip in network_addresses():
         assert f"http://{ip}:8866/" in text
 
 
-def test_serve_defaults_stay_on_this_machine_with_a_fresh_key(monkeypatch, capsys):
-    a, _ = run_serve(monkeypatch, capsys)
+def test_serve_defaults_stay_on_this_machine_with_a_fresh_key_kept_in_a_private_file(monkeypatch, capsys):
+    """The new key is never printed (a projected terminal): the output names a file only its user may read, whose
+    link carries the key after the "#" (never sent to the server, never in its log)."""
+    a, text = run_serve(monkeypatch, capsys)
+    key = a["settings"].teacher_key
+    assert key not in text
+    link = Path(re.search(r"open file://(\S+) in this computer", text).group(1))
+    assert link.stat().st_mode & 0o777 == 0o600
+    assert f"http://127.0.0.1:8866/teacher#key={key}" in link.read_text()
     b, _ = run_serve(monkeypatch, capsys)
     assert a["ip"] == "127.0.0.1" and not a["settings"].classroom
-    assert len(a["settings"].teacher_key) == 12 and a["settings"].teacher_key != b["settings"].teacher_key
+    assert len(key) == 12 and key != b["settings"].teacher_key and b["settings"].teacher_key in link.read_text()
     assert run_serve(monkeypatch, capsys, "--ip", "10.1.2.3")[0]["settings"].classroom
 
 

@@ -92,7 +92,8 @@ def test_the_dashboard_for_the_teacher(signed_in, db_url):
     room.join("Ana", "blue")
     signed_in("teacher", teacher=True)
     d = TeacherDashboard(classroom=room, refresh=0, join_urls=["http://192.168.1.20:8866/"])
-    assert d.allowed and "<svg" in d.join.value and "http://192.168.1.20:8866/" in d.join.value
+    assert d.allowed and "http://192.168.1.20:8866/" in d.join.value and "/classroom/join" in d.join.value
+    assert "<svg" not in d.join.value  # the QR code is on the Join screen, for the projector, not beside results
     assert "1</b> learners · <b>0</b> answers" in d.summary.value and "class code <b>blue</b>" in d.summary.value
     for pid in ("t-1", "t-2", "t-3"):
         room.store.record(learner="Ana", puzzle_set="S", puzzle_id=pid, kind="take-pile", topic="taking the pile",
@@ -105,3 +106,44 @@ def test_the_dashboard_for_the_teacher(signed_in, db_url):
     assert d.new_class("red") is False and room.current().id == first  # asks once
     assert d.new_class("red") is True and room.current().id != first and room.current().code == "red"
     assert "0</b> learners" in d.summary.value
+
+
+def test_the_teachers_list_adds_renames_merges_frees_and_gives_new_codes(signed_in, db_url):
+    from canasta_tutor.classroom.accounts import Roster
+
+    room = Classroom(db_url)
+    signed_in("teacher", teacher=True)
+    d = TeacherDashboard(classroom=room, refresh=0)
+    panel = d.roster
+    panel.names.value = "Zed\nAna\n\nzed"
+    panel.add_button.click()
+    assert [e["name"] for e in Roster(room).entries()] == ["Ana", "Zed"]
+    assert "already called zed" in panel.message.value and panel.names.value  # the refused one is said
+    codes = {e["name"]: e["code"] for e in Roster(room).entries()}
+    assert all(f"<code>{c}</code>" in panel.table.value for c in codes.values())
+    assert [label for label, _ in panel.who.options] == ["Ana", "Zed"]
+    ana, zed = (dict(panel.who.options)[n] for n in ("Ana", "Zed"))
+    zed2 = room.join("Zed 2").learner
+    room.store.record(learner="Zed", puzzle_set="S", puzzle_id="m-1", kind="meld", topic="melds", difficulty=1,
+                      answer={}, correct=True, seconds=1, learner_id=zed)
+    room.store.record(learner="Zed 2", puzzle_set="S", puzzle_id="m-2", kind="meld", topic="melds", difficulty=1,
+                      answer={}, correct=False, seconds=1, learner_id=zed2["learner_id"])
+    d.update()
+    assert "Zed 2" in d.learners.value
+    panel.who.value, panel.into.value = zed2["learner_id"], zed
+    panel.merge_button.click()
+    assert "Zed 2" not in [label for label, _ in panel.who.options]
+    rows = room.report().per_learner()
+    assert rows.loc[rows["learner"] == "Zed", "attempts"].tolist() == [2]
+    assert "Zed 2" not in d.learners.value  # the dashboard redrew: one row
+    panel.who.value = ana
+    panel.new_name.value = "Ana B"
+    panel.rename_button.click()
+    assert "Ana is now called Ana B" in panel.message.value
+    panel.code_button.click()
+    assert Roster(room).find(ana)["code"] != codes["Ana"]
+    panel.free_button.click()
+    assert [label for label, _ in panel.who.options] == ["Zed"]
+    panel.who.value = zed
+    panel.free_button.click()
+    assert "has 2 answers" in panel.message.value

@@ -218,7 +218,7 @@ def test_a_file_made_by_the_old_code_is_upgraded_in_place(tmp_path):
                       answer={}, correct=True, seconds=1)
     assert room.attempts()["puzzle_id"].tolist() == ["m-1", "m-3"]  # a new attempt still goes to Ana's class
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0001",)]
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [(db.HEAD_REVISION,)]
         assert conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall() == []
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"live_puzzles", "live_answers", "assignments"} <= tables
@@ -247,7 +247,7 @@ def test_a_new_database_has_exactly_the_declared_tables(db_url):
         assert tables == set(db.metadata.tables) | {"alembic_version"}
         for table in db.metadata.sorted_tables:
             assert {c["name"] for c in inspector.get_columns(table.name)} == set(table.c.keys()), table.name
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == "0001"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == db.HEAD_REVISION
 
 
 def test_head_revision_is_alembics_head():

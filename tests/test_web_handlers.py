@@ -24,10 +24,12 @@ import pytest
 from test_browser import serve
 
 from canasta_tutor.web.visitors import (
+    COOKIE_DAYS,
     SESSION_COOKIE,
     TEACHER_COOKIE,
     HubRole,
     KernelRegistry,
+    RateLimit,
     TeacherKey,
     Visitors,
     is_teacher_server,
@@ -127,8 +129,16 @@ def server(tmp_path_factory):
 @pytest.fixture
 def teacher(server):
     client = Client(server["url"])
-    assert client.get("/teacher?key=" + KEY).status == 302
+    assert client.post("/teacher", form={"_xsrf": client.xsrf("/teacher"), "key": KEY}).status == 302
     return client
+
+
+def cookie_value(client: Client, name: str) -> str:
+    """What a signed cookie of ours holds (Tornado's "2|..." format: the value is base64, signed, not secret)."""
+    import base64
+
+    fields = client.cookies[name].strip('"').split("|")
+    return base64.b64decode(fields[4].split(":", 1)[1]).decode()
 
 
 _names = iter(range(1, 1000))
@@ -174,9 +184,12 @@ def test_sign_in_says_what_is_wrong_and_keeps_the_name(server):
 
 def test_sign_out_forgets_the_learner_and_the_teacher(server, learner, teacher):
     for c in (learner, teacher):
+        kept = dict(c.cookies)
         r = c.get("/classroom/signout")
         assert r.status == 302 and r.headers["Location"] == "/classroom/signin"
         assert {h.split("=")[0] for h in c.set_cookies} >= {SESSION_COOKIE, TEACHER_COOKIE}
+        assert c.get("/voila/render/index.ipynb").headers["Location"] == "/classroom/signin"
+        c.cookies = kept  # a copy of the cookies from before: their sessions have ended
         assert c.get("/voila/render/index.ipynb").headers["Location"] == "/classroom/signin"
     assert teacher.get("/classroom/export/learners.csv").status == 403
 
@@ -185,9 +198,11 @@ def test_the_teacher_key_opens_the_dashboard_and_nothing_else_does(server):
     c = Client(server["url"])
     form = c.get("/teacher")
     assert form.status == 200 and "type='password'" in form.text
-    wrong = c.get("/teacher?key=wrong")
-    assert wrong.status == 403 and "That is not the teacher key." in wrong.text and TEACHER_COOKIE not in c.cookies
+    in_address = c.get("/teacher?key=" + KEY)  # an address stays in the history and in logs: not accepted
+    assert in_address.status == 400 and "type it here" in in_address.text and TEACHER_COOKIE not in c.cookies
     token = c.xsrf("/teacher")
+    wrong = c.post("/teacher", form={"_xsrf": token, "key": "wrong-k3y-guess"})
+    assert wrong.status == 403 and "That is not the teacher key." in wrong.text and TEACHER_COOKIE not in c.cookies
     assert c.post("/teacher", form={"_xsrf": token, "key": "nope"}).status == 403
     assert c.post("/teacher", form={"key": KEY}).status == 403  # no form token
     r = c.post("/teacher", form={"_xsrf": token, "key": f"  {KEY} "})
@@ -195,7 +210,54 @@ def test_the_teacher_key_opens_the_dashboard_and_nothing_else_does(server):
     [cookie] = [h for h in c.set_cookies if h.startswith(TEACHER_COOKIE + "=")]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
     assert c.get("/teacher").headers["Location"] == "/voila/render/teacher/dashboard.ipynb"  # in already
-    assert Client(server["url"]).get("/teacher?key=" + KEY).status == 302
+    assert KEY not in cookie_value(c, TEACHER_COOKIE) and "sid" in json.loads(cookie_value(c, TEACHER_COOKIE))
+    assert "location.hash" in form.text  # the teacher's file link: teacher#key=..., never sent to the server
+    log = server["log"].read_text(errors="replace")
+    assert "/teacher?[query not logged]" in log and KEY not in log and "wrong-k3y-guess" not in log
+
+
+def test_a_learners_cookie_holds_a_session_id_only_and_a_code_brings_them_back(server):
+    c = Client(server["url"])
+    assert c.sign_in("Eve Handler").status == 302
+    assert set(json.loads(cookie_value(c, SESSION_COOKIE))) == {"sid"}  # no name, no id to edit
+    [cookie] = [h for h in c.set_cookies if h.startswith(SESSION_COOKIE + "=")]
+    expires = re.search(r"expires=([^;]+)", cookie, re.I).group(1)
+    from email.utils import parsedate_to_datetime
+
+    assert (parsedate_to_datetime(expires).timestamp() - time.time()) / 86400 > 300  # a term, not a day
+    page = c.get("/voila/render/index.ipynb")
+    code = re.search(r"ct-personal-code.{0,20}?([A-HJ-NP-Z2-9]{6})", page.text)
+    assert code, "the landing page shows the learner's personal code"
+    other = Client(server["url"])
+    assert other.sign_in("Eve Handler").status == 409  # taken, without the code
+    back = other.post("/classroom/signin", form={"_xsrf": other.xsrf("/classroom/signin"), "name": "",
+                                                 "personal": code.group(1).lower()})
+    assert back.status == 302
+    assert re.search(r"Signed in as .{0,60}Eve Handler", other.get("/voila/render/index.ipynb").text)
+
+
+def test_the_join_screen_and_the_cards_are_the_teachers(server, learner, teacher):
+    for path in ("/classroom/join", "/classroom/cards"):
+        assert learner.get(path).status == 403 and Client(server["url"]).get(path).status == 403
+    join = teacher.get("/classroom/join")
+    assert join.status == 200 and "<svg" in join.text and CODE in join.text and f"{HOST}:" in join.text
+    assert "Learner " not in join.text and "%" not in join.text.split("</style>")[1]  # no name, no result
+    cards = teacher.get("/classroom/cards")
+    assert cards.status == 200 and cards.text.count("class='card ct-card'") >= 1 and "<svg" in cards.text
+
+
+def test_teacher_key_tries_are_limited_for_everyone_with_a_clear_page(server):
+    """20 tries a minute in all (the server's own machine has no bucket of its own, but counts in that one)."""
+    c = Client(server["url"])
+    token = c.xsrf("/teacher")
+    answers = [c.post("/teacher", form={"_xsrf": token, "key": f"guess-{i}"}) for i in range(25)]
+    limited = [a for a in answers if a.status == 429]
+    assert limited and all(a.status == 403 for a in answers[:len(answers) - len(limited)])
+    assert "Too many tries" in limited[0].text and int(limited[0].headers["Retry-After"]) >= 1
+    time.sleep(int(limited[-1].headers["Retry-After"]) + 0.5)  # a try back: the right key works again, and
+    for _ in range(3):  # does not count (the teacher is not locked out by their own sign-ins)
+        assert Client(server["url"]).post("/teacher", form={"_xsrf": token, "key": KEY},
+                                          headers={"Cookie": f"_xsrf={c.cookies['_xsrf']}"}).status == 302
 
 
 # --- ExportHandler, WorksheetHandler (canasta-tutor serve) ------------------------------------------------------
@@ -428,29 +490,44 @@ def test_visitors_sign_in_and_read_back_a_learner_of_the_open_class_only(room):
     h = FakeHandler()
     assert visitors.session(h) is None and visitors.key(h) == "anonymous:10.0.0.9"
     visitors.sign_in_learner(h, room.join("Ana").learner)
-    assert h.set[SESSION_COOKIE] == {"expires_days": 1, "httponly": True, "samesite": "Lax"}
+    assert h.set[SESSION_COOKIE] == {"expires_days": COOKIE_DAYS, "httponly": True, "samesite": "Lax"}
+    assert set(json.loads(h.cookies[SESSION_COOKIE])) == {"sid"}
     session = visitors.session(h)
     assert session["name"] == "Ana" and visitors.key(h) == f"learner:{session['learner_id']}:{session['sid']}"
     assert visitors.teacher(h) is None
     for broken in ("not json", "[1, 2]", json.dumps({"learner_id": session["learner_id"], "name": "Someone"})):
         assert visitors.session(FakeHandler({SESSION_COOKIE: broken})) is None
+    assert Visitors(room, "k3y").session(FakeHandler(h.cookies))["name"] == "Ana"  # the server restarted
     room.new_class()  # the class is closed: its learners are signed out
-    assert visitors.session(h) is None
+    assert visitors.session(FakeHandler(h.cookies)) is None
     visitors.sign_out(h)
     assert h.cookies == {}
 
 
-def test_visitors_know_the_teacher_by_the_key_in_the_cookie(room):
+def test_visitors_know_the_teacher_by_a_session_opened_with_the_key(room):
     visitors = Visitors(room, "k3y")
     h = FakeHandler()
     visitors.sign_in_teacher(h)
+    assert "k3y" not in h.cookies[TEACHER_COOKIE]
     sid = visitors.teacher(h)
     assert sid and visitors.key(h) == "teacher:" + sid
     assert TeacherKey(visitors).is_teacher(h) and not TeacherKey(visitors).is_teacher(FakeHandler())
     assert Visitors(room, "other").teacher(h) is None  # the server was restarted with another key
     assert Visitors(room, "").teacher(h) is None and not Visitors(room, "").is_teacher_key("")
     assert visitors.is_teacher_key(" k3y ") and not visitors.is_teacher_key("k3")
+    visitors.sign_out(h)
+    assert Visitors(room, "k3y").teacher(FakeHandler({TEACHER_COOKIE: json.dumps({"sid": sid})})) is None  # revoked
 
+
+def test_sign_ins_are_limited_per_address_and_overall():
+    now = [0.0]
+    limit = RateLimit(per_address=(10, 60.0), overall=(60, 60.0), exempt={"127.0.0.1"}, clock=lambda: now[0])
+    assert [limit.wait("10.0.0.9") for _ in range(10)] == [0.0] * 10
+    assert limit.wait("10.0.0.9") == 6.0 and limit.wait("10.0.0.10") == 0.0  # one device, not the class
+    assert all(limit.wait("127.0.0.1") == 0.0 for _ in range(49))  # the teacher's machine: only the overall one
+    assert limit.wait("10.0.0.11") == 1.0  # 60 in all at once, then one a second
+    now[0] += 6.0
+    assert limit.wait("10.0.0.9") == 0.0
 
 def test_a_teacher_key_may_have_any_letters(room):
     """A key typed with accents (or chosen with them: --teacher-key) is compared, not a server error."""

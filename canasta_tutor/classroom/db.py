@@ -45,7 +45,9 @@ attempts = sa.Table(
     sa.Column("seconds", sa.Float),
     sa.Column("timestamp", sa.Text, nullable=False),
     sa.Column("class_id", sa.Integer),
+    sa.Column("learner_id", sa.Integer),  # the learner (learners.id) of a class, when one was signed in
     sa.Index("attempts_by_learner", "learner", "id"),
+    sa.Index("attempts_by_learner_id", "learner_id", "id"),
     sqlite_autoincrement=True,
 )
 
@@ -65,8 +67,29 @@ learners = sa.Table(
     sa.Column("name", sa.Text, nullable=False),
     sa.Column("name_key", sa.Text, nullable=False),
     sa.Column("joined", sa.Text, nullable=False),
+    sa.Column("code", sa.Text),  # the learner's personal code (their join card), unique in the class
     sa.UniqueConstraint("class_id", "name_key"),
+    sa.Index("learners_by_code", "class_id", "code", unique=True),
     sqlite_autoincrement=True,
+)
+
+#: a learner merged into another (:meth:`~canasta_tutor.classroom.accounts.Roster.merge`): a page still open under
+#: the old name saves its answers to the learner kept
+merged = sa.Table(
+    "merged", metadata,
+    sa.Column("old_id", sa.Integer, primary_key=True),
+    sa.Column("new_id", sa.Integer, nullable=False),
+)
+
+#: who is signed in where: one row per browser (a learner's or the teacher's), until they sign out or the class
+#: ends; the cookie holds the session id, the table only its SHA-256 (a copy of the table signs nobody in)
+sessions = sa.Table(
+    "sessions", metadata,
+    sa.Column("id_hash", sa.Text, primary_key=True),
+    sa.Column("learner_id", sa.Integer, sa.ForeignKey("learners.id")),  # NULL: a teacher's session
+    sa.Column("teacher_key", sa.Text),  # a teacher's session: an HMAC of the key it was opened with
+    sa.Column("created", sa.Text, nullable=False),
+    sa.Index("sessions_by_learner", "learner_id"),
 )
 
 live_puzzles = sa.Table(
@@ -229,7 +252,7 @@ class _Tx:
 
 
 #: The newest migration's revision (``migrations/versions``); tests/test_storage.py checks it is Alembic's head.
-HEAD_REVISION = "0001"
+HEAD_REVISION = "0002"
 
 
 def _at_head(where: Target, busy_seconds: float) -> bool:

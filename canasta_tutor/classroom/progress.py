@@ -248,19 +248,34 @@ class ProgressStore:
         return True
 
     def _insert(self, rows: list[tuple]) -> None:
-        """Write ``rows`` in one transaction; each attempt goes to the open class its learner signed in to."""
-        t, c, lr = db.attempts, db.classes, db.learners
-        in_class = (sa.select(lr.c.class_id).join(c, c.c.id == lr.c.class_id)
-                    .where(c.c.archived.is_(None), lr.c.name == sa.bindparam("p_learner"))
-                    .order_by(c.c.id.desc()).limit(1).scalar_subquery())
-        stmt = t.insert().values({**{name: sa.bindparam("p_" + name) for name in COLUMNS[1:]}, "class_id": in_class})
+        """Write ``rows`` in one transaction. An attempt with a learner id (the 11th field) is that learner's, in
+        their class; one without goes to the learner of that name in the open class, if there is one."""
+        t, c, lr, m = db.attempts, db.classes, db.learners, db.merged
+        by_name = (sa.select(lr.c.id).join(c, c.c.id == lr.c.class_id)
+                   .where(c.c.archived.is_(None), lr.c.name == sa.bindparam("p_learner"))
+                   .order_by(c.c.id.desc()).limit(1).scalar_subquery())
+        given = sa.bindparam("p_learner_id", type_=sa.Integer)
+        # a learner merged into another while their page was open: the answer is the kept learner's
+        merged_into = sa.select(m.c.new_id).where(m.c.old_id == given).scalar_subquery()
+        learner_id = sa.func.coalesce(merged_into, given, by_name)
+        in_class = sa.select(lr.c.class_id).where(lr.c.id == learner_id).scalar_subquery()
+        # the learner's name now (renamed or merged while their page was open), else the name given
+        name_now = sa.func.coalesce(sa.select(lr.c.name).where(lr.c.id == learner_id).scalar_subquery(),
+                                    sa.bindparam("p_learner"))
+        stmt = t.insert().values({**{name: sa.bindparam("p_" + name) for name in COLUMNS[1:]},
+                                  "learner": name_now, "learner_id": learner_id, "class_id": in_class})
         with self._begin(write=True) as conn:
-            conn.execute(stmt, [{"p_" + name: value for name, value in zip(COLUMNS[1:], row)} for row in rows])
+            conn.execute(stmt, [{**{"p_" + name: value for name, value in zip(COLUMNS[1:], row)},
+                                 "p_learner_id": row[10] if len(row) > 10 else None} for row in rows])
 
     # --- writing -------------------------------------------------------------------------
     def record(self, *, learner: str, puzzle_set: str, puzzle_id: str, kind: str, topic: str, difficulty: int,
-               answer, correct: bool, seconds: float | None, timestamp: str | None = None) -> SaveResult:
+               answer, correct: bool, seconds: float | None, timestamp: str | None = None,
+               learner_id: int | None = None) -> SaveResult:
         """Store one attempt in its own transaction, after any attempts kept from earlier failures.
+
+        ``learner_id``: the signed-in learner's id in their class (:mod:`.roster`), whose attempt this is, whatever
+        their name; without it, the attempt is the open class's learner of that name, if any.
 
         Returns a :class:`SaveResult`: ``saved`` when the attempt is in the database now; otherwise it is kept
         (in memory and in the journal file) and saved by the next write that succeeds. Raises
@@ -271,7 +286,7 @@ class ProgressStore:
             raise ProgressError(f"difficulty must be a whole number, not {clip_repr(difficulty, 40)}")
         row = (clean_name(learner), str(puzzle_set), str(puzzle_id), str(kind), str(topic), difficulty,
                json.dumps(answer, ensure_ascii=False, default=str), 1 if correct else 0, clean_seconds(seconds),
-               stamp)
+               stamp, None if learner_id is None else int(learner_id))
         try:
             rows = self._take_journal() + self._kept + [row]
         except ProgressError as e:
@@ -351,7 +366,7 @@ class ProgressStore:
                 row = json.loads(line)
             except ValueError:
                 continue  # a line cut short by a crash: the rest are still good
-            if isinstance(row, list) and len(row) == 10:
+            if isinstance(row, list) and len(row) in (10, 11):  # (10: written before learner ids)
                 rows.append(tuple(row))
         return rows
 
@@ -388,11 +403,14 @@ class ProgressStore:
             self._kept = list(rows)
 
     # --- reading -------------------------------------------------------------------------
-    def _select(self, learner: str | None, read):
-        """Run ``read(connection, select)`` on every attempt (of ``learner``), oldest first."""
+    def _select(self, learner: str | None, read, learner_id: int | None = None):
+        """Run ``read(connection, select)`` on every attempt (of ``learner_id``, else of ``learner``), oldest
+        first."""
         t = db.attempts
         query = sa.select(*(t.c[name] for name in COLUMNS))
-        if learner is not None:
+        if learner_id is not None:
+            query = query.where(t.c.learner_id == int(learner_id))
+        elif learner is not None:
             query = query.where(t.c.learner == clean_name(learner))
         try:
             with self._begin() as conn:
@@ -400,13 +418,14 @@ class ProgressStore:
         except db.DB_ERRORS as e:
             raise self._error("cannot read", e) from None
 
-    def history(self, learner: str | None = None) -> list[Attempt]:
-        """The attempts in the order they were made (all learners when ``learner`` is None).
+    def history(self, learner: str | None = None, *, learner_id: int | None = None) -> list[Attempt]:
+        """The attempts in the order they were made: ``learner_id``'s (a learner of a class: theirs only, never
+        those of a namesake in another class), else ``learner``'s by name, else everyone's.
 
         A row that cannot be read in full (an answer that is not JSON, a missing time) is still returned,
         with what could be read.
         """
-        rows = self._select(learner, lambda conn, q: conn.execute(q).fetchall())
+        rows = self._select(learner, lambda conn, q: conn.execute(q).fetchall(), learner_id)
         return [Attempt(learner=r[1], puzzle_set=r[2], puzzle_id=r[3], kind=r[4], topic=r[5],
                         difficulty=_int_or(r[6], 1), answer=_json_or_text(r[7]), correct=r[8] in (1, True, "1"),
                         seconds=clean_seconds(r[9]), timestamp=r[10]) for r in rows]

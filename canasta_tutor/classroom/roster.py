@@ -5,7 +5,8 @@ The class tables live in the progress database, beside the attempts:
 * ``classes``: one row per class; the newest open one is the class being taught,
   starting a new class archives the old one (its rows stay, for the record);
 * ``learners``: the names signed in to each class, unique per class whatever
-  their case or surrounding spaces ("Ana" and " ana" are one name);
+  their case or surrounding spaces ("Ana" and " ana" are one name), each with a
+  personal code (see :mod:`.accounts`: a name on the list needs its code);
 * ``attempts.class_id``: filled when the attempt is saved, when its learner is
   signed in to the open class, so the trainer saves its attempts exactly as it
   always did.
@@ -14,10 +15,13 @@ The tables are declared in :mod:`.db` and made by its migrations (SQLite or Post
 
 >>> import tempfile, os
 >>> room = Classroom(os.path.join(tempfile.mkdtemp(), "p.sqlite3"))
->>> room.join("Ana").ok, room.join(" ana ").ok
+>>> ana = room.join("Ana")
+>>> ana.ok, room.join(" ana ").ok
 (True, False)
->>> print(room.join(" ana ").reasons[0].text)
-Someone in this class is already called ana: please choose another name (add an initial, say).
+>>> room.join(" ana ").codes
+('name-taken',)
+>>> room.join("", personal=ana.learner["code"]).learner["name"]
+'Ana'
 """
 
 from __future__ import annotations
@@ -118,39 +122,65 @@ class Classroom:
         return self.current()
 
     # --- learners --------------------------------------------------------------------
-    def join(self, name, code: str = "") -> JoinVerdict:
-        """Sign ``name`` in to the open class. Truthy with ``learner_id``/``name``/``class_id`` when it worked;
-        otherwise the reasons say what to change."""
-        shown = clean_name(name)
-        if not shown:
-            return _no("no-name", "Type your name first.")
-        if len(shown) > MAX_NAME:
-            return _no("name-too-long", f"Your name may have at most {MAX_NAME} characters; this one has "
-                                        f"{len(shown)}.")
-        if any(ord(ch) < 32 for ch in shown):
-            return _no("name-control", "Your name may not contain control characters.")
+    def join(self, name, code: str = "", *, personal: str = "", by_teacher: bool = False) -> JoinVerdict:
+        """Sign ``name`` in to the open class. Truthy with ``learner_id``/``name``/``class_id``/``code`` (the
+        learner's personal code) when it worked, and ``new`` when the name was not on the list before; otherwise
+        the reasons say what to change.
+
+        ``personal``: a learner's personal code (their join card): it alone signs them in again, whatever name is
+        typed. A name already on the list is never given to anyone without its code. ``by_teacher``: the teacher
+        puts the name on the list (no class code needed)."""
+        from .accounts import new_code, normal_code
+
+        if normal_code(personal):
+            return self._join_by_code(normal_code(personal))
+        shown, problem = check_name(name)
+        if problem is not None:
+            return problem
         info = self.current()
-        if info.code and str(code or "").strip().casefold() != info.code.casefold():
+        if not by_teacher and info.code and str(code or "").strip().casefold() != info.code.casefold():
             return _no("wrong-code", "That is not this class's code: ask your teacher for it.")
         lr = db.learners
-        try:
-            with self.store._begin(write=True) as conn:
-                learner_id = conn.execute(lr.insert().values(class_id=info.id, name=shown, name_key=name_key(shown),
-                                                             joined=_now()).returning(lr.c.id)).scalar_one()
-        except sa.exc.IntegrityError:
-            return _no("name-taken", f"Someone in this class is already called {shown}: please choose another "
-                                     "name (add an initial, say).")
-        except db.DB_ERRORS as e:
-            raise CanastaError(f"cannot sign in to the class in {self.store.where.shown}: {db.reason(e)}") from None
+        for _attempt in range(3):  # a new code that happens to be another learner's: draw again
+            personal_code = new_code()
+            try:
+                with self.store._begin(write=True) as conn:
+                    learner_id = conn.execute(lr.insert().values(class_id=info.id, name=shown,
+                                                                 name_key=name_key(shown), joined=_now(),
+                                                                 code=personal_code).returning(lr.c.id)).scalar_one()
+                break
+            except sa.exc.IntegrityError:
+                if any(name_key(r["name"]) == name_key(shown) for r in self.learners(info.id)):
+                    return _no("name-taken", f"Someone in this class is already called {shown}. If that is you, "
+                                             "type your personal code (on your card: your teacher has it); "
+                                             "otherwise choose another name (add an initial, say).")
+            except db.DB_ERRORS as e:
+                raise CanastaError(f"cannot sign in to the class in {self.store.where.shown}: "
+                                   f"{db.reason(e)}") from None
+        else:
+            raise CanastaError("cannot give a new learner a code of their own: try again")
         return JoinVerdict(True, (Reason("joined", f"Welcome, {shown}."),),
-                           {"learner_id": learner_id, "name": shown, "class_id": info.id})
+                           {"learner_id": learner_id, "name": shown, "class_id": info.id, "code": personal_code,
+                            "new": True})
+
+    def _join_by_code(self, personal: str) -> JoinVerdict:
+        lr = db.learners
+        info = self.current()
+        rows = self._query(sa.select(lr.c.id, lr.c.name).where(lr.c.class_id == info.id, lr.c.code == personal))
+        if not rows:
+            return _no("wrong-personal-code", "That personal code is not on this class's list: check your card, "
+                                              "or ask your teacher.")
+        return JoinVerdict(True, (Reason("welcome-back", f"Welcome back, {rows[0][1]}."),),
+                           {"learner_id": rows[0][0], "name": rows[0][1], "class_id": info.id, "code": personal,
+                            "new": False})
 
     def learner(self, learner_id: int) -> dict | None:
         """The learner with this id, if they belong to the open class."""
         lr, c = db.learners, db.classes
-        rows = self._query(sa.select(lr.c.id, lr.c.name, lr.c.class_id).join(c, c.c.id == lr.c.class_id)
+        rows = self._query(sa.select(lr.c.id, lr.c.name, lr.c.class_id, lr.c.code).join(c, c.c.id == lr.c.class_id)
                            .where(lr.c.id == int(learner_id), c.c.archived.is_(None)))
-        return {"learner_id": rows[0][0], "name": rows[0][1], "class_id": rows[0][2]} if rows else None
+        return ({"learner_id": rows[0][0], "name": rows[0][1], "class_id": rows[0][2], "code": rows[0][3]}
+                if rows else None)
 
     def learners(self, class_id: int | None = None) -> list[dict]:
         cid = self.current().id if class_id is None else class_id
@@ -187,6 +217,19 @@ class Classroom:
 
 def _no(code: str, text: str) -> JoinVerdict:
     return JoinVerdict(False, (Reason(code, text),))
+
+
+def check_name(name) -> tuple[str, JoinVerdict | None]:
+    """A name as it will be shown, and None; or a refusal saying what to change (joining, adding, renaming)."""
+    shown = clean_name(name)
+    if not shown:
+        return shown, _no("no-name", "Type your name first.")
+    if len(shown) > MAX_NAME:
+        return shown, _no("name-too-long", f"Your name may have at most {MAX_NAME} characters; this one has "
+                                           f"{len(shown)}.")
+    if any(ord(ch) < 32 for ch in shown):
+        return shown, _no("name-control", "Your name may not contain control characters.")
+    return shown, None
 
 
 class ClassReport:

@@ -22,7 +22,10 @@ For a class (``--classroom``, ``--ip``; see the README's "Teaching a class"):
 * in classroom mode only signed-in visitors get a kernel; every visitor (a session, or an address when
   nobody is signed in) holds at most ``kernels_per_visitor`` kernels: opening one more shuts the oldest down;
 * only the visitor who was given a kernel may shut it down, talk to it or delete it;
-* the teacher's page (``teacher/dashboard.ipynb``), the exports and the worksheet PDFs need the teacher key.
+* the teacher's page (``teacher/dashboard.ipynb``), the Join screen, the join cards, the exports and the worksheet
+  PDFs need the teacher's session: the teacher types the key once (the server prints where to find it, never the
+  key itself); sign-ins and key tries are rate-limited; sessions are kept in the database and the cookie secret
+  beside it, so a restart signs nobody out.
 
 :func:`serve` gathers the settings, builds the route table and starts Voilà; the handlers are at module level,
 each configured by its route: our pages and the teacher's downloads in :mod:`.handlers` (the downloads are the
@@ -38,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..classroom.downloads import worksheet_for  # noqa: F401 (its home was here; tests and older code import it from here)
-from .visitors import IDENTITY_HEADER, KERNELS_PER_VISITOR, TEACHER_PAGE, TeacherKey, Visitors
+from .visitors import IDENTITY_HEADER, KERNELS_PER_VISITOR, TEACHER_PAGE, TeacherKey, Visitors, loopback_addresses
 
 TEMPLATE_ROOT = Path(__file__).resolve().parent / "share" / "jupyter"
 DEFAULT_PORT = 8866
@@ -122,25 +125,47 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
     room = Classroom()
     if settings.class_code is not None and room.current().code != settings.class_code:
         room.set_code(settings.class_code)
-    visitors = Visitors(room, settings.teacher_key)
+    visitors = Visitors(room, settings.teacher_key, exempt=loopback_addresses())
     kernels = KernelOwners(settings.kernels_per_visitor)
-    plan = Plan(routes=route_table(visitors), kernels=kernels, pools=pools, preheat=preheat,
+    plan = Plan(routes=route_table(visitors, settings.join_urls), kernels=kernels, pools=pools, preheat=preheat,
+                cookie_secret=visitors.secret,
                 replacements=voila_replacements(visitors, kernels, sign_in_required=settings.classroom))
     CanastaVoila.launch_instance(argv=voila_arguments(lessons.resolve(), port=port, open_browser=open_browser,
                                                       preheat=preheat, cull_idle=cull_idle, ip=ip,
                                                       pool_size=pool_size), plan=plan)
 
 
-def route_table(visitors: Visitors) -> list[tuple]:
+def teacher_link(store, address: str, key: str) -> Path:
+    """A page beside the database, readable only by this user (0600), whose link opens the dashboard with ``key``:
+    the key after the "#" (never sent to the server, so never logged), filled into the teacher's form."""
+    import html
+
+    from ..classroom.accounts import secret_path
+
+    path = secret_path(store).with_name("teacher-link.html")
+    link = html.escape(f"{address}#key={key}", quote=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(f"<!DOCTYPE html><meta charset='utf-8'><title>Teacher's dashboard</title>"
+                f"<meta http-equiv='refresh' content='0; url={link}'>"
+                f"<p><a href='{link}'>Open the teacher's dashboard</a> (this file holds the teacher key: keep it "
+                f"to yourself).</p>")
+    return path
+
+
+def route_table(visitors: Visitors, join_urls=()) -> list[tuple]:
     """``canasta-tutor serve``'s own routes (paths under the server's URL), each with what its handler needs."""
     from .handlers import SIGN_IN, LandingRedirect, SignInHandler, SignOutHandler, TeacherHandler, download_routes
+    from .teacher_pages import teacher_page_routes
 
     signing_in = {"visitors": visitors}
     return [("", LandingRedirect, {}),
             (SIGN_IN, SignInHandler, signing_in),
             ("classroom/signout", SignOutHandler, signing_in),
             ("teacher", TeacherHandler, signing_in),
-            *download_routes(teachers=TeacherKey(visitors), room=visitors.room)]
+            *download_routes(teachers=TeacherKey(visitors), room=visitors.room),
+            *teacher_page_routes(teachers=TeacherKey(visitors), room=visitors.room, join_urls=join_urls)]
 
 
 def serve_options(args, out=None) -> dict:
@@ -173,7 +198,12 @@ def serve_options(args, out=None) -> dict:
         out.write("Learners open one of:\n" + "".join(f"    {u}\n" for u in urls))
     if args.class_code:
         out.write(f"Class code: {args.class_code}\n")
-    out.write(f"Teacher's dashboard: {urls[0]}teacher?key={key}\n    (teacher key: {key})\n")
+    if (args.teacher_key or "").strip():
+        out.write(f"Teacher's dashboard: {urls[0]}teacher (type your teacher key)\n")
+    else:
+        link = teacher_link(Classroom().store, f"{urls[0]}teacher", key)
+        out.write(f"Teacher's dashboard: open {link.as_uri()} in this computer's browser\n"
+                  f"    (the new teacher key is in that file, readable only by you: it is not shown here)\n")
     out.flush()
     pools = {}
     if args.class_size:

@@ -2,7 +2,9 @@
 by the route that names it (as Voilà's own ``voila/handler.py`` does), never through closures.
 
 * :class:`SignInHandler`, :class:`SignOutHandler`, :class:`TeacherHandler`: ``canasta-tutor serve``'s sign-in
-  pages (the visitors' cookies are :class:`~canasta_tutor.web.visitors.Visitors`' business);
+  pages (the visitors' cookies are :class:`~canasta_tutor.web.visitors.Visitors`' business), rate-limited
+  (:func:`limited`); :func:`log_request`: the server's request log, without query strings;
+* the teacher's Join screen and join cards are in :mod:`.teacher_pages`;
 * :class:`ExportHandler`, :class:`WorksheetHandler`: the teacher's downloads, the same handlers on both servers
   (:func:`download_routes`); each server says who is its teacher with a
   :class:`~canasta_tutor.web.visitors.TeacherGate`;
@@ -74,8 +76,19 @@ class LandingRedirect(tornado.web.RedirectHandler):
 
 
 # --- canasta-tutor serve's sign-in pages ------------------------------------------------------------------------
+#: On the sign-in page: a join card's QR code opens ``signin#card=CODE``; the code (after "#", so never sent in an
+#: address, never in a log) goes into the form, which is sent at once (also when only the "#" part of an open page
+#: changes). The teacher's file link does the same with ``teacher#key=KEY``.
+_FROM_FRAGMENT = ("<script>(function(){{function go(){{var m=/^#{name}=([^&]*)/.exec(location.hash);if(!m)return;"
+                  "history.replaceState(null,'',location.pathname);var f=document.getElementById('{field}');"
+                  "f.value=decodeURIComponent(m[1]);f.form.submit();}}go();"
+                  "window.addEventListener('hashchange',go);}})();</script>")
+
+
 class SignInHandler(CanastaHandler):
-    """The sign-in page: a name (and the class code, when the teacher set one), once.
+    """The sign-in page: a name (and the class code, when the teacher set one) the first time; the learner's
+    personal code (their join card) to come back, on any device. A name on the class's list is never given without
+    its code. Tries are rate-limited (the visitors' ``limits["sign-in"]``).
     Configured with ``visitors`` (:class:`~canasta_tutor.web.visitors.Visitors`: the class is its ``room``)."""
 
     def initialize(self, *, visitors) -> None:
@@ -85,14 +98,18 @@ class SignInHandler(CanastaHandler):
         code_field = ""
         if self.visitors.room.current().code:
             code_field = ("<label for='code'>Class code (your teacher shows it)</label>"
-                          "<input id='code' name='code' autocomplete='off' required>")
+                          "<input id='code' name='code' autocomplete='off'>")
         return page("Sign in · Learn Canasta",
-                    "<h1>Learn Canasta</h1><p>Type your name once: every lesson and puzzle will know it, and "
-                    f"your progress is kept under it.</p>{error_line(message)}<form method='post'>"
+                    "<h1>Learn Canasta</h1><p>The first time, type your name: every lesson and puzzle will know "
+                    "it, and your progress is kept under it. Coming back, on this or any other device? Type your "
+                    f"personal code (on your card) instead.</p>{error_line(message)}<form method='post'>"
                     f"{self.xsrf_form_html()}<label for='name'>Your name</label>"
-                    f"<input id='name' name='name' maxlength='60' required autofocus "
+                    f"<input id='name' name='name' maxlength='60' autofocus "
                     f"value='{html.escape(name, quote=True)}'>{code_field}"
-                    "<button type='submit'>Start</button></form>")
+                    "<label for='personal'>Your personal code (if you have one)</label>"
+                    "<input id='personal' name='personal' autocomplete='off' autocapitalize='characters' "
+                    "maxlength='20'><button type='submit'>Start</button></form>"
+                    + _FROM_FRAGMENT.format(name="card", field="personal"))
 
     def get(self):
         if self.visitors.session(self):
@@ -102,18 +119,35 @@ class SignInHandler(CanastaHandler):
 
     def post(self):
         self.check_xsrf_cookie()
+        if limited(self, "sign-in"):
+            return
         name = self.get_body_argument("name", "")
-        verdict = self.visitors.room.join(name, self.get_body_argument("code", ""))
+        verdict = self.visitors.room.join(name, self.get_body_argument("code", ""),
+                                          personal=self.get_body_argument("personal", ""))
         if not verdict:
-            self.set_status(409 if verdict.has("name-taken") else 400)
+            status = {"name-taken": 409, "wrong-personal-code": 403}.get(verdict.reasons[0].code, 400)
+            self.set_status(status)
             self.finish(self.form(verdict.reasons[0].text, name))
             return
         self.visitors.sign_in_learner(self, verdict.learner)
         self.redirect(self.landing())
 
 
+def limited(handler: CanastaHandler, what: str, *, count: bool = True) -> bool:
+    """True (and a 429 page sent) when the visitor's address, or everyone together, has tried ``what`` too often;
+    otherwise this try is counted (unless not ``count``)."""
+    wait = handler.visitors.limits[what].wait(str(handler.request.remote_ip), count=count)
+    if not wait:
+        return False
+    handler.set_header("Retry-After", str(max(1, round(wait))))
+    handler.refuse(429, "Wait a moment", "Too many tries",
+                   f"Too many tries from this device, or from the whole class at once: wait {max(1, round(wait))} "
+                   "seconds, then try again. If it keeps happening, ask your teacher.")
+    return True
+
+
 class SignOutHandler(CanastaHandler):
-    """Forget the learner and the teacher in this browser; back to the sign-in page."""
+    """Forget the learner and the teacher in this browser (their sessions end); back to the sign-in page."""
 
     def initialize(self, *, visitors) -> None:
         self.visitors = visitors
@@ -124,8 +158,9 @@ class SignOutHandler(CanastaHandler):
 
 
 class TeacherHandler(CanastaHandler):
-    """``/teacher?key=KEY`` (or the form it shows) lets the teacher in to the dashboard. Configured with
-    ``visitors``."""
+    """``/teacher``: the form where the teacher types the key (or that the link in the teacher's file fills in,
+    from after the "#": a key is never in an address the server sees, so never in a log); a cookie then holds a
+    session id, never the key. Key tries are rate-limited. Configured with ``visitors``."""
 
     def initialize(self, *, visitors) -> None:
         self.visitors = visitors
@@ -133,25 +168,18 @@ class TeacherHandler(CanastaHandler):
     def form(self, message: str = "") -> str:
         return page("Teacher · Learn Canasta",
                     f"<h1>Teacher's dashboard</h1>{error_line(message)}<form method='post'>{self.xsrf_form_html()}"
-                    "<label for='key'>Teacher key (printed by canasta-tutor serve)</label>"
+                    "<label for='key'>Teacher key (canasta-tutor serve says where it is)</label>"
                     "<input id='key' name='key' type='password' required autofocus>"
-                    "<button type='submit'>Open</button></form>")
+                    "<button type='submit'>Open</button></form>" + _FROM_FRAGMENT.format(name="key", field="key"))
 
     def dashboard(self) -> str:
         return self.url("voila/render", TEACHER_PAGE)
 
-    def _enter(self, key: str) -> None:
-        if not self.visitors.is_teacher_key(key):
-            self.set_status(403)
-            self.finish(self.form("That is not the teacher key." if key else ""))
-            return
-        self.visitors.sign_in_teacher(self)
-        self.redirect(self.dashboard())
-
     def get(self):
-        key = self.get_query_argument("key", "")
-        if key:
-            self._enter(key)
+        if self.get_query_argument("key", ""):
+            self.set_status(400)
+            self.finish(self.form("A key in the address is not accepted (it would stay in the browser's history "
+                                  "and in logs): type it here."))
         elif self.visitors.teacher(self):
             self.redirect(self.dashboard())
         else:
@@ -159,7 +187,30 @@ class TeacherHandler(CanastaHandler):
 
     def post(self):
         self.check_xsrf_cookie()
-        self._enter(self.get_body_argument("key", ""))
+        if limited(self, "teacher-key", count=False):
+            return
+        key = self.get_body_argument("key", "")
+        if not self.visitors.is_teacher_key(key):
+            self.visitors.limits["teacher-key"].wait(str(self.request.remote_ip))  # a wrong key counts
+            self.set_status(403)
+            self.finish(self.form("That is not the teacher key." if key else ""))
+            return
+        self.visitors.sign_in_teacher(self)
+        self.redirect(self.dashboard())
+
+
+def log_request(handler) -> None:
+    """Tornado's request log line, without the query string's values (nothing secret in a log, whatever a
+    visitor put in an address)."""
+    import logging
+
+    status = handler.get_status()
+    log = logging.getLogger("tornado.access")
+    level = logging.INFO if status < 400 else logging.WARNING if status < 500 else logging.ERROR
+    request = handler.request
+    shown = request.path + ("?[query not logged]" if request.query else "")
+    log.log(level, "%d %s %s (%s) %.2fms", status, request.method, shown, request.remote_ip,
+            1000.0 * request.request_time())
 
 
 # --- the teacher's downloads, on both servers --------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """Who a request comes from, in one place for both servers.
 
 * ``canasta-tutor serve`` (:class:`Visitors`): a learner signed in to the open class, the teacher (who typed the
-  teacher key) or an anonymous visitor, read from signed, HttpOnly cookies that only this module writes;
+  teacher key) or an anonymous visitor, read from signed, HttpOnly cookies that only this module writes (a
+  session id each: the sessions are kept in the database, and outlast a restart of the server);
+* :class:`RateLimit`: how often an address, and everyone together, may try to sign in or type the teacher key;
 * a teacher-only route asks its server's :class:`TeacherGate`: :class:`TeacherKey` on ``canasta-tutor serve``,
   :class:`HubRole` on a JupyterHub single-user server (the hub says who is a teacher);
 * :class:`KernelRegistry`: which visitor was given which kernel.
@@ -14,16 +16,20 @@ No Tornado import: a handler here is anything with Tornado's cookie methods and 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import posixpath
 import secrets
+import time
 from typing import Protocol
 
 SESSION_COOKIE = "canasta_session"
 TEACHER_COOKIE = "canasta_teacher"
-COOKIE_MAX_AGE_DAYS = 2  # a cookie older than this is not read
-COOKIE_DAYS = 1  # how long the browser keeps one
+# A session lasts until its learner signs out or the teacher ends the class (the database says which sessions
+# are open): the browser keeps the cookie as long as browsers keep any (400 days, RFC 6265bis).
+COOKIE_DAYS = 400
+COOKIE_MAX_AGE_DAYS = COOKIE_DAYS + 1  # a cookie signed longer ago than this is not read
 TEACHER_DIR = "teacher"  # lessons/teacher/: the teacher's pages
 TEACHER_PAGE = TEACHER_DIR + "/dashboard.ipynb"
 KERNELS_PER_VISITOR = 4
@@ -39,31 +45,61 @@ def is_teacher_page(path: str) -> bool:
 
 class Visitors:
     """The visitors of ``canasta-tutor serve``: the learners of ``room``'s open class (a
-    :class:`~canasta_tutor.classroom.roster.Classroom`) and the teacher, who knows ``teacher_key`` ("" : nobody)."""
+    :class:`~canasta_tutor.classroom.roster.Classroom`) and the teacher, who knows ``teacher_key`` ("" : nobody).
 
-    def __init__(self, room, teacher_key: str):
+    A cookie holds only a session id (signed with ``secret``, the server's cookie secret: by default the one kept
+    beside the database, see :func:`~canasta_tutor.classroom.accounts.cookie_secret`); who it is, and whether it
+    is still open, is the database's (:class:`~canasta_tutor.classroom.accounts.Sessions`). The key itself is in
+    no cookie."""
+
+    def __init__(self, room, teacher_key: str, secret: bytes | None = None, *, exempt=()):
+        from ..classroom.accounts import Sessions, cookie_secret
+
         self.room = room
         self.teacher_key = teacher_key
+        self.secret = secret if secret is not None else cookie_secret(room.store)
+        self.sessions = Sessions(room, self.secret)
+        #: sign-ins: 10 a minute from one address, 60 at once from everyone (a class arriving), then one a second;
+        #: teacher keys: 5 a minute from one address, 20 a minute in all (``exempt``: no bucket of their own)
+        self.limits = {"sign-in": RateLimit(per_address=(10, 60.0), overall=(60, 60.0), exempt=exempt),
+                       "teacher-key": RateLimit(per_address=(5, 60.0), overall=(20, 60.0), exempt=exempt)}
+        #: (a wrong key counts, the right one does not: the teacher is not locked out by their own visits)
 
     # --- who is asking ----------------------------------------------------------------------------------
     def session(self, handler) -> dict | None:
         """The signed-in learner (learner_id, name, class_id, sid), or None."""
-        data = self._cookie(handler, SESSION_COOKIE)
-        if data is None:
-            return None
-        learner = self.room.learner(data.get("learner_id", -1))
-        if learner is None or learner["name"] != data.get("name"):
-            return None  # signed in to a class that has been closed since
-        return {**learner, "sid": data.get("sid", "")}
+        return self._known(handler, "_canasta_learner", self._session)
+
+    def _session(self, handler) -> dict | None:
+        sid = self._sid(handler, SESSION_COOKIE)
+        learner = self.sessions.learner(sid) if sid else None
+        return {**learner, "sid": sid} if learner else None
 
     def teacher(self, handler) -> str | None:
         """The teacher's session id when the teacher is asking, else None."""
+        return self._known(handler, "_canasta_teacher", self._teacher)
+
+    def _teacher(self, handler) -> str | None:
         if not self.teacher_key:
             return None
-        data = self._cookie(handler, TEACHER_COOKIE)
-        if data is None or not _same(str(data.get("key", "")), self.teacher_key):
-            return None
-        return str(data.get("sid", ""))
+        sid = self._sid(handler, TEACHER_COOKIE)
+        return sid if sid and self.sessions.is_teacher(sid, self.teacher_key) else None
+
+    def _known(self, handler, slot: str, find):
+        """``find(handler)``, asked once per request and server (a page's request asks several times)."""
+        known = getattr(handler, "_canasta_who", None)
+        if not isinstance(known, dict):
+            known = {}
+            with contextlib.suppress(AttributeError):
+                handler._canasta_who = known
+        if (id(self), slot) not in known:
+            known[(id(self), slot)] = find(handler)
+        return known[(id(self), slot)]
+
+    @staticmethod
+    def _forget(handler) -> None:
+        with contextlib.suppress(AttributeError):
+            handler._canasta_who = {}
 
     def key(self, handler) -> str:
         """One string per visitor: the teacher's session, a learner's session, or else the address."""
@@ -79,32 +115,85 @@ class Visitors:
         return bool(self.teacher_key) and _same(key.strip(), self.teacher_key)
 
     @staticmethod
-    def _cookie(handler, name: str) -> dict | None:
+    def _sid(handler, name: str) -> str:
+        """The session id in a cookie of ours, or "" (a cookie that is not ours, or signed too long ago)."""
         raw = handler.get_secure_cookie(name, max_age_days=COOKIE_MAX_AGE_DAYS)
         if not raw:
-            return None
+            return ""
         try:
             data = json.loads(raw)
         except ValueError:
-            return None
-        return data if isinstance(data, dict) else None
+            return ""
+        sid = data.get("sid") if isinstance(data, dict) else None
+        return sid if isinstance(sid, str) else ""
 
     # --- signing in and out -------------------------------------------------------------------------------
     def sign_in_learner(self, handler, learner: dict) -> None:
         """Remember ``learner`` (a :meth:`Classroom.join` verdict's learner) in this browser."""
-        self._set(handler, SESSION_COOKIE, dict(learner, sid=secrets.token_urlsafe(12)))
+        self._forget(handler)
+        self._set(handler, SESSION_COOKIE, {"sid": self.sessions.open(learner_id=learner["learner_id"])})
 
     def sign_in_teacher(self, handler) -> None:
-        self._set(handler, TEACHER_COOKIE, {"key": self.teacher_key, "sid": secrets.token_urlsafe(12)})
+        self._forget(handler)
+        self._set(handler, TEACHER_COOKIE, {"sid": self.sessions.open(teacher_key=self.teacher_key)})
 
-    @staticmethod
-    def sign_out(handler) -> None:
-        handler.clear_cookie(SESSION_COOKIE)
-        handler.clear_cookie(TEACHER_COOKIE)
+    def sign_out(self, handler) -> None:
+        """This browser's sessions end (in the database: the cookies cannot be used again) and its cookies go."""
+        for name in (SESSION_COOKIE, TEACHER_COOKIE):
+            self.sessions.close(self._sid(handler, name))
+            handler.clear_cookie(name)
+        self._forget(handler)
 
     @staticmethod
     def _set(handler, name: str, data: dict) -> None:
         handler.set_secure_cookie(name, json.dumps(data), expires_days=COOKIE_DAYS, httponly=True, samesite="Lax")
+
+
+class RateLimit:
+    """How often something may be tried (a sign-in, a teacher key): token buckets, one per address and one for
+    everyone. ``per_address`` and ``overall``: (how many at once, in how many seconds they come back).
+    ``exempt``: addresses with no bucket of their own (the server's own machine, the teacher's), still counted in
+    the overall one. No Tornado: :meth:`wait` answers how long to wait (0: go ahead, and it is counted).
+
+    >>> limit = RateLimit(per_address=(2, 60), overall=(3, 60), clock=lambda: 0.0)
+    >>> [limit.wait("10.0.0.1") for _ in range(3)], limit.wait("10.0.0.2"), limit.wait("10.0.0.3")
+    ([0.0, 0.0, 30.0], 0.0, 20.0)
+    """
+
+    def __init__(self, *, per_address: tuple = (10, 60.0), overall: tuple = (60, 60.0), exempt=(),
+                 clock=time.monotonic):
+        self.per_address, self.overall = per_address, overall
+        self.exempt = frozenset(exempt)
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # address (or "" for everyone) -> (tokens, when)
+
+    def _level(self, who: str, size: tuple, now: float) -> float:
+        burst, seconds = size
+        tokens, when = self._buckets.get(who, (float(burst), now))
+        return min(float(burst), tokens + (now - when) * burst / seconds)
+
+    def wait(self, address: str, *, count: bool = True) -> float:
+        """0.0 when ``address`` may try now (the try is counted, unless not ``count``), else the seconds until it
+        may."""
+        now = self.clock()
+        if len(self._buckets) > 10_000:  # full buckets are as good as none
+            self._buckets = {k: v for k, v in self._buckets.items()
+                             if self._level(k, self.overall if k == "" else self.per_address, now) < 1}
+        checks = [("", self.overall)] + ([] if address in self.exempt else [(address, self.per_address)])
+        levels = [(who, size, self._level(who, size, now)) for who, size in checks]
+        short = [(1 - level) * size[1] / size[0] for _who, size, level in levels if level < 1]
+        if short:
+            return round(max(short), 1)
+        if not count:
+            return 0.0
+        for who, _size, level in levels:
+            self._buckets[who] = (level - 1, now)
+        return 0.0
+
+
+def loopback_addresses() -> frozenset:
+    """The server's own machine: its teacher's browser and ``benchmarks/classroom.py`` (no bucket of their own)."""
+    return frozenset({"127.0.0.1", "::1"} | {f"127.0.0.{i}" for i in range(256)})
 
 
 def _same(typed: str, key: str) -> bool:

@@ -32,7 +32,7 @@ from voila.tornado.contentshandler import VoilaContentsHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-from .handlers import SIGN_IN, mount, page
+from .handlers import SIGN_IN, log_request, mount, page
 from .visitors import IDENTITY_HEADER, KernelRegistry, Visitors, is_teacher_page
 
 STATIC_CACHE_SECONDS = 3600
@@ -242,12 +242,20 @@ class Plan:
     kernels: KernelOwners
     pools: dict = field(default_factory=dict)  # notebook -> kernels kept ready for a class (see class_pools)
     preheat: bool = True
+    cookie_secret: bytes | None = None  # the one kept beside the database (Voilà's own is new at every start)
 
 
 class CanastaVoila(Voila):
     """Voilà whose root page is the lessons' landing page, with our routes and handlers (``plan``)."""
 
     plan = Any(None, allow_none=True, help="what canasta-tutor serve adds to Voilà (a Plan)")
+
+    def init_settings(self):
+        settings = super().init_settings()
+        if self.plan is not None and self.plan.cookie_secret:
+            settings["cookie_secret"] = self.plan.cookie_secret  # sessions outlast a restart
+        settings["log_function"] = log_request  # no query string (whatever a visitor put there) in the log
+        return settings
 
     def init_handlers(self):
         plan, km = self.plan, self.kernel_manager

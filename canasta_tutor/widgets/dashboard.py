@@ -13,7 +13,7 @@ import os
 
 import ipywidgets as widgets
 
-from ..classroom.roster import Classroom, qr_svg
+from ..classroom.roster import Classroom
 from ..engine.errors import CanastaError
 from . import identity
 
@@ -87,8 +87,9 @@ class TeacherDashboard(widgets.VBox):
             f"<a href='{base}/classroom/export/learners.csv' download>learners (CSV)</a> · "
             f"<a href='{base}/classroom/export/puzzles.csv' download>puzzles (CSV)</a> · "
             f"<a href='{base}/classroom/export/gradebook.xlsx' download>both, with every answer (Excel)</a></p>")
+        self.roster = self._roster_panel()
         self.children = [self.join, self.summary, widgets.HTML("<h3>Accuracy per learner and topic</h3>"),
-                         self.heatmap, widgets.HTML("<h3>Learners</h3>"), self.learners,
+                         self.heatmap, widgets.HTML("<h3>Learners</h3>"), self.learners, self.roster,
                          widgets.HTML("<h3>Most-missed puzzles</h3>"), self.missed, self.exports,
                          widgets.HBox([self.code_box, self.new_button]), self.message]
         self.update()
@@ -96,13 +97,23 @@ class TeacherDashboard(widgets.VBox):
             self.start()
 
     def _join_html(self, urls) -> str:
-        if not urls:
-            return ""
-        first = urls[0]
-        others = "".join(f"<li><code>{html.escape(u)}</code></li>" for u in urls[1:])
-        return (f"<div class='ct-join' style='display:flex;gap:1.5em;align-items:center'>{qr_svg(first, scale=5)}"
-                f"<div><p>Learners open<br><b style='font-size:1.6em'><code class='ct-join-url'>"
-                f"{html.escape(first)}</code></b></p>{'<ul>' + others + '</ul>' if others else ''}</div></div>")
+        """Where learners go, and the Join screen for the projector (the QR code is there: this page, with the
+        results, stays on the teacher's own screen)."""
+        base = identity.base_url().rstrip("/")
+        first = f" Learners open <code class='ct-join-url'>{html.escape(urls[0])}</code>." if urls else ""
+        if identity.hub_user():  # the hub signs learners in: no Join screen there
+            return f"<p class='ct-join'>{first}</p>" if first else ""
+        return (f"<p class='ct-join'>{first} <a class='ct-join-link' href='{base}/classroom/join' target='_blank'>"
+                "<b>Open the Join screen</b></a> for the projector (a large QR code, the address and the class "
+                "code, no results).</p>")
+
+    def _roster_panel(self):
+        """The class's list and the teacher's changes to it (widgets.roster_panel); a change redraws the page."""
+        from .roster_panel import RosterPanel
+
+        panel = RosterPanel(self.room)
+        panel.message.observe(lambda _change: self.update(), "value")
+        return panel
 
     def update(self) -> None:
         """Read the class's results again and redraw."""
@@ -132,6 +143,8 @@ class TeacherDashboard(widgets.VBox):
                                    {"puzzle_id": "Puzzle", "topic": "Topic", "attempts": "Answers",
                                     "misses": "Misses", "accuracy": "Accuracy",
                                     "common_wrong_answer": "Most common wrong answer", "times_given": "Given"})
+        if getattr(self, "roster", None) is not None:
+            self.roster.refresh()  # learners who signed in meanwhile
 
     def start(self) -> None:
         """Refresh every ``refresh_seconds`` on the kernel's event loop (stops when the kernel does)."""

@@ -125,8 +125,9 @@ def signout_url() -> str:
     return base_url().rstrip("/") + "/classroom/signout"
 
 
-def panel_html(who: Identity | None, progress=None) -> str:
-    """The landing page's box: who is signed in (with a sign-out link) and their progress, or a sign-in link."""
+def panel_html(who: Identity | None, progress=None, *, code: str = "") -> str:
+    """The landing page's box: who is signed in (with a sign-out link), their personal ``code`` and their progress,
+    or a sign-in link."""
     base = base_url().rstrip("/")
     if who is None and on_binder():
         return ("<div class='ct-identity'>On Binder your progress is kept only during this visit: it is gone when "
@@ -148,8 +149,10 @@ def panel_html(who: Identity | None, progress=None) -> str:
         rows = f"<p>Topics you have practised: <b>{done}</b>.</p>" + rows
     else:
         rows = "<p>You have not answered a puzzle yet: start with lesson 1.</p>"
+    mine = (f"<p>Your personal code: <b class='ct-personal-code'>{html.escape(code)}</b> (write it down: with it "
+            "you sign in again, on any device)</p>" if code else "")
     return (f"<div class='ct-identity'>Signed in as <b class='ct-learner-name'>{html.escape(who.name)}</b> · "
-            f"<a href='{html.escape(signout_url(), quote=True)}'>sign out</a>{rows}</div>")
+            f"<a href='{html.escape(signout_url(), quote=True)}'>sign out</a>{mine}{rows}</div>")
 
 
 def signed_in_panel():
@@ -157,16 +160,31 @@ def signed_in_panel():
     from IPython.display import HTML
 
     who = current()
-    progress = None
+    progress, code = None, ""
     if who is not None and not who.teacher:
         from ..classroom.progress import ProgressStore
         from ..engine.errors import CanastaError
 
         try:
-            progress = my_progress(ProgressStore(), who.name)
+            progress = my_progress(ProgressStore(), who.name, who.learner_id)
         except CanastaError:
             progress = None
-    return HTML(panel_html(who, progress))
+        code = personal_code(who)
+    return HTML(panel_html(who, progress, code=code))
+
+
+def personal_code(who: Identity) -> str:
+    """The learner's personal code (to sign in again on any device), or "" (under a hub: the hub signs them in)."""
+    if who.learner_id is None or hub_user():
+        return ""
+    from ..classroom.roster import Classroom
+    from ..engine.errors import CanastaError
+
+    try:
+        found = Classroom().learner(who.learner_id)
+    except CanastaError:
+        return ""
+    return str(found.get("code") or "") if found else ""
 
 
 @dataclass(frozen=True)
@@ -176,15 +194,25 @@ class TopicProgress:
     accuracy: float
 
 
-def my_progress(store, name: str) -> list[TopicProgress]:
+def my_progress(store, name: str, learner_id: int | None = None) -> list[TopicProgress]:
     """One learner's answers per topic (in the order of the topics' names), without pandas: a learner's kernel
-    needs nothing more, and pandas would add about 45 MB to each of a class's kernels."""
+    needs nothing more, and pandas would add about 45 MB to each of a class's kernels. ``learner_id``: a learner
+    of a class, whose answers are theirs alone (a namesake in an earlier class is someone else)."""
     counts: dict[str, list[int]] = {}
-    for attempt in store.history(name):
+    history = store.history(name, learner_id=learner_id) if learner_id is not None else store.history(name)
+    for attempt in history:
         seen = counts.setdefault(str(attempt.topic), [0, 0])
         seen[0] += 1
         seen[1] += bool(attempt.correct)
     return [TopicProgress(topic, n, round(right / n, 2)) for topic, (n, right) in sorted(counts.items())]
+
+
+def signed_in_id(name: str) -> int | None:
+    """The signed-in learner's id in their class, when ``name`` is theirs (whose progress a widget keeps)."""
+    who = current()
+    if who is None or who.teacher or who.name != name:
+        return None
+    return who.learner_id
 
 
 def signed_in(*, learner: str, ask_name: bool) -> tuple[str, bool]:

@@ -30,7 +30,7 @@ from ..puzzles.practice import Practice, set_of, topic_of
 from ..puzzles.solver import hints, solve
 from . import kernel_guard
 from .cardbuttons import card_button
-from .identity import signed_in
+from .identity import signed_in, signed_in_id
 from .render import BAD, GOOD, NEUTRAL, situation_html, tone_colour
 
 SUBMIT_WAIT = 0.4  # seconds Enter waits for the box's last keystrokes (see Trainer._number_message)
@@ -116,6 +116,7 @@ class Trainer(widgets.VBox):
         if learner is None:  # the signed-in learner, when the web app signed one in: no name to type
             learner, ask_name = signed_in(learner="learner", ask_name=ask_name)
         self.learner = (learner or "learner").strip() or "learner"
+        self.learner_id = signed_in_id(self.learner)  # progress is the signed-in learner's, not their name's
         self.title = title
         self.puzzles, problems = load_puzzles(source, kind=kind, ids=ids)
         self.store = None
@@ -127,7 +128,8 @@ class Trainer(widgets.VBox):
         history = []
         if self.store is not None and resume:
             try:
-                history = self.store.history(self.learner)
+                history = (self.store.history(self.learner, learner_id=self.learner_id)
+                           if self.learner_id is not None else self.store.history(self.learner))
             except CanastaError as e:
                 self._store_problem = str(e)
         self.practice = Practice(self.puzzles, history=history, topics=topics, difficulties=difficulties,
@@ -375,9 +377,10 @@ class Trainer(widgets.VBox):
             if self._store_problem:
                 self._say(f"Your progress is not being saved: {self._store_problem}", error=True)
             return
+        whose = {} if self.learner_id is None else {"learner_id": self.learner_id}
         self._unsaved.append(dict(learner=self.learner, puzzle_set=attempt.puzzle_set, puzzle_id=p.id, kind=p.kind,
                                   topic=attempt.topic, difficulty=p.difficulty, answer=given, correct=correct,
-                                  seconds=seconds))
+                                  seconds=seconds, **whose))
         self.save_pending()
 
     def save_pending(self) -> bool:
