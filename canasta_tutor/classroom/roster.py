@@ -33,13 +33,13 @@ import sqlalchemy as sa
 
 from ..engine.errors import CanastaError
 from ..engine.verdict import Reason, verdict_type
-from . import db
+from . import db, names
 from .progress import ProgressStore
 
 JoinVerdict = verdict_type("JoinVerdict", "learner", (None,),
                            "Whether a name could join the class; ``learner``: its learner_id, name, class_id.")
 
-MAX_NAME = 40
+MAX_NAME = names.MAX_NAME
 STUCK_AFTER = 3  # this many misses in a row, the last answers of a learner, mean "stuck"
 
 def _now() -> str:
@@ -121,17 +121,16 @@ class Classroom:
     def join(self, name, code: str = "") -> JoinVerdict:
         """Sign ``name`` in to the open class. Truthy with ``learner_id``/``name``/``class_id`` when it worked;
         otherwise the reasons say what to change."""
-        shown = clean_name(name)
-        if not shown:
-            return _no("no-name", "Type your name first.")
-        if len(shown) > MAX_NAME:
-            return _no("name-too-long", f"Your name may have at most {MAX_NAME} characters; this one has "
-                                        f"{len(shown)}.")
-        if any(ord(ch) < 32 for ch in shown):
-            return _no("name-control", "Your name may not contain control characters.")
+        named = names.check_name(name)   # the name rules, and the form it is kept in: names.py
+        if not named:
+            return JoinVerdict(False, named.reasons)
+        shown = named.name
         info = self.current()
         if info.code and str(code or "").strip().casefold() != info.code.casefold():
             return _no("wrong-code", "That is not this class's code: ask your teacher for it.")
+        free = names.check_not_taken(shown, [r["name"] for r in self.learners(info.id)])
+        if not free:
+            return JoinVerdict(False, free.reasons)
         lr = db.learners
         try:
             with self.store._begin(write=True) as conn:

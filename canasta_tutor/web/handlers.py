@@ -23,6 +23,7 @@ from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
 
 from ..classroom.downloads import class_export, send, worksheet_download
+from ..classroom.names import MAX_NAME
 from ..engine.errors import CanastaError
 from .visitors import TEACHER_PAGE
 
@@ -90,7 +91,7 @@ class SignInHandler(CanastaHandler):
                     "<h1>Learn Canasta</h1><p>Type your name once: every lesson and puzzle will know it, and "
                     f"your progress is kept under it.</p>{error_line(message)}<form method='post'>"
                     f"{self.xsrf_form_html()}<label for='name'>Your name</label>"
-                    f"<input id='name' name='name' maxlength='60' required autofocus "
+                    f"<input id='name' name='name' maxlength='{MAX_NAME}' required autofocus "
                     f"value='{html.escape(name, quote=True)}'>{code_field}"
                     "<button type='submit'>Start</button></form>")
 
