@@ -156,6 +156,14 @@ class LiveClass:
         return [LiveAnswer(learner=r[0], answer=json.loads(r[1]), correct=bool(r[2]),
                            label=answer_label(live.puzzle.kind, json.loads(r[1]), live.puzzle.rules)) for r in rows]
 
+    def all_answers(self) -> list[tuple[str, str, str]]:
+        """Every answer to this class's live puzzles, oldest first: (learner, the puzzle's id, when answered)."""
+        la, lp = db.live_answers, db.live_puzzles
+        rows = self._run(lambda conn: conn.execute(
+            sa.select(la.c.learner, lp.c.puzzle, la.c.answered_at).join(lp, lp.c.id == la.c.live_id)
+            .where(lp.c.class_code == self.class_code).order_by(la.c.answered_at)).fetchall())
+        return [(r[0], str(json.loads(r[1]).get("id", "")), r[2]) for r in rows]
+
     # --- everyone ----------------------------------------------------------------------
     def current(self) -> LivePuzzle | None:
         """The class's newest live puzzle, or None if none was sent."""

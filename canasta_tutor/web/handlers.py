@@ -190,14 +190,16 @@ class TeacherOnly(CanastaHandler):
 
 
 class ExportHandler(TeacherOnly):
-    """The open class's results for a gradebook: learners.csv, puzzles.csv, gradebook.xlsx."""
+    """The open class's results for a gradebook: learners.csv, puzzles.csv, gradebook.xlsx (``?live=1``: live
+    answers counted in accuracy; ``?tz=Europe/Amsterdam``: the times in that zone)."""
 
     @tornado.web.authenticated
     def get(self, name):
         if self.refuse_unless_teacher():
             return
         try:
-            download = class_export(self.classroom(), name)
+            download = class_export(self.classroom(), name, live=self.get_query_argument("live", "") == "1",
+                                    tz=self.get_query_argument("tz", "") or None)
         except LookupError as e:
             self.refuse(404, "Not found", "No such download", str(e))
             return

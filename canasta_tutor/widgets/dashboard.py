@@ -82,11 +82,15 @@ class TeacherDashboard(widgets.VBox):
         urls = join_urls if join_urls is not None else json.loads(os.environ.get("CANASTA_JOIN_URLS", "[]") or "[]")
         self.join.value = self._join_html(urls)
         base = identity.base_url().rstrip("/")
+        export = f"{base}/classroom/export"
         self.exports.value = (
-            "<p><b>Export</b> (for a gradebook): "
-            f"<a href='{base}/classroom/export/learners.csv' download>learners (CSV)</a> · "
-            f"<a href='{base}/classroom/export/puzzles.csv' download>puzzles (CSV)</a> · "
-            f"<a href='{base}/classroom/export/gradebook.xlsx' download>both, with every answer (Excel)</a></p>")
+            "<p class='ct-exports'><b>Export</b> (for a gradebook; live-puzzle answers are listed but not counted "
+            "in accuracy): "
+            f"<a href='{export}/learners.csv' download>learners, homework and topics (CSV)</a> · "
+            f"<a href='{export}/puzzles.csv' download>puzzles (CSV)</a> · "
+            f"<a href='{export}/gradebook.xlsx' download>everything, with every answer (Excel)</a><br>"
+            f"Counting live-puzzle answers too: <a href='{export}/learners.csv?live=1' download>learners (CSV)</a>"
+            f" · <a href='{export}/gradebook.xlsx?live=1' download>everything (Excel)</a></p>")
         self.children = [self.join, self.summary, widgets.HTML("<h3>Accuracy per learner and topic</h3>"),
                          self.heatmap, widgets.HTML("<h3>Learners</h3>"), self.learners,
                          widgets.HTML("<h3>Most-missed puzzles</h3>"), self.missed, self.exports,
