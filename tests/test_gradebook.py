@@ -171,3 +171,13 @@ def test_the_workbook_has_a_frozen_header_sized_columns_and_percentages(room):
     assert accuracy.value == 0.5 and accuracy.number_format == "0%"
     topic = learners.cell(row=2, column=header.index("accuracy: taking the pile") + 1)
     assert topic.number_format == "0%"
+
+
+def test_a_class_with_nobody_yet_exports_empty_tables(room):
+    assert [r for r in rows(class_export(room, "learners.csv"))] == []
+    assert rows(class_export(room, "puzzles.csv")) == []
+    room.join("Ana")   # signed in, nothing answered
+    [ana] = rows(class_export(room, "learners.csv"))
+    assert (ana["learner"], ana["answers"], ana["live answers"]) == ("Ana", "0", "0")
+    book = openpyxl.load_workbook(io.BytesIO(class_export(room, "gradebook.xlsx").body))
+    assert book["Attempts"].max_row == 1 and book["Learners"].max_row == 2

@@ -128,16 +128,18 @@ class Gradebook:
     The store's :class:`~canasta_tutor.engine.errors.CanastaError` when the results cannot be read."""
 
     def __init__(self, room, *, live: bool = False, tz: str | None = None):
+        import pandas as pd
+
         from .roster import ClassReport
 
         self.zone, self.zone_name = teacher_zone(tz)
         self.live = live
         info = room.current()
         frame = room.attempts(info.id)
-        frame["live"] = _live_flags(frame, _live_answers(room, info.code))
+        frame["live"] = pd.Series(_live_flags(frame, _live_answers(room, info.code)), index=frame.index, dtype=bool)
         self.frame = frame
         self.names = [row["name"] for row in room.learners(info.id)]
-        counted = frame if live else frame[~frame["live"]]
+        counted = frame if live else frame.loc[~frame["live"]]
         self.report = ClassReport(counted, self.names)
         self.everything = ClassReport(frame, self.names)
         self._homework = _homework(room, info.code, self.everything.names)
