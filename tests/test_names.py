@@ -67,7 +67,7 @@ def test_accents_need_a_letter_and_a_letter_carries_a_few():
 
 
 @pytest.mark.parametrize("name", ["Zoë O'Neill", "Müller-Lüdenscheidt", "山田 花子", "やまだ はなこ", "Ἀλέξανδρος",
-                                  "محمد", "אבי", "Łukasz", "Nguyễn", "김민준", "Ana 2"])
+                                  "محمد", "אבי", "Łukasz", "Nguyễn", "김민준", "Ana 2", "20231187"])
 def test_real_names_in_one_writing_system_pass(name):
     v = check_name(name)
     assert v and v.name == name

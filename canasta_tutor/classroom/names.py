@@ -15,7 +15,8 @@ The rules:
 * no invisible characters (zero-width spaces and joiners, soft hyphens, fillers: Unicode's
   Default_Ignorable_Code_Point), no control characters, no characters that change the text's direction
   (right-to-left overrides and isolates), no unassigned or private-use characters;
-* at least one letter; at most :data:`MAX_MARKS` accents on one letter and none without a letter;
+* at least one letter or digit (a hub may name learners by number); at most :data:`MAX_MARKS` accents on one
+  letter and none without a letter;
 * at most :data:`MAX_NAME` characters (the sign-in form, the server and the README say the same number);
 * letters of one writing system (Unicode's "highly restrictive" level of UTS #39: Latin may go with Han and
   Japanese kana, with Han and Bopomofo, or with Han and Hangul), so that ``Аna`` with a Cyrillic ``А``
@@ -176,7 +177,7 @@ def check_name(name) -> NameVerdict:
     if not shown:
         return NameVerdict(False, (Reason("no-name", "Type your name first."),))
     reasons = _bad_characters(shown)
-    if not any(unicodedata.category(ch).startswith("L") for ch in shown):
+    if not any(unicodedata.category(ch)[0] in "LN" for ch in shown):   # a hub may name learners by number
         reasons.append(Reason("name-no-letter", "Your name needs at least one letter."))
     for problem in (_mark_problem(shown), _mixed_scripts(shown)):
         if problem is not None:
