@@ -155,7 +155,11 @@ def test_assignment_progress_table_widget(book, files):
     _attempt(book.path, "ana", "Wild cards", "m-1", True)
     panel = AssignmentProgress(class_code="7B", path=book.path, learners=["ana", "bo"])
     assert f"data-learner='ana' data-assignment='{made.id}'" in panel.table.value
-    assert ">1/3</td>" in panel.table.value and ">0/3</td>" in panel.table.value
+    assert "data-done='1' data-right='1'" in panel.table.value and "data-done='0' data-right='0'" in panel.table.value
+    assert ">1/3</span> · <span class='ct-right'" in panel.table.value and ">1 right</span>" in panel.table.value
+    _attempt(book.path, "bo", "Wild cards", "m-1", False)   # done, not right: the grid tells the two apart
+    panel.refresh()
+    assert f"data-learner='bo' data-assignment='{made.id}' data-done='1' data-right='0'" in panel.table.value
 
 
 def test_new_assignment_form(book, files):

@@ -232,7 +232,7 @@ def test_a_class_signs_in_answers_and_the_teacher_sees_it(browser, server):  # n
         r = teacher_ctx.request.get(server["url"] + "/classroom/export/learners.csv")
         assert r.status == 200
         rows = {row["learner"]: row for row in csv.DictReader(io.StringIO(r.body().decode("utf-8-sig")))}
-        assert rows[ANA]["attempts"] == "2" and rows[ANA]["correct"] == "1" and rows[BO]["attempts"] == "2"
+        assert rows[ANA]["answers"] == "2" and rows[ANA]["right"] == "1" and rows[BO]["answers"] == "2"
         r = teacher_ctx.request.get(server["url"] + "/classroom/export/gradebook.xlsx")
         assert r.status == 200 and r.body()[:2] == b"PK"
         r = teacher_ctx.request.get(server["url"] + "/classroom/export/grades.csv")  # no such export: says which are

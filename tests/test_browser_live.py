@@ -90,6 +90,15 @@ def test_live_puzzle_homework_and_worksheets(browser, live_server):  # noqa: F81
         shot(bo, "live-02-revealed")
         panel.locator(".ct-bar[data-label='Yes']").wait_for()
         assert "Yes ✔" in panel.locator(".ct-live-chart").inner_text()
+        # --- the teacher reloads: the live tab shows the sent puzzle's cards and its chart again ------------------
+        tp.reload()
+        tp.locator(".ct-heatmap").wait_for(timeout=60_000)
+        tab(tp, "Live puzzle")
+        sent = panel.locator(".ct-live-sent")
+        sent.get_by_text("f-002", exact=False).wait_for(timeout=30_000)
+        assert sent.locator(".ct-card").count() >= 3
+        size = panel.locator(".ct-live-chart svg text").first.evaluate("e => e.getBoundingClientRect().height")
+        assert size >= 24, size   # large type on the projector
 
         # --- the teacher makes an assignment on the Homework tab ---------------------------------------------
         tab(tp, "Homework")
@@ -101,9 +110,9 @@ def test_live_puzzle_homework_and_worksheets(browser, live_server):  # noqa: F81
         progress = tp.locator(".ct-assignment-progress")
         cell = progress.locator(f".ct-cell[data-learner='{ANA}']")
         cell.wait_for()
-        total = int(cell.inner_text().split("/")[1])
-        assert cell.inner_text() == f"0/{total}"
-        assert progress.locator(f".ct-cell[data-learner='{BO}']").inner_text() == f"0/{total}"  # from the roster
+        total = int(cell.locator(".ct-done").inner_text().split("/")[1])
+        assert cell.inner_text() == f"0/{total} · 0 right"
+        assert progress.locator(f".ct-cell[data-learner='{BO}']").inner_text() == f"0/{total} · 0 right"  # roster
 
         # --- a learner sees it under "your assignments" and answers one of its puzzles -------------------------
         mine = ana.locator(".ct-my-assignments")
@@ -117,8 +126,8 @@ def test_live_puzzle_homework_and_worksheets(browser, live_server):  # noqa: F81
 
         # --- the dashboard's completion shows it -----------------------------------------------------------------
         progress.get_by_role("button", name="Refresh").click()
-        tp.locator(f".ct-cell[data-learner='{ANA}']", has_text=f"1/{total}").wait_for(timeout=30_000)
-        assert progress.locator(f".ct-cell[data-learner='{BO}']").inner_text() == f"0/{total}"
+        tp.locator(f".ct-cell[data-learner='{ANA}']", has_text=f"1/{total} · 1 right").wait_for(timeout=30_000)
+        assert progress.locator(f".ct-cell[data-learner='{BO}']").inner_text() == f"0/{total} · 0 right"
 
         # --- worksheets: a PDF of the assignment, for the teacher only -------------------------------------------
         tab(tp, "Worksheets")

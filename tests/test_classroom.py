@@ -35,7 +35,7 @@ def test_join_once_per_name_in_a_class(room):
     assert [r["name"] for r in room.learners()] == ["Ana L", "Ana Lopez"]
 
 
-@pytest.mark.parametrize("name, code", [("", "no-name"), ("   ", "no-name"), ("x" * 41, "name-too-long"),
+@pytest.mark.parametrize("name, code", [("", "no-name"), ("   ", "no-name"), ("x" * 61, "name-too-long"),
                                         ("a\x07b", "name-control")])
 def test_bad_names_are_refused_with_a_reason(room, name, code):
     v = room.join(name)

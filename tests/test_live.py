@@ -155,9 +155,9 @@ def test_polling_thread_brings_the_puzzle_and_the_reveal(db):
 
 
 def test_bar_chart_scales_bars_to_the_largest_count():
-    svg = bar_chart_html({"Yes": 4, "No": 2}, width=200)
-    assert "data-label='Yes' data-count='4' x='150' y='4' width='200.0'" in svg
-    assert "data-label='No' data-count='2' x='150' y='30' width='100.0'" in svg
+    svg = bar_chart_html({"Yes": 4, "No": 2}, width=200, font=20)   # labels: (3 + 2) x 20 x 0.62 + 12 = 74 px
+    assert "data-label='Yes' data-count='4' x='74' y='5' width='200.0'" in svg
+    assert "data-label='No' data-count='2' x='74' y='39' width='100.0'" in svg
     assert "6 answers" in svg and "✔" not in svg
     assert "No ✔" in bar_chart_html({"Yes": 4, "No": 2}, right="No")
 

@@ -276,6 +276,31 @@ class AssignmentBook:
         rows = self._query(sa.select(t.c.learner).distinct().where(t.c.puzzle_set.in_(titles)).order_by(t.c.learner))
         return [r[0] for r in rows]
 
+    def results(self, class_code: str | None = None, learners=None):
+        """Learners x assignments as a long pandas DataFrame: learner, assignment (its title), due, puzzles,
+        done, right (each puzzle's last answer, as :meth:`progress`), complete; read in one query."""
+        import pandas as pd
+
+        chosen = self.list(class_code)
+        names = list(learners) if learners is not None else self.learners(class_code)
+        columns = ["learner", "assignment", "due", "puzzles", "done", "right", "complete"]
+        if not chosen or not names:
+            return pd.DataFrame(columns=columns)
+        t = db.attempts
+        rows = self._query(sa.select(t.c.learner, t.c.puzzle_set, t.c.puzzle_id, t.c.correct)
+                           .where(t.c.puzzle_set.in_([a.set_title for a in chosen]), t.c.learner.in_(names))
+                           .order_by(t.c.id))
+        last: dict[tuple, bool] = {}
+        for learner, pset, pid, correct in rows:
+            last[(learner, pset, pid)] = bool(correct)
+        out = []
+        for name in names:
+            for a in chosen:
+                marks = [last[(name, a.set_title, pid)] for pid in a.puzzle_ids if (name, a.set_title, pid) in last]
+                out.append({"learner": name, "assignment": a.title, "due": a.due or "", "puzzles": a.count,
+                            "done": len(marks), "right": sum(marks), "complete": len(marks) >= a.count})
+        return pd.DataFrame(out, columns=columns)
+
     def completion(self, class_code: str | None = None, learners=None):
         """Learners x assignments: ``done/total`` per cell, as a pandas DataFrame (learners as the index)."""
         import pandas as pd

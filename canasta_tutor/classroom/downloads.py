@@ -29,16 +29,20 @@ class Download(NamedTuple):
     body: bytes
 
 
-def class_export(room, name: str) -> Download:
+def class_export(room, name: str, *, live: bool = False, tz: str | None = None) -> Download:
     """``learners.csv``, ``puzzles.csv`` (UTF-8 with a byte-order mark, so that Excel reads the names right) or
     ``gradebook.xlsx`` of ``room``'s open class (a :class:`~canasta_tutor.classroom.roster.Classroom`), named
-    ``canasta-DATE-NAME`` after the day the class was made. LookupError for another name; the store's
+    ``canasta-DATE-NAME`` after the day the class was made; made by :class:`~.gradebook.Gradebook` (no cell a
+    spreadsheet would run, homework and topics, live answers apart: counted in accuracy only with ``live``, times
+    in the teacher's time zone ``tz``). LookupError for another name or an unknown time zone; the store's
     :class:`~canasta_tutor.engine.errors.CanastaError` when the results cannot be read."""
+    from .gradebook import Gradebook
+
     if name not in EXPORTS:
         raise LookupError(f"there is no export {name!r}: the exports are {', '.join(EXPORTS)}")
-    report = room.report()
+    book = Gradebook(room, live=live, tz=tz)
     stamp = room.current().created[:10]
-    body = report.to_excel() if name.endswith(".xlsx") else report.to_csv(name.split(".")[0]).encode("utf-8-sig")
+    body = book.to_excel() if name.endswith(".xlsx") else book.to_csv(name.split(".")[0]).encode("utf-8-sig")
     return Download(f"canasta-{stamp}-{name}", EXPORTS[name], body)
 
 

@@ -156,6 +156,14 @@ class LiveClass:
         return [LiveAnswer(learner=r[0], answer=json.loads(r[1]), correct=bool(r[2]),
                            label=answer_label(live.puzzle.kind, json.loads(r[1]), live.puzzle.rules)) for r in rows]
 
+    def all_answers(self) -> list[tuple[str, str, str]]:
+        """Every answer to this class's live puzzles, oldest first: (learner, the puzzle's id, when answered)."""
+        la, lp = db.live_answers, db.live_puzzles
+        rows = self._run(lambda conn: conn.execute(
+            sa.select(la.c.learner, lp.c.puzzle, la.c.answered_at).join(lp, lp.c.id == la.c.live_id)
+            .where(lp.c.class_code == self.class_code).order_by(la.c.answered_at)).fetchall())
+        return [(r[0], str(json.loads(r[1]).get("id", "")), r[2]) for r in rows]
+
     # --- everyone ----------------------------------------------------------------------
     def current(self) -> LivePuzzle | None:
         """The class's newest live puzzle, or None if none was sent."""
@@ -225,15 +233,23 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def bar_chart_html(counts: dict[str, int], *, right: str | None = None, width: int = 320) -> str:
-    """Answers as horizontal bars with counts (inline SVG, nothing fetched); ``right`` marks the right one.
+#: The live chart's type, in px: read from the back of a classroom on a projector.
+CHART_FONT = 30
+
+
+def bar_chart_html(counts: dict[str, int], *, right: str | None = None, width: int = 520,
+                   font: int = CHART_FONT) -> str:
+    """Answers as horizontal bars with counts (inline SVG, nothing fetched); ``right`` marks the right one. The
+    type is large (``font`` px, the labels' column as wide as the longest label), for a projector.
 
     >>> '>3<' in bar_chart_html({"Yes": 3, "No": 1})
     True
     """
     if not counts:
         return "<div style='color:#777;font-style:italic'>No answers yet.</div>"
-    row, label_w, bar_w = 26, 150, width
+    row = round(font * 1.7)
+    label_w = round(max(len(label) + 2 for label in counts) * font * 0.62) + 12   # room for the label and " ✔"
+    bar_w = width
     top = max(counts.values()) or 1
     total = sum(counts.values())
     parts = []
@@ -242,14 +258,15 @@ def bar_chart_html(counts: dict[str, int], *, right: str | None = None, width: i
         colour = "#2e7d32" if right is not None and label == right else "#1565c0"
         length = bar_w * n / top if n else 0
         mark = " ✔" if right is not None and label == right else ""
+        base = y + round(row * 0.68)
         parts.append(
-            f"<text x='{label_w - 8}' y='{y + 17}' text-anchor='end' font-size='14'>{html.escape(label)}{mark}</text>"
-            f"<rect class='ct-bar' data-label='{html.escape(label)}' data-count='{n}' x='{label_w}' y='{y + 4}' "
-            f"width='{length:.1f}' height='{row - 8}' fill='{colour}' rx='3'/>"
-            f"<text x='{label_w + length + 6:.1f}' y='{y + 17}' font-size='14'>{n}</text>")
+            f"<text x='{label_w - 10}' y='{base}' text-anchor='end' font-size='{font}'>{html.escape(label)}{mark}"
+            f"</text><rect class='ct-bar' data-label='{html.escape(label)}' data-count='{n}' x='{label_w}' "
+            f"y='{y + 5}' width='{length:.1f}' height='{row - 10}' fill='{colour}' rx='4'/>"
+            f"<text x='{label_w + length + 10:.1f}' y='{base}' font-size='{font}' font-weight='bold'>{n}</text>")
     h = row * len(counts)
-    full = label_w + bar_w + 50
+    full = label_w + bar_w + 3 * font
     svg = (f"<svg xmlns='http://www.w3.org/2000/svg' width='{full}' height='{h}' viewBox='0 0 {full} {h}' "
            f"style='max-width:100%;height:auto' font-family='DejaVu Sans, Arial, sans-serif'>{''.join(parts)}</svg>")
-    return (f"<div class='ct-live-chart'>{svg}<div style='color:#555;font-size:12px'>{total} answer"
+    return (f"<div class='ct-live-chart'>{svg}<div style='color:#333;font-size:{round(font * 0.7)}px'>{total} answer"
             f"{'s' if total != 1 else ''}</div></div>")

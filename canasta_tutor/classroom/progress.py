@@ -55,14 +55,15 @@ import sqlalchemy as sa
 from ..engine.errors import ProgressError, clip, clip_repr
 from ..engine.numbers import is_whole_number
 from . import db
+from . import names as _names
 
 ENV_VAR = "CANASTA_TUTOR_DB"
 COLUMNS = ("id", "learner", "puzzle_set", "puzzle_id", "kind", "topic", "difficulty", "answer", "correct",
            "seconds", "timestamp")
 #: How long a write waits for another writer before the attempt is kept for later.
 BUSY_SECONDS = db.BUSY_SECONDS
-#: The longest learner name (longer ones are refused with a message).
-MAX_NAME = 60
+#: The longest learner name (longer ones are refused with a message): the sign-in page's limit.
+MAX_NAME = _names.MAX_NAME
 #: A puzzle answered after more than this many seconds counts as "away": its time is not kept.
 MAX_SECONDS = 30 * 60
 # Control characters (C0, DEL, C1) and the bidirectional overrides that reorder what a terminal shows.

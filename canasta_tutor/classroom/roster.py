@@ -37,13 +37,13 @@ import sqlalchemy as sa
 
 from ..engine.errors import CanastaError
 from ..engine.verdict import Reason, verdict_type
-from . import db
+from . import db, names
 from .progress import ProgressStore
 
 JoinVerdict = verdict_type("JoinVerdict", "learner", (None,),
                            "Whether a name could join the class; ``learner``: its learner_id, name, class_id.")
 
-MAX_NAME = 40
+MAX_NAME = names.MAX_NAME
 STUCK_AFTER = 3  # this many misses in a row, the last answers of a learner, mean "stuck"
 
 def _now() -> str:
@@ -140,6 +140,11 @@ class Classroom:
         info = self.current()
         if not by_teacher and info.code and str(code or "").strip().casefold() != info.code.casefold():
             return _no("wrong-code", "That is not this class's code: ask your teacher for it.")
+        free = names.check_not_taken(shown, [r["name"] for r in self.learners(info.id)])
+        if not free:
+            if any(r.code == "name-taken" for r in free.reasons):
+                return _taken(shown)
+            return JoinVerdict(False, free.reasons)
         lr = db.learners
         for _attempt in range(3):  # a new code that happens to be another learner's: draw again
             personal_code = new_code()
@@ -151,9 +156,7 @@ class Classroom:
                 break
             except sa.exc.IntegrityError:
                 if any(name_key(r["name"]) == name_key(shown) for r in self.learners(info.id)):
-                    return _no("name-taken", f"Someone in this class is already called {shown}. If that is you, "
-                                             "type your personal code (on your card: your teacher has it); "
-                                             "otherwise choose another name (add an initial, say).")
+                    return _taken(shown)  # signed in at the same instant
             except db.DB_ERRORS as e:
                 raise CanastaError(f"cannot sign in to the class in {self.store.where.shown}: "
                                    f"{db.reason(e)}") from None
@@ -220,16 +223,19 @@ def _no(code: str, text: str) -> JoinVerdict:
 
 
 def check_name(name) -> tuple[str, JoinVerdict | None]:
-    """A name as it will be shown, and None; or a refusal saying what to change (joining, adding, renaming)."""
-    shown = clean_name(name)
-    if not shown:
-        return shown, _no("no-name", "Type your name first.")
-    if len(shown) > MAX_NAME:
-        return shown, _no("name-too-long", f"Your name may have at most {MAX_NAME} characters; this one has "
-                                           f"{len(shown)}.")
-    if any(ord(ch) < 32 for ch in shown):
-        return shown, _no("name-control", "Your name may not contain control characters.")
-    return shown, None
+    """A name as it will be kept and shown, and None; or a refusal saying what to change (joining, adding,
+    renaming). The rules a name follows are :func:`names.check_name`'s (NFKC, one length limit, no invisible,
+    control or direction-changing characters)."""
+    named = names.check_name(name)
+    if not named:
+        return "", JoinVerdict(False, named.reasons)
+    return named.name, None
+
+
+def _taken(shown: str) -> JoinVerdict:
+    return _no("name-taken", f"Someone in this class is already called {shown}. If that is you, type your personal "
+                             "code (on your card: your teacher has it); otherwise choose another name (add an "
+                             "initial, say).")
 
 
 class ClassReport:

@@ -65,6 +65,9 @@ def voila_arguments(lessons: Path, *, port: int, open_browser: bool, preheat: bo
         "--template=canasta",
         "--VoilaConfiguration.strip_sources=True",
         "--VoilaConfiguration.show_tracebacks=False",
+        # no ?template=classic (whose page links stylesheets on a CDN) nor ?theme= from a visitor's address
+        "--VoilaConfiguration.allow_template_override=NO",
+        "--VoilaConfiguration.allow_theme_override=NO",
         f"--VoilaConfiguration.preheat_kernel={preheat}",
         f"--VoilaConfiguration.default_pool_size={pool_size}",
         f"--VoilaConfiguration.http_header_envs={IDENTITY_HEADER}",

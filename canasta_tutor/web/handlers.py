@@ -25,6 +25,7 @@ from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
 
 from ..classroom.downloads import class_export, send, worksheet_download
+from ..classroom.names import MAX_NAME
 from ..engine.errors import CanastaError
 from .visitors import TEACHER_PAGE
 
@@ -104,7 +105,7 @@ class SignInHandler(CanastaHandler):
                     "it, and your progress is kept under it. Coming back, on this or any other device? Type your "
                     f"personal code (on your card) instead.</p>{error_line(message)}<form method='post'>"
                     f"{self.xsrf_form_html()}<label for='name'>Your name</label>"
-                    f"<input id='name' name='name' maxlength='60' autofocus "
+                    f"<input id='name' name='name' maxlength='{MAX_NAME}' autofocus "
                     f"value='{html.escape(name, quote=True)}'>{code_field}"
                     "<label for='personal'>Your personal code (if you have one)</label>"
                     "<input id='personal' name='personal' autocomplete='off' autocapitalize='characters' "
@@ -240,14 +241,16 @@ class TeacherOnly(CanastaHandler):
 
 
 class ExportHandler(TeacherOnly):
-    """The open class's results for a gradebook: learners.csv, puzzles.csv, gradebook.xlsx."""
+    """The open class's results for a gradebook: learners.csv, puzzles.csv, gradebook.xlsx (``?live=1``: live
+    answers counted in accuracy; ``?tz=Europe/Amsterdam``: the times in that zone)."""
 
     @tornado.web.authenticated
     def get(self, name):
         if self.refuse_unless_teacher():
             return
         try:
-            download = class_export(self.classroom(), name)
+            download = class_export(self.classroom(), name, live=self.get_query_argument("live", "") == "1",
+                                    tz=self.get_query_argument("tz", "") or None)
         except LookupError as e:
             self.refuse(404, "Not found", "No such download", str(e))
             return

@@ -6,6 +6,7 @@ arguments, and ours are added to them (:func:`voila_replacements`, :meth:`Canast
 
 * :class:`GuardedVoilaHandler` (a lesson page): only for signed-in learners in classroom mode, the teacher's pages
   only for the teacher; it tells the page's kernel who the visitor is (the ``X-Canasta-Identity`` header);
+  :class:`GuardedTreeHandler` (the list of lessons): only for signed-in visitors in classroom mode;
 * :class:`OwnKernelHandler`, :class:`OwnKernelWebsocketHandler`, :class:`ShutdownOnLeaveHandler`: only the visitor
   who was given a kernel may talk to it, delete it or shut it down (:class:`KernelOwners`);
 * :class:`CachedStaticFileHandler`: Voilà's front end stays in the browser's cache for an hour;
@@ -31,6 +32,7 @@ from voila.static_file_handler import MultiStaticFileHandler
 from voila.tornado.contentshandler import VoilaContentsHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from .handlers import SIGN_IN, log_request, mount, page
 from .visitors import IDENTITY_HEADER, KernelRegistry, Visitors, is_teacher_page
@@ -138,6 +140,22 @@ class GuardedVoilaHandler(TornadoVoilaHandler):
         KernelOwners.visiting(self.visitors.key(self))
 
 
+class GuardedTreeHandler(TornadoVoilaTreeHandler):
+    """Voilà's list of the lessons (``/voila/tree``): when ``sign_in_required`` (classroom mode), only for signed-in
+    learners and the teacher; anyone else is sent to the sign-in page. Configured with ``visitors`` and
+    ``sign_in_required``, besides Voilà's own arguments."""
+
+    def initialize(self, *, visitors: Visitors, sign_in_required: bool, **voila_kwargs) -> None:
+        self.visitors = visitors
+        self.sign_in_required = sign_in_required
+        super().initialize(**voila_kwargs)
+
+    async def prepare(self):
+        await super().prepare()
+        if self.sign_in_required and not self.visitors.teacher(self) and not self.visitors.session(self):
+            self.redirect(url_path_join(self.base_url, SIGN_IN))
+
+
 class OwnerOnly:
     """Only the visitor who was given a kernel may shut it down, delete it or talk to it. Configured with
     ``visitors`` and ``kernels`` (the server's :class:`KernelOwners`), besides the handler's own arguments."""
@@ -217,6 +235,7 @@ def voila_replacements(visitors: Visitors, kernels: KernelOwners, *, sign_in_req
     return {MultiStaticFileHandler: (CachedStaticFileHandler, {}),
             VoilaShutdownKernelHandler: (ShutdownOnLeaveHandler, guarded),
             TornadoVoilaHandler: (GuardedVoilaHandler, {"visitors": visitors, "sign_in_required": sign_in_required}),
+            TornadoVoilaTreeHandler: (GuardedTreeHandler, {"visitors": visitors, "sign_in_required": sign_in_required}),
             KernelHandler: (OwnKernelHandler, guarded),
             VoilaKernelWebsocketHandler: (OwnKernelWebsocketHandler, guarded),
             VoilaContentsHandler: (Gone, {})}

@@ -7,12 +7,14 @@ the widget checks it too, and shows nothing of the class to anyone else.
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 import json
 import os
 
 import ipywidgets as widgets
 
+from ..classroom.heatmap import heatmap_svg
 from ..classroom.roster import Classroom
 from ..engine.errors import CanastaError
 from . import identity
@@ -40,6 +42,54 @@ def _table(frame, columns, *, highlight=None) -> str:
                  if highlight and highlight(record) else "")
         rows.append(f"<tr{style}>{''.join(cells)}</tr>")
     return f"<table class='ct-table'><tr>{head}</tr>{''.join(rows)}</table>"
+
+
+@functools.lru_cache(maxsize=1)
+def _project_puzzles() -> dict:
+    """The project's puzzles by (set title, id): the most-missed table shows their cards."""
+    from ..puzzles.practice import set_of
+    from .trainer import load_puzzles
+
+    puzzles, _problems = load_puzzles(None)
+    return {(set_of(p), p.id): p for p in puzzles}
+
+
+def _question(kind: str) -> str:
+    from ..puzzles.kinds import get_kind
+
+    try:
+        return get_kind(kind).question
+    except LookupError:
+        return ""
+
+
+def missed_html(per_puzzle, frame, *, limit: int = 10) -> str:
+    """The most-missed puzzles: the set each is from, its question, and its cards (when it is one of the project's
+    puzzles) under the question, beside the answers, misses, accuracy and the most common wrong answer."""
+    from .render import situation_html
+
+    if per_puzzle is None or not len(per_puzzle):
+        return "<p><i>Nothing yet.</i></p>"
+    kinds = {(s, p): k for s, p, k in zip(frame["puzzle_set"], frame["puzzle_id"], frame["kind"])}
+    known = _project_puzzles()
+    rows = []
+    for r in per_puzzle.head(limit).itertuples():
+        key = (r.puzzle_set, r.puzzle_id)
+        puzzle = known.get(key)
+        kind = puzzle.kind if puzzle is not None else kinds.get(key, "")
+        prompt = puzzle.prompt if puzzle is not None else ""
+        question = f"<b>{html.escape(_question(kind))}</b>" + (f"<br>{html.escape(prompt)}" if prompt else "")
+        cards = ("<details class='ct-missed-cards'><summary>the cards</summary>"
+                 f"{situation_html(puzzle, answering=True)}</details>" if puzzle is not None else "")
+        rows.append(f"<tr class='ct-missed' data-set='{html.escape(str(r.puzzle_set), quote=True)}' "
+                    f"data-puzzle='{html.escape(str(r.puzzle_id), quote=True)}'>"
+                    f"<td>{html.escape(str(r.puzzle_set))}</td><td>{html.escape(str(r.puzzle_id))}</td>"
+                    f"<td>{question}{cards}</td><td>{html.escape(str(r.topic))}</td><td>{r.attempts}</td>"
+                    f"<td>{r.misses}</td><td>{round(float(r.accuracy) * 100)} %</td>"
+                    f"<td>{html.escape(str(r.common_wrong_answer))}</td><td>{r.times_given}</td></tr>")
+    head = "".join(f"<th>{h}</th>" for h in ("Set", "Puzzle", "Question", "Topic", "Answers", "Misses", "Accuracy",
+                                             "Most common wrong answer", "Given"))
+    return f"<table class='ct-table ct-most-missed'><tr>{head}</tr>{''.join(rows)}</table>"
 
 
 class TeacherDashboard(widgets.VBox):
@@ -82,11 +132,15 @@ class TeacherDashboard(widgets.VBox):
         urls = join_urls if join_urls is not None else json.loads(os.environ.get("CANASTA_JOIN_URLS", "[]") or "[]")
         self.join.value = self._join_html(urls)
         base = identity.base_url().rstrip("/")
+        export = f"{base}/classroom/export"
         self.exports.value = (
-            "<p><b>Export</b> (for a gradebook): "
-            f"<a href='{base}/classroom/export/learners.csv' download>learners (CSV)</a> · "
-            f"<a href='{base}/classroom/export/puzzles.csv' download>puzzles (CSV)</a> · "
-            f"<a href='{base}/classroom/export/gradebook.xlsx' download>both, with every answer (Excel)</a></p>")
+            "<p class='ct-exports'><b>Export</b> (for a gradebook; live-puzzle answers are listed but not counted "
+            "in accuracy): "
+            f"<a href='{export}/learners.csv' download>learners, homework and topics (CSV)</a> · "
+            f"<a href='{export}/puzzles.csv' download>puzzles (CSV)</a> · "
+            f"<a href='{export}/gradebook.xlsx' download>everything, with every answer (Excel)</a><br>"
+            f"Counting live-puzzle answers too: <a href='{export}/learners.csv?live=1' download>learners (CSV)</a>"
+            f" · <a href='{export}/gradebook.xlsx?live=1' download>everything (Excel)</a></p>")
         self.roster = self._roster_panel()
         self.children = [self.join, self.summary, widgets.HTML("<h3>Accuracy per learner and topic</h3>"),
                          self.heatmap, widgets.HTML("<h3>Learners</h3>"), self.learners, self.roster,
@@ -133,16 +187,13 @@ class TeacherDashboard(widgets.VBox):
         self.summary.value = (f"<p class='ct-summary'>Class {info.id} (since {html.escape(info.created)}){code} · "
                               f"<b>{len(report.names)}</b> learners · <b>{len(report.frame)}</b> answers"
                               f"{stuck_text}</p>")
-        self.heatmap.value = report.heatmap_svg()
+        self.heatmap.value = f"<div class='ct-scroll'>{heatmap_svg(report)}</div>"
         self.learners.value = _table(per_learner, {"learner": "Learner", "attempts": "Answers", "correct": "Right",
                                                    "accuracy": "Accuracy", "topics": "Topics",
                                                    "last_activity": "Last answer",
                                                    "misses_in_a_row": "Misses in a row", "stuck": "Stuck"},
                                      highlight=lambda r: r["stuck"])
-        self.missed.value = _table(report.per_puzzle().head(10),
-                                   {"puzzle_id": "Puzzle", "topic": "Topic", "attempts": "Answers",
-                                    "misses": "Misses", "accuracy": "Accuracy",
-                                    "common_wrong_answer": "Most common wrong answer", "times_given": "Given"})
+        self.missed.value = missed_html(report.per_puzzle(), report.frame)
         if getattr(self, "roster", None) is not None:
             self.roster.refresh()  # learners who signed in meanwhile
 

@@ -114,7 +114,8 @@ class MyAssignments(widgets.VBox):
 
 
 class AssignmentProgress(widgets.VBox):
-    """The teacher's table: learners down, assignments across, puzzles done of the total in each cell."""
+    """The teacher's table: learners down, assignments across; in each cell the puzzles done of the total and,
+    beside them, how many were answered right (each puzzle's last answer)."""
 
     def __init__(self, class_code: str = "", *, path=None, learners=None, **kwargs):
         super().__init__(**kwargs)
@@ -139,30 +140,33 @@ class AssignmentProgress(widgets.VBox):
             return
         try:
             chosen = self.book.list(self.class_code)
-            frame = self.frame()
+            results = self.book.results(self.class_code, self.learners)
         except CanastaError as e:
             self.message.value = _problem(str(e))
             return
         if not chosen:
             self.table.value = "<i>No assignments yet: make one below or with canasta-tutor assign.</i>"
             return
-        if frame.empty:
+        if results.empty:
             self.table.value = "<i>Nobody has started an assignment yet.</i>"
             return
         head = "".join(f"<th style='padding:2px 8px'>{html.escape(a.title)}"
-                       f"{'<br><small>due ' + html.escape(a.due) + '</small>' if a.due else ''}</th>" for a in chosen)
+                       f"{'<br><small>due ' + html.escape(a.due) + '</small>' if a.due else ''}"
+                       "<br><small>done · right</small></th>" for a in chosen)
+        cells = {(r.learner, r.assignment): r for r in results.itertuples()}
         body = []
-        for learner, row in frame.iterrows():
-            cells = []
+        for learner in dict.fromkeys(results["learner"]):
+            row = []
             for a in chosen:
-                value = row[a.title]
-                done, total = (int(x) for x in value.split("/"))
-                colour = "#c8e6c9" if done >= total else "#fff9c4" if done else "#ffffff"
-                cells.append(f"<td class='ct-cell' data-learner='{html.escape(str(learner))}' "
-                             f"data-assignment='{a.id}' style='padding:2px 8px;text-align:center;"
-                             f"background:{colour}'>{value}</td>")
+                r = cells[(learner, a.title)]
+                colour = "#c8e6c9" if r.done >= r.puzzles else "#fff9c4" if r.done else "#ffffff"
+                row.append(f"<td class='ct-cell' data-learner='{html.escape(str(learner))}' "
+                           f"data-assignment='{a.id}' data-done='{r.done}' data-right='{r.right}' "
+                           f"style='padding:2px 8px;text-align:center;background:{colour}'>"
+                           f"<span class='ct-done'>{r.done}/{r.puzzles}</span> · "
+                           f"<span class='ct-right' style='color:{_OK}'>{r.right} right</span></td>")
             body.append(f"<tr><th style='text-align:left;padding:2px 8px'>{html.escape(str(learner))}</th>"
-                        f"{''.join(cells)}</tr>")
+                        f"{''.join(row)}</tr>")
         self.table.value = (f"<table class='ct-completion' style='border-collapse:collapse'><tr><th>learner</th>"
                             f"{head}</tr>{''.join(body)}</table>")
 

@@ -237,11 +237,13 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
         self.reveal_button.on_click(lambda _b: self.reveal())
         self.chart = widgets.HTML()
         self.who = widgets.HTML()
+        self.sent = widgets.HTML()   # the sent puzzle's cards, as the class sees them (read back after a reload)
+        self._sent_id: int | None = None
         self.children = [widgets.HTML(f"<h3 style='margin:4px 0'>Live puzzle for class "
                                       f"{html.escape(self.class_code or '(no class)')}</h3>"),
                          self.picker, widgets.HBox([self.kind, self.difficulty, self.rules, self.generate_button]),
                          self.preview, widgets.HBox([self.send_button, self.reveal_button]), self.message,
-                         self.chart, self.who]
+                         self.chart, self.sent, self.who]
         self.add_class("ct-live-teacher")
         self._problem_area = self.message
         if problems:
@@ -331,16 +333,22 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
             current = self.live.current()
             if current is None:
                 self.chart.value = "<div style='color:#777;font-style:italic'>No puzzle sent yet.</div>"
-                self.who.value = ""
+                self.who.value = self.sent.value = ""
+                self._sent_id = None
                 self.reveal_button.disabled = True
                 return
+            if current.id != self._sent_id:   # a new puzzle, or this panel was just opened (the page reloaded)
+                self._sent_id = current.id
+                self.sent.value = (f"<div class='ct-live-sent' data-live-id='{current.id}'><b>Sent to the class"
+                                   f"</b> ({html.escape(set_of(current.puzzle))} · {html.escape(current.puzzle.id)})"
+                                   f"{situation_html(current.puzzle, answering=True)}</div>")
             answers = self.live.answers(current.id)
             counts = self.live.counts(current.id)
             right = (answer_label(current.puzzle.kind, solve(current.puzzle).answer, current.puzzle.rules)
                      if current.revealed else None)
-            self.chart.value = (f"<div><b>{html.escape(current.puzzle.id)}</b>: "
-                                f"{html.escape(get_kind(current.puzzle.kind).question)}</div>"
+            self.chart.value = (f"<div class='ct-live-question' style='font-size:30px;line-height:1.25;margin:8px 0'>"
+                                f"<b>{html.escape(get_kind(current.puzzle.kind).question)}</b></div>"
                                 + bar_chart_html(counts, right=right))
             names = ", ".join(html.escape(a.learner) for a in answers)
-            self.who.value = f"<div style='color:#555;font-size:12px'>Answered: {names or 'nobody yet'}</div>"
+            self.who.value = f"<div style='color:#333;font-size:20px'>Answered: {names or 'nobody yet'}</div>"
             self.reveal_button.disabled = current.revealed

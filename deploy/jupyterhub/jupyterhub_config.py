@@ -88,6 +88,9 @@ c.Spawner.args = [
     "--VoilaConfiguration.template=canasta",
     "--VoilaConfiguration.strip_sources=True",
     "--VoilaConfiguration.show_tracebacks=False",
+    # no ?template=classic (its page links stylesheets on a CDN) nor ?theme= from a visitor's address
+    "--VoilaConfiguration.allow_template_override=NO",
+    "--VoilaConfiguration.allow_theme_override=NO",
     # kernels take only the widgets' messages: no code can be run from the browser (not in JupyterLab either)
     *(f"--MappingKernelManager.allowed_message_types={m}" for m in WIDGET_MESSAGES),
     "--MappingKernelManager.cull_idle_timeout=1800",

@@ -1,0 +1,306 @@
+"""The class's results as a gradebook takes them: the tables behind ``learners.csv``, ``puzzles.csv`` and
+``gradebook.xlsx`` (pandas and openpyxl; no Jupyter import).
+
+* **Safe cells.** A text cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return (OWASP's
+  list for CSV injection) would be read as a formula by a spreadsheet: in a CSV it gets a leading ``'``
+  (shown by no spreadsheet, it keeps the text as text), in the workbook it is written as text (never a formula)
+  and marked "quote prefix", so that editing it keeps it text. A learner called ``=HYPERLINK(...)`` stays a name.
+* **What a gradebook wants.** One row per learner: answers, right, accuracy, the last answer, who is stuck; each
+  assignment's puzzles done and right; the accuracy in each topic. The workbook adds the homework and topics as
+  long tables, the puzzles, and every answer.
+* **Live answers.** Answers to the teacher's live puzzle (found in ``live_answers``: the same learner, the same
+  puzzle, within :data:`LIVE_MATCH_SECONDS`) are marked ``live`` and counted apart; accuracy leaves them out
+  unless ``live=True`` (the dashboard's second set of links).
+* **Readable.** Answers in the words of the buttons (``Yes``, ``Natural canasta``, ``60``) beside the question;
+  times in the teacher's time zone (``tz``, else ``$CANASTA_TUTOR_TIMEZONE``, else this machine's), each with
+  the ISO time in UTC in a machine column; the workbook has its header row frozen, its columns sized and its
+  accuracies formatted as percentages.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+#: OWASP's characters that make a spreadsheet read a cell as a formula.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+TZ_ENV = "CANASTA_TUTOR_TIMEZONE"
+#: A live answer and the attempt the trainer saved for it are this close in time (seconds).
+LIVE_MATCH_SECONDS = 300
+PERCENT = "0%"
+
+
+# --- cells a spreadsheet will not run ----------------------------------------------------------------------------
+def is_formula_like(value) -> bool:
+    """Whether a spreadsheet would take ``value`` (text) for a formula.
+
+    >>> is_formula_like("=1+2"), is_formula_like("-2"), is_formula_like("Ana"), is_formula_like(-2)
+    (True, True, False, False)
+    """
+    return isinstance(value, str) and value.startswith(FORMULA_START)
+
+
+def neutral(value):
+    """``value`` safe in a CSV cell: text that looks like a formula gets a leading ``'``.
+
+    >>> neutral('=HYPERLINK("http://e.io/x","Fix")')
+    '\\'=HYPERLINK("http://e.io/x","Fix")'
+    """
+    return "'" + value if is_formula_like(value) else value
+
+
+def neutral_frame(frame):
+    """A copy of ``frame`` with :func:`neutral` on every text cell and header."""
+    out = frame.copy()
+    for column in out.columns:
+        out[column] = out[column].map(neutral)   # numbers, and text of any dtype, pass through unchanged
+    out.columns = [neutral(str(c)) for c in out.columns]
+    return out
+
+
+# --- the teacher's clock -----------------------------------------------------------------------------------------
+def teacher_zone(tz: str | None = None):
+    """(tzinfo, its name) of ``tz`` (an IANA name such as ``Europe/Amsterdam``), else ``$CANASTA_TUTOR_TIMEZONE``,
+    else this machine's zone. LookupError for a name that is no time zone."""
+    name = (tz or os.environ.get(TZ_ENV, "")).strip()
+    if name:
+        try:
+            return ZoneInfo(name), name
+        except (ZoneInfoNotFoundError, ValueError):
+            raise LookupError(f"there is no time zone {name!r}: use a name like Europe/Amsterdam") from None
+    local = datetime.now().astimezone().tzinfo
+    return local, datetime.now(local).tzname() or "local time"
+
+
+def _local_times(stamps, zone):
+    """ISO times as 'YYYY-MM-DD HH:MM' in ``zone`` (pandas Series in, Series out; blank stays blank)."""
+    import pandas as pd
+
+    parsed = pd.to_datetime(stamps, utc=True, errors="coerce", format="ISO8601")
+    return parsed.dt.tz_convert(zone).dt.strftime("%Y-%m-%d %H:%M").fillna("")
+
+
+def _utc_iso(stamps):
+    import pandas as pd
+
+    parsed = pd.to_datetime(stamps, utc=True, errors="coerce", format="ISO8601")
+    return parsed.dt.strftime("%Y-%m-%dT%H:%M:%SZ").fillna("")
+
+
+# --- answers in words --------------------------------------------------------------------------------------------
+def answer_words(kind: str, answer_json: str) -> str:
+    """A stored answer (JSON) in the words of the kind's buttons: ``Yes``, ``Natural canasta``, ``60``; the keys
+    and values (``take: Yes``) when the kind does not say it.
+
+    >>> answer_words("take-pile", '{"take": false}'), answer_words("card-points", '{"points": 60}')
+    ('No', '60')
+    """
+    from ..puzzles.kinds import get_kind
+
+    try:
+        value = json.loads(answer_json)
+    except (TypeError, ValueError):
+        return str(answer_json)
+    try:
+        return get_kind(kind).words(value)
+    except (LookupError, TypeError, AttributeError, ValueError):
+        if isinstance(value, dict):
+            return ", ".join(f"{k}: {'Yes' if v is True else 'No' if v is False else v}" for k, v in value.items())
+        return str(value)
+
+
+def _question(kind: str) -> str:
+    from ..puzzles.kinds import get_kind
+
+    try:
+        return get_kind(kind).question
+    except LookupError:
+        return ""
+
+
+# --- the gradebook -----------------------------------------------------------------------------------------------
+class Gradebook:
+    """The open class of ``room`` (a :class:`~canasta_tutor.classroom.roster.Classroom`) for a gradebook.
+    ``live``: count live-puzzle answers in accuracy; ``tz``: the teacher's time zone (see :func:`teacher_zone`).
+    The store's :class:`~canasta_tutor.engine.errors.CanastaError` when the results cannot be read."""
+
+    def __init__(self, room, *, live: bool = False, tz: str | None = None):
+        import pandas as pd
+
+        from .roster import ClassReport
+
+        self.zone, self.zone_name = teacher_zone(tz)
+        self.live = live
+        info = room.current()
+        frame = room.attempts(info.id)
+        frame["live"] = pd.Series(_live_flags(frame, _live_answers(room, info.code)), index=frame.index, dtype=bool)
+        self.frame = frame
+        self.names = [row["name"] for row in room.learners(info.id)]
+        counted = frame if live else frame.loc[~frame["live"]]
+        self.report = ClassReport(counted, self.names)
+        self.everything = ClassReport(frame, self.names)
+        self._homework = _homework(room, info.code, self.everything.names)
+
+    @property
+    def time_column(self) -> str:
+        return f"time ({self.zone_name})"
+
+    # --- the tables ------------------------------------------------------------------------------------------
+    def learners(self):
+        """One row per learner: the counted answers, live answers apart, each assignment, each topic's accuracy."""
+        per = self.report.per_learner().set_index("learner")
+        everything = self.frame.groupby("learner")
+        live = self.frame[self.frame["live"]].groupby("learner")["correct"].agg(["size", "sum"])
+        out = per[["attempts", "correct", "accuracy", "topics"]].rename(columns={"attempts": "answers",
+                                                                                 "correct": "right"})
+        last = everything["timestamp"].max().reindex(out.index)
+        out[f"last answer ({self.zone_name})"] = _local_times(last, self.zone).to_numpy()
+        out["last answer (UTC, ISO 8601)"] = _utc_iso(last).to_numpy()
+        out["misses in a row"] = per["misses_in_a_row"]
+        out["stuck"] = per["stuck"].map({True: "yes", False: ""})
+        out["live answers"] = live["size"].reindex(out.index).fillna(0).astype(int)
+        out["live right"] = live["sum"].reindex(out.index).fillna(0).astype(int)
+        homework = self.homework()
+        for title, group in homework.groupby("assignment", sort=False):
+            total = int(group["puzzles"].iloc[0])
+            rows = group.set_index("learner")
+            out[f"{title}: done (of {total})"] = rows["done"].reindex(out.index).fillna(0).astype(int)
+            out[f"{title}: right (of {total})"] = rows["right"].reindex(out.index).fillna(0).astype(int)
+        topics = self.topics()
+        for topic, group in topics.groupby("topic"):
+            out[f"accuracy: {topic}"] = group.set_index("learner")["accuracy"].reindex(out.index)
+        return out.reset_index()
+
+    def homework(self):
+        """Learners x assignments as a long table: assignment, due, puzzles, done, right, complete."""
+        return self._homework
+
+    def topics(self):
+        """One row per learner and topic they answered: answers, right, accuracy (live answers as for accuracy)."""
+        import pandas as pd
+
+        frame = self.report.frame
+        if not len(frame):
+            return pd.DataFrame(columns=["learner", "topic", "answers", "right", "accuracy"])
+        grouped = frame.groupby(["learner", "topic"])["correct"].agg(answers="size", right="sum").reset_index()
+        grouped["accuracy"] = (grouped["right"] / grouped["answers"]).round(2)
+        return grouped
+
+    def puzzles(self):
+        """One row per puzzle: its set, the answers, misses, accuracy and the most common wrong answer in words."""
+        per = self.report.per_puzzle()
+        if not len(per):
+            return per
+        kinds = self.frame.drop_duplicates(["puzzle_set", "puzzle_id"]).set_index(["puzzle_set", "puzzle_id"])["kind"]
+        wrong = []
+        for row in per.itertuples():
+            misses = self.report.frame[(self.report.frame["puzzle_set"] == row.puzzle_set)
+                                       & (self.report.frame["puzzle_id"] == row.puzzle_id)
+                                       & ~self.report.frame["correct"]]
+            wrong.append(answer_words(kinds.get((row.puzzle_set, row.puzzle_id), ""),
+                                      misses["answer"].value_counts().index[0]) if len(misses) else "")
+        per["common_wrong_answer"] = wrong
+        per.insert(2, "question", [_question(kinds.get((s, p), "")) for s, p in zip(per["puzzle_set"],
+                                                                                    per["puzzle_id"])])
+        return per.rename(columns={"puzzle_set": "set", "puzzle_id": "puzzle", "common_wrong_answer":
+                                   "most common wrong answer", "times_given": "given"})
+
+    def answers(self):
+        """Every answer, oldest first: when (the teacher's time and ISO), who, which puzzle, the answer in words,
+        right or not, live or practice."""
+        import pandas as pd
+
+        f = self.frame
+        return pd.DataFrame({
+            self.time_column: _local_times(f["timestamp"], self.zone),
+            "time (UTC, ISO 8601)": _utc_iso(f["timestamp"]),
+            "learner": f["learner"], "set": f["puzzle_set"], "puzzle": f["puzzle_id"], "kind": f["kind"],
+            "topic": f["topic"], "difficulty": f["difficulty"],
+            "question": [_question(k) for k in f["kind"]],
+            "answer": [answer_words(k, a) for k, a in zip(f["kind"], f["answer"])],
+            "right": f["correct"].map({True: "yes", False: "no"}),
+            "seconds": f["seconds"],
+            "live puzzle": f["live"].map({True: "live", False: ""}),
+        })
+
+    # --- files -----------------------------------------------------------------------------------------------
+    def to_csv(self, which: str = "learners") -> str:
+        frame = self.learners() if which == "learners" else self.puzzles()
+        return neutral_frame(frame).to_csv(index=False)
+
+    def sheets(self) -> dict:
+        return {"Learners": self.learners(), "Homework": self.homework(), "Topics": self.topics(),
+                "Puzzles": self.puzzles(), "Attempts": self.answers()}
+
+    def to_excel(self) -> bytes:
+        """The workbook: Learners, Homework, Topics, Puzzles, Attempts (every answer)."""
+        import pandas as pd
+
+        buffer = io.BytesIO()
+        with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
+            for name, frame in self.sheets().items():
+                frame.to_excel(writer, sheet_name=name, index=False)
+                _format_sheet(writer.sheets[name], frame, freeze="B2" if name == "Learners" else "A2")
+        return buffer.getvalue()
+
+
+def _format_sheet(sheet, frame, *, freeze: str) -> None:
+    """Header row frozen, columns as wide as their text (up to 50), accuracies as percentages, and every text
+    cell that a spreadsheet would read as a formula written as text."""
+    from openpyxl.utils import get_column_letter
+
+    sheet.freeze_panes = freeze
+    for index, column in enumerate(frame.columns, start=1):
+        letter = get_column_letter(index)
+        values = [str(column)] + [str(v) for v in frame[column].head(500).tolist()]
+        sheet.column_dimensions[letter].width = min(50, max(8, max(len(v) for v in values) + 2))
+        if str(column).startswith("accuracy"):
+            for (cell,) in sheet.iter_rows(min_row=2, min_col=index, max_col=index):
+                cell.number_format = PERCENT
+    for row in sheet.iter_rows():
+        for cell in row:
+            if is_formula_like(cell.value):
+                cell.data_type = "s"      # openpyxl took a leading "=" for a formula
+                cell.quotePrefix = True
+
+
+# --- what the class did ------------------------------------------------------------------------------------------
+def _live_answers(room, class_code: str) -> list[tuple]:
+    from .live import LiveClass
+
+    return LiveClass(class_code, room.path).all_answers()
+
+
+def _live_flags(frame, live_answers) -> list[bool]:
+    """For each attempt of ``frame``: whether it is the trainer's copy of a live answer (same learner and puzzle,
+    the nearest in time within LIVE_MATCH_SECONDS, each live answer matched once)."""
+    import pandas as pd
+
+    flags = [False] * len(frame)
+    if not len(frame) or not live_answers:
+        return flags
+    stamps = pd.to_datetime(frame["timestamp"], utc=True, errors="coerce", format="ISO8601")
+    rows: dict[tuple, list[int]] = {}
+    for i, (learner, pid) in enumerate(zip(frame["learner"], frame["puzzle_id"])):
+        rows.setdefault((learner, pid), []).append(i)
+    window = timedelta(seconds=LIVE_MATCH_SECONDS)
+    for learner, puzzle_id, answered_at in live_answers:
+        when = pd.to_datetime(answered_at, utc=True, errors="coerce", format="ISO8601")
+        near = [(abs(stamps.iloc[i] - when), i) for i in rows.get((learner, puzzle_id), ())
+                if not flags[i] and pd.notna(stamps.iloc[i]) and abs(stamps.iloc[i] - when) <= window]
+        if near:
+            flags[min(near)[1]] = True
+    return flags
+
+
+def _homework(room, class_code: str, learners):
+    from .assignments import AssignmentBook
+
+    return AssignmentBook(room.path).results(class_code, learners)
+
+
+__all__ = ["FORMULA_START", "Gradebook", "answer_words", "is_formula_like", "neutral", "neutral_frame",
+           "teacher_zone"]
