@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PYBABEL="${PYBABEL:-.venv/bin/pybabel}"
 POT=canasta_tutor/locale/canasta_tutor.pot
-KEYWORDS=(-k N_ -k NP_:1c,2)
+KEYWORDS=(-k N_ -k NP_:1c,2 -k NPN_:1c,2,3)
 case "${1:-}" in
   extract)
     "$PYBABEL" extract -F babel.cfg "${KEYWORDS[@]}" --project canasta-tutor --version 0.1.0 \

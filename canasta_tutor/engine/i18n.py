@@ -13,8 +13,8 @@ threads) each keep their own; ``use_language`` sets it for a block.
 ('aflegstapel', 'harten vrouw', 'achttien')
 >>> number_word(18, "af"), number_word(21, "af"), number_word(18, "da")
 ('agttien', 'een-en-twintig', 'atten')
->>> count_cards(1, "nl"), count_cards(3, "nl"), count_cards(1, "da"), count_cards(3, "af")
-('één kaart', 'drie kaarten', 'et kort', 'drie kaarte')
+>>> count_of(1, "card", "nl"), count_of(3, "wild card", "nl"), count_of(1, "card", "da"), count_of(1, "canasta", "da")
+('één kaart', 'drie wilde kaarten', 'et kort', 'én Canasta')
 >>> language_name("da"), normalise_language("nl-BE")
 ('Dansk', 'nl')
 """
@@ -51,6 +51,11 @@ def N_(message: str) -> str:
 def NP_(context: str, message: str) -> tuple[str, str]:
     """Mark a message with its context for extraction; ``pgettext(*pair)`` translates it where it is read."""
     return context, message
+
+
+def NPN_(context: str, singular: str, plural: str) -> tuple[str, str, str]:
+    """Mark a plural message with its context for extraction; ``npgettext(*triple, n)`` translates it."""
+    return context, singular, plural
 
 
 def normalise_language(code: str) -> str:
@@ -199,9 +204,29 @@ def card_name(card, lang: str | None = None) -> str:
     return pattern.format(rank=rank_name(rank, lang), suit=suit_name(suit, lang))
 
 
-def count_cards(n: int, lang: str | None = None) -> str:
-    """``'three cards'`` in the language: the plural form by CLDR's rule, the number in words."""
-    pattern = npgettext("count", "{number} card", "{number} cards", n, lang=lang)
+#: The things the tutor counts, each a plural catalog entry: ``count_of(n, noun)`` reads one.
+COUNT_MESSAGES: dict[str, tuple[str, str, str]] = {
+    "card": NPN_("count", "{number} card", "{number} cards"),
+    "wild card": NPN_("count", "{number} wild card", "{number} wild cards"),
+    "natural card": NPN_("count", "{number} natural card", "{number} natural cards"),
+    "canasta": NPN_("count", "{number} canasta", "{number} canastas"),
+    "red three": NPN_("count", "{number} red three", "{number} red threes"),
+    "black three": NPN_("count", "{number} black three", "{number} black threes"),
+    "joker": NPN_("count", "{number} joker", "{number} jokers"),
+    "point": NPN_("count", "{number} point", "{number} points"),
+}
+
+
+def count_of(n: int, noun: str = "card", lang: str | None = None) -> str:
+    """``'three wild cards'`` in the language: the plural form by CLDR's rule, the number in words.
+
+    The whole phrase is one catalog entry (``npgettext``), so a language may write its own word for one
+    (Danish ``'én canasta'`` beside ``'et kort'``).
+    """
+    if noun not in COUNT_MESSAGES:
+        raise LanguageError(f"no counted noun {noun[:40]!r}: the nouns are {', '.join(COUNT_MESSAGES)}")
+    context, singular, plural = COUNT_MESSAGES[noun]
+    pattern = npgettext(context, singular, plural, n, lang=lang)
     return pattern.format(number=number_word(n, lang))
 
 
