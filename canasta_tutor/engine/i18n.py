@@ -10,11 +10,11 @@ threads) each keep their own; ``use_language`` sets it for a block.
 
 >>> with use_language("nl"):
 ...     pgettext("term", "discard pile"), card_name(("Q", "H")), number_word(18)
-('aflegstapel', 'harten vrouw', 'achttien')
->>> number_word(18, "af"), number_word(21, "af"), number_word(18, "da")
-('agttien', 'een-en-twintig', 'atten')
+('aflegstapel', 'hartenvrouw', 'achttien')
+>>> number_word(18, "af"), number_word(21, "af"), number_word(18, "da"), number_word(50, "da"), number_word(60, "da")
+('agttien', 'een-en-twintig', 'atten', 'halvtreds', 'tres')
 >>> count_of(1, "card", "nl"), count_of(3, "wild card", "nl"), count_of(1, "card", "da"), count_of(1, "canasta", "da")
-('één kaart', 'drie wilde kaarten', 'et kort', 'én Canasta')
+('één kaart', 'drie wilde kaarten', 'et kort', 'én canasta')
 >>> language_name("da"), normalise_language("nl-BE")
 ('Dansk', 'nl')
 """
@@ -25,6 +25,7 @@ import contextlib
 import contextvars
 import gettext as _gettext
 import io
+import re
 from functools import cache
 from pathlib import Path
 
@@ -192,10 +193,11 @@ def suit_name(suit: str, lang: str | None = None) -> str:
 
 
 def card_name(card, lang: str | None = None) -> str:
-    """A card in words: ``'queen of hearts'``, ``'harten vrouw'``, ``'hjerter dame'``, ``'vrou van hartens'``.
+    """A card in words: ``'queen of hearts'``, ``'hartenvrouw'``, ``'hjerter dame'``, ``'vrou van hartens'``.
 
     ``card`` is a :class:`~canasta_tutor.engine.cards.Card` or a ``(rank, suit)`` pair. The whole pattern is
-    one catalog entry with named placeholders, so each language puts the suit where it belongs.
+    one catalog entry with named placeholders, so each language puts the suit where it belongs (Dutch writes
+    the card as one compound word, ``hartenvrouw``, as the Woordenlijst writes ``hartenaas`` and ``schoppenaas``).
     """
     rank, suit = (card.rank, card.suit) if hasattr(card, "rank") else card
     if rank == "JK":
@@ -262,8 +264,9 @@ def afrikaans_number_word(n: int) -> str:
 #: The num2words language code for each language it covers.
 _NUM2WORDS = {"en": "en", "nl": "nl", "da": "da"}
 #: Where num2words (0.5.14) writes an older or wrong form, the form CLDR and the language's spelling list give:
-#: Dutch writes the accent only on a lone "één" (Taalunie: honderdeen), Danish 60 is "tres" (Retskrivningsordbogen).
-_NUM2WORDS_FIXES = {"nl": (("éé", "ee"),), "da": (("treds", "tres"),)}
+#: Dutch writes the accent only on a lone "één" (Taalunie: honderdeen), Danish 60 is "tres" (Retskrivningsordbogen),
+#: but 50 stays "halvtreds" (and 51 "enoghalvtreds"): the pattern must not touch the "treds" inside "halvtreds".
+_NUM2WORDS_FIXES = {"nl": ((r"éé", "ee"),), "da": ((r"(?<!halv)treds", "tres"),)}
 
 
 def number_word(n: int, lang: str | None = None) -> str:
@@ -278,5 +281,5 @@ def number_word(n: int, lang: str | None = None) -> str:
     words = num2words(n, lang=_NUM2WORDS[code])
     if n != 1:
         for wrong, right in _NUM2WORDS_FIXES.get(code, ()):
-            words = words.replace(wrong, right)
+            words = re.sub(wrong, right, words)
     return words
