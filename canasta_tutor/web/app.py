@@ -169,11 +169,14 @@ def serve_options(args, out=None) -> dict:
     else:
         hosts = [ip]
     urls = [f"http://{h}:{args.port}/" for h in hosts]
+    # the address to open comes first; the teacher's line only when there is a class to teach
     if classroom:
         out.write("Learners open one of:\n" + "".join(f"    {u}\n" for u in urls))
-    if args.class_code:
-        out.write(f"Class code: {args.class_code}\n")
-    out.write(f"Teacher's dashboard: {urls[0]}teacher?key={key}\n    (teacher key: {key})\n")
+        if args.class_code:
+            out.write(f"Class code: {args.class_code}\n")
+        out.write(f"Teacher's dashboard: {urls[0]}teacher?key={key}\n    (teacher key: {key})\n")
+    else:
+        out.write(f"Open the lessons at {urls[0]}\n")
     out.flush()
     pools = {}
     if args.class_size:
