@@ -418,12 +418,12 @@ def test_a_malformed_message_is_refused_without_a_traceback(store, msg, caplog, 
 
 
 # --- the feedback a learner reads -------------------------------------------------------------------------------
-def test_a_right_answer_is_said_once_with_a_capital_letter():
+def test_a_right_answer_is_said_once_with_a_capital_letter(store):
     """"✔ Right! not a meld." (lower case) and "The answer is 20." then "You answered: 25. The answer: 20."."""
     from canasta_tutor.widgets.trainer import load_puzzles
 
     (meld,), _ = load_puzzles(ids=["m-012"])  # 3♠ 3♣ 3♠ 2♦: not a meld
-    t = Trainer([meld], ids=["m-012"], learner="ana", store=ProgressStore(":memory:"))
+    t = Trainer([meld], ids=["m-012"], learner="ana", store=store)
     assert t.answer({"valid": False, "canasta": "none"}) is True
     text = re.sub(r"<[^>]+>", "", t.feedback.value)
     assert text.startswith("✔ Right! Not a meld.") and "You answered" not in text, text
