@@ -77,7 +77,7 @@ def test_a_long_bad_group_gives_a_short_message_naming_the_token():
     (error,) = pset.errors
     message = str(error)
     assert len(message) <= MESSAGE_LIMIT + 100
-    assert "card 2 of" in message and "'XX' is not a card" in message and error.field == "cards"
+    assert "card 2, XX, is not a card: write a rank" in message and error.field == "cards"
 
 
 def test_huge_values_are_clipped_in_schema_errors():

@@ -164,6 +164,70 @@ def too_wide(page) -> dict:
     }""")
 
 
+#: Every word or number in a table cell that the browser broke over two lines ("poin / ts", "+50 / 0"), or that
+#: sticks out of its cell: each word's rendered boxes (Range.getClientRects) must sit on one line, inside the cell.
+#: A word may break after its hyphen ("three-/deck"), as print does.
+BROKEN_IN_TABLES = """() => {
+  const out = [];
+  for (const cell of document.querySelectorAll('table td, table th')) {
+    const box = cell.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const re = /[^\\s\\-\u2010\u2013]+[\\-\u2010\u2013]?/g;
+      let m;
+      while ((m = re.exec(node.textContent)) !== null) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const rects = Array.from(range.getClientRects()).filter(r => r.width > 0.5);
+        const where = JSON.stringify(m[0]) + ' in ' + JSON.stringify(cell.textContent.trim().slice(0, 50));
+        if (new Set(rects.map(r => Math.round(r.top))).size > 1) out.push('broken: ' + where);
+        else if (rects.some(r => r.right > box.right + 1 || r.left < box.left - 1))
+          out.push('outside its cell: ' + where);
+      }
+    }
+  }
+  return out.slice(0, 20);
+}"""
+
+#: Controls and boxes cut off by a box that clips them, though the page itself does not scroll sideways (the melds
+#: box and the practice page's topics, 2 px past the right edge); tables, meant to scroll in their own box, aside.
+CLIPPED = """() => {
+  const out = [];
+  const wanted = 'input, select, textarea, button, .widget-inline-hbox, .ct-melds, .ct-meld, .ct-card, '
+                 + '.widget-html-content';
+  for (const el of document.querySelectorAll(wanted)) {
+    const r = el.getBoundingClientRect(), st = getComputedStyle(el);
+    if (r.width === 0 || st.visibility === 'hidden' || el.closest('table, .ct-scroll, .ct-presets-box')) continue;
+    for (let a = el.parentElement; a && a !== document.body && a !== document.documentElement; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX === 'visible') continue;
+      const ar = a.getBoundingClientRect(), left = ar.left + a.clientLeft, right = left + a.clientWidth;
+      if (r.right > right + 0.5 || r.left < left - 0.5) {
+        out.push(el.tagName.toLowerCase() + '.' + String(el.className).split(' ').slice(0, 3).join('.') + ' '
+                 + Math.round(r.left) + '..' + Math.round(r.right) + ' cut at ' + Math.round(left) + '..'
+                 + Math.round(right));
+        break;
+      }
+    }
+  }
+  return out.slice(0, 10);
+}"""
+
+#: Drop-down lists whose chosen text is wider than the list ("(four players, two partnersh").
+CUT_SELECTS = """() => {
+  const out = [], canvas = document.createElement('canvas').getContext('2d');
+  for (const s of document.querySelectorAll('select:not([multiple])')) {
+    if (!s.offsetWidth || s.selectedIndex < 0) continue;
+    const st = getComputedStyle(s);
+    canvas.font = st.fontWeight + ' ' + st.fontSize + ' ' + st.fontFamily;
+    const text = s.options[s.selectedIndex].text, room = s.clientWidth - parseFloat(st.paddingLeft) - 20;
+    if (canvas.measureText(text).width > room) out.push(JSON.stringify(text) + ' in ' + Math.round(room) + ' px');
+  }
+  return out;
+}"""
+
+
 def axe_violations(page) -> list[str]:
     """axe-core's serious and critical violations on the page, one line each."""
     if not AXE.is_file():
@@ -266,6 +330,9 @@ def test_no_lesson_shows_an_error_or_source(page, server, name):
     page.wait_for_timeout(300)
     wide = too_wide(page)
     assert wide["scrollWidth"] <= PHONE["width"] and not wide["wide"], (name, wide)
+    assert not page.evaluate(CLIPPED), (name, page.evaluate(CLIPPED))
+    assert not page.evaluate(BROKEN_IN_TABLES), (name, page.evaluate(BROKEN_IN_TABLES))
+    assert not page.evaluate(CUT_SELECTS), (name, page.evaluate(CUT_SELECTS))
     shot(page, f"phone-{stem}")
     problems = axe_violations(page)
     assert not problems, (name, problems)
@@ -314,14 +381,16 @@ def test_a_puzzle_by_keyboard_only_timed_from_the_visit(page, server):
     trainer.get_by_text("Right!").wait_for()
     elapsed = time.monotonic() - start
     assert page.evaluate("document.activeElement.classList.contains('ct-feedback')"), "focus is not on the feedback"
-    assert "You answered: 30. The answer: 30." in trainer.inner_text()
+    assert "Right! 30." in trainer.inner_text() and "You answered" not in trainer.inner_text()  # said once
     # the focus ring is visible on the focused feedback
     assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent.trim()") == "Next puzzle →"
     page.keyboard.press("Space")
-    trainer.get_by_text("You answered").wait_for(state="detached")
+    trainer.get_by_text("Right!").wait_for(state="detached")
     assert trainer.get_by_placeholder("points").input_value() == ""
+    # the next puzzle's answer box has the focus: typing answers it
+    page.wait_for_function("() => document.activeElement && document.activeElement.placeholder === 'points'")
     with sqlite3.connect(server["db"]) as conn:
         rows = conn.execute("SELECT seconds FROM attempts WHERE puzzle_id = 's-001' ORDER BY id DESC").fetchall()
     # counted from the visit (the browser asking for the widgets), not from the kernel's preheating
@@ -346,3 +415,119 @@ def test_a_page_whose_kernel_has_gone_says_so(page, server):
     page.get_by_role("button", name="Reload").click()
     page.get_by_text("Can you go out this turn?").wait_for()
     assert page.get_by_role("alert").count() == 0
+
+
+#: The focused element's ring: its style, width, contrast (against the page's white and the element's own
+#: background, the lower), and whether a box around it cuts the ring off (drawn outside the element, it was clipped
+#: by the widget box holding Yes and No: only a sliver showed).
+FOCUS_RING = """() => {
+  const el = document.activeElement, st = getComputedStyle(el);
+  const rgb = s => (s.match(/[\\d.]+/g) || []).slice(0, 3).map(Number);
+  const lum = c => { const [r, g, b] = c.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92
+                                                                  : Math.pow((v + 0.055) / 1.055, 2.4); });
+                     return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+  const ring = rgb(st.outlineColor), width = parseFloat(st.outlineWidth), offset = parseFloat(st.outlineOffset);
+  const back = st.backgroundColor.startsWith('rgba(0, 0, 0, 0)') ? [255, 255, 255] : rgb(st.backgroundColor);
+  const out = Math.max(0, offset + width), r = el.getBoundingClientRect();
+  let clipped = '';
+  for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+    if (getComputedStyle(a).overflowX === 'visible' && getComputedStyle(a).overflowY === 'visible') continue;
+    const ar = a.getBoundingClientRect(), left = ar.left + a.clientLeft, top = ar.top + a.clientTop;
+    if (r.left - out < left - 0.5 || r.top - out < top - 0.5 || r.right + out > left + a.clientWidth + 0.5
+        || r.bottom + out > top + a.clientHeight + 0.5) { clipped = String(a.className).slice(0, 60); break; }
+  }
+  return {text: el.textContent.trim(), style: st.outlineStyle, width: width, clipped: clipped,
+          contrast: Math.min(ratio(ring, [255, 255, 255]), ratio(ring, back))};
+}"""
+
+
+def test_two_puzzles_in_a_row_by_keyboard_only(page, server):
+    """Tab to Yes, Space; Tab to Next, Enter: focus goes to the new puzzle's first answer (it stayed on Next, and Tab
+    went on to "back to all lessons"); Tab to No, Space. The focus ring on Yes and No is clearly visible (WCAG 2.2
+    focus appearance: a solid ring at least 2 px thick, of at least 3:1 contrast against the page)."""
+    page.goto(server["url"] + "/voila/render/07-going-out.ipynb")
+    page.get_by_text("Can you go out this turn?").wait_for()
+    trainer = page.locator(".ct-trainer").last
+    first = trainer.locator(".ct-answer-controls button").first
+    for _ in range(300):
+        page.keyboard.press("Tab")
+        if first.evaluate("e => e === document.activeElement"):
+            break
+    else:
+        pytest.fail("Tab never reached the puzzle's Yes")
+    ring = page.evaluate(FOCUS_RING)
+    assert ring["text"] == "Yes" and ring["style"] == "solid" and ring["width"] >= 2, ring
+    assert ring["contrast"] >= 3 and not ring["clipped"], ring
+    trainer.screenshot(path=str(ARTIFACTS / "08-keyboard-focus-on-yes.png"))
+    page.keyboard.press("Space")                       # g-001: Yes is right
+    trainer.get_by_text("Right! Yes.").wait_for()
+    assert page.evaluate("document.activeElement.classList.contains('ct-feedback')")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent.trim()") == "Next puzzle →"
+    page.keyboard.press("Enter")
+    trainer.get_by_text("Right! Yes.").wait_for(state="detached")
+    page.wait_for_function("""() => { const a = document.activeElement;
+      return a && a.closest('.ct-answer-controls') && a.textContent.trim() === 'Yes' && !a.disabled; }""")
+    page.keyboard.press("Tab")
+    ring = page.evaluate(FOCUS_RING)
+    assert ring["text"] == "No" and ring["contrast"] >= 3 and not ring["clipped"], ring
+    page.keyboard.press("Space")                       # g-003: No is right
+    trainer.get_by_text("Right! No.").wait_for()
+    assert "Score 2 of 2" in trainer_text(page)
+    shot(page, "09-keyboard-two-puzzles")
+
+
+def test_tables_on_a_phone_keep_words_whole_and_a_wide_one_says_it_scrolls(page, server):
+    """At 360 px: the score sheet after an answer (lesson 8) breaks no number or word; lesson 9's table, wider than
+    the screen, shows that it scrolls, and can be scrolled by keyboard."""
+    page.set_viewport_size(PHONE)
+    page.goto(server["url"] + "/voila/render/08-scoring.ipynb")
+    trainer = page.locator(".ct-trainer").last
+    trainer.get_by_placeholder("points").fill("25")
+    trainer.get_by_role("button", name="Check").click()
+    trainer.get_by_text("Not quite.").wait_for()
+    assert trainer.locator("table").count() == 1
+    page.wait_for_timeout(300)
+    assert not page.evaluate(BROKEN_IN_TABLES), page.evaluate(BROKEN_IN_TABLES)
+    shot(page, "phone-08-score-sheet")
+    page.goto(server["url"] + "/voila/render/09-variants-and-house-rules.ipynb")
+    box = page.locator(".ct-presets-box").first
+    box.wait_for()
+    page.wait_for_function("() => document.querySelector('.ct-presets-box').classList.contains('ct-overflows')")
+    assert box.evaluate("b => b.scrollWidth > b.clientWidth") and box.get_attribute("tabindex") == "0"
+    hint = box.evaluate("b => b.previousElementSibling && b.previousElementSibling.textContent")
+    assert hint == "The table is wider than the screen: scroll it sideways →"
+    assert not page.evaluate(BROKEN_IN_TABLES), page.evaluate(BROKEN_IN_TABLES)
+    box.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.querySelector('.ct-presets-box').scrollLeft > 0")
+    shot(page, "phone-09-table-scrolls")
+    # at 1280 px the table fits: no sign
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.wait_for_function("() => !document.querySelector('.ct-presets-box').classList.contains('ct-overflows')")
+    assert page.locator(".ct-scroll-hint").count() == 0
+
+
+def test_touch_targets_and_the_deal_button_on_a_phone(page, server):
+    """Cards to tap are at least 44 px high (and 44 px wide where 13 fit in a row); "Deal this hand" sits beside
+    its box, not beside the box's label."""
+    sizes = """() => Array.from(document.querySelectorAll('.ct-deck .widget-toggle-button'))
+                 .filter(b => b.offsetWidth)
+                 .map(b => [b.getBoundingClientRect().width, b.getBoundingClientRect().height])"""
+    page.goto(server["url"] + "/voila/render/02-melds-and-canastas.ipynb")
+    page.locator(".ct-deck").first.wait_for()
+    wide = page.evaluate(sizes)
+    assert wide and all(w >= 44 and h >= 44 for w, h in wide), wide[:5]
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    narrow = page.evaluate(sizes)
+    assert narrow and all(h >= 44 for _w, h in narrow), narrow[:5]
+    page.goto(server["url"] + "/voila/render/10-play-a-hand.ipynb")
+    deal = page.get_by_role("button", name="Deal this hand")
+    deal.wait_for()
+    box = page.get_by_label("Hand number").bounding_box()
+    button = deal.bounding_box()
+    assert abs((box["y"] + box["height"]) - (button["y"] + button["height"])) <= 3, (box, button)
+    toggles = page.locator(".ct-card-toggle")
+    assert toggles.count() and all(t.bounding_box()["height"] >= 44 for t in toggles.all())

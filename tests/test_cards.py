@@ -39,7 +39,12 @@ def test_bad_token_in_group_names_token_and_position():
     with pytest.raises(NotationError) as e:
         parse_cards("7H 7S, XD KD")
     assert e.value.position == 3 and e.value.token == "XD"
-    assert "card 3" in str(e.value) and "'XD'" in str(e.value)
+    # what to write, not how the parser failed ("card 3 of '...': 'XD' is not a card: unknown rank 'X'")
+    assert str(e.value) == ("card 3, XD, is not a card: write a rank (2-10, J, Q, K, A) and a suit (H, D, C, S), "
+                            "like 7H, or JK for a joker")
+    with pytest.raises(NotationError) as e:
+        parse_cards("ZZ")
+    assert str(e.value).startswith("ZZ is not a card: write a rank (2-10, J, Q, K, A) and a suit (H, D, C, S)")
 
 
 def test_groups_from_strings_and_lists():

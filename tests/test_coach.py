@@ -446,7 +446,8 @@ def test_bots_say_why_without_saying_their_move_twice_and_the_coach_gives_one_no
         for sentences in coached:
             head, *notes = sentences
             assert head.startswith("I (the club bot) would have played this turn"), head
-            assert ("differently:" in head) == bool(notes), sentences
+            # notes follow a turn played differently, or one that let an opponent take the pile (said after it)
+            assert ("differently:" in head or "did not work out:" in head) == bool(notes), sentences
             assert len(notes) == len(set(notes)), notes
             # never two notes about the same move of the coach ("I would have chosen: Lay off 8♦ ..." and
             # "You could have put more cards down first: lay off 8♦ ...")
@@ -532,3 +533,75 @@ def test_a_meld_a_lay_off_and_a_swap_are_the_legal_one_or_the_one_asked_for():
     # another card for the same meld takes back the same wild card; a meld with no swap offered, none
     assert hand.move("swap", ["9D"], target=0) == Action("swap", cards=_cards("9D"), target=0, wild=Card("JK"))
     assert hand.move("swap", ["9D"], target=1) == Action("swap", cards=_cards("9D"), target=1)
+
+
+# --- what the coach says after a turn that handed the pile over ------------------------------------------------------
+def _turns_following_the_coach(rules: str, seeds) -> list[tuple[list[str], str, str, list[str]]]:
+    """Hands played as the coach advises (club bots): for each finished turn of the learner, ``(the coach's
+    sentences, the learner's last move, the next move in the log, the log's lines up to the learner's next turn)``,
+    read from the log (the game's own sentences), not from the coach's reasoning."""
+    turns = []
+    for seed in seeds:
+        hand = CoachedHand(rules, seed, level="club")
+        while not hand.over:
+            action, _why = hand.advice()
+            hand.play(action)
+            if hand.state.phase != "draw" and not hand.over:
+                continue
+            texts = [(e.kind, e.text) for e in hand.log]
+            last_you = max(i for i, (kind, _t) in enumerate(texts) if kind == "you")
+            after = [t for kind, t in texts[last_you + 1:] if kind != "coach"]
+            turns.append((list(hand.coach), texts[last_you][1], after[0] if after else "", after))
+    return turns
+
+
+def test_the_coach_praises_only_a_turn_that_did_not_hand_the_pile_over_and_says_what_happened():
+    """Lesson 10: the learner discarded 9♦ as the coach advised, the opponent took the pile and went out, and the
+    coach said "Well played!". Praise only a turn the coach agrees with and that did not hand the pile over."""
+    handed = went_out = praised = 0
+    for coach, mine, following, after in _turns_following_the_coach("classic-2p", range(50, 60)):
+        assert coach and "the same way" in coach[0], coach  # every move as the coach advised
+        took = mine.startswith("You: Discard ") and following.startswith("Your opponent: Take the pile")
+        if took:
+            handed += 1
+            card = mine.removeprefix("You: Discard ").rstrip(".")
+            assert "Well played" not in " ".join(coach), coach
+            assert any(f"Your opponent then took the pile on your {card} " in s for s in coach[1:]), coach
+            if after[-1] == "Your opponent went out: the hand is over." and \
+                    all(t.startswith("Your opponent") for t in after[:-1]):
+                went_out += 1
+                assert coach[-1].endswith(" and went out."), coach
+        else:
+            praised += 1
+            assert coach == ["I (the club bot) would have played this turn the same way. Well played!"], coach
+    assert handed and went_out and praised, (handed, went_out, praised)
+
+
+def test_a_meld_of_two_ranks_is_refused_for_its_ranks_not_card_by_card():
+    """Lesson 10: selecting 4♦ 5♣ and pressing Meld said "A meld needs at least three cards; 4♦ is only one..." for
+    each card and never that they are of different ranks."""
+    from canasta_tutor.bots.coach import _meld_move
+    from canasta_tutor.engine.cards import parse_cards
+    from canasta_tutor.engine.rules import get_rules
+    from canasta_tutor.game import IllegalMove
+
+    rules = get_rules("classic")
+    with pytest.raises(IllegalMove) as e:
+        _meld_move([], parse_cards("4D 5C"), rules)
+    assert [r.text for r in e.value.verdict.reasons] == ["A meld is cards of one rank; 4♦ 5♣ mixes 4s and 5s."]
+    # two ranks each enough for a meld are two melds; a rank that is short is named with its own reason
+    assert _meld_move([], parse_cards("5H 5S 5D KH KS KD"), rules).melds == (parse_cards("5H 5S 5D"),
+                                                                                parse_cards("KH KS KD"))
+    assert len(_meld_move([], parse_cards("5H 5S 5D KH KS"), rules).melds) == 2
+
+
+def test_the_table_counts_cards_in_the_singular_and_the_deal_nests_no_brackets():
+    """"Right opponent: 1 cards" and "Hand 1 is dealt (Classic Canasta (four players, two partnerships))"."""
+    import dataclasses
+
+    w = PlayAHand(rules="classic", level="random", seed=5)
+    obs = dataclasses.replace(w.hand.observation(), hand_sizes=(11, 1, 11, 1), stock_left=1)
+    text = visible(w._table_html(w.hand, obs))
+    assert "Left opponent: 1 card, Your partner: 11 cards, Right opponent: 1 card · stock: 1 card" in text, text
+    assert w.hand.log[0].text == "Hand 5 is dealt: Classic Canasta (four players, two partnerships)."
+    assert "(11 cards;" in visible(w.hand_label.value)

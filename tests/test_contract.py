@@ -91,7 +91,7 @@ def test_puzzle_rules_replace_the_sets():
     ("puzzles:\n  - {id: a, kind: meld, cards: 5H 5S 5D, colour: red}\n", "colour", "unknown key"),
     ("puzzles:\n  - {id: a, kind: meld, cards: 5H 5S 5D, hand: 5C}\n", "hand", "not a field of a 'meld' puzzle"),
     ("puzzles:\n  - {id: a, kind: take-pile, hand: 5H, pile: 5D, score: lots}\n", "score", "whole number"),
-    ("puzzles:\n  - {id: a, kind: meld, cards: 5H 5S 5X}\n", "cards", "'5X'"),
+    ("puzzles:\n  - {id: a, kind: meld, cards: 5H 5S 5X}\n", "cards", "card 3, 5X, is not a card"),
     ("puzzles:\n  - {id: a, kind: meld, cards: 5H 5H 5H}\n", "cards", "3 copies of 5♥"),
     ("puzzles:\n  - {id: a, kind: take-pile, hand: JK JK JK, pile: JK JK 7C}\n", "hand, pile", "5 copies of Joker"),
     ("puzzles:\n  - {id: a, kind: meld}\n", "cards", "missing"),
@@ -166,7 +166,7 @@ def test_cli_solve_reports_bad_puzzles_and_goes_on(tmp_path, cli):
     assert r.returncode == 1 and "Traceback" not in r.stderr + r.stdout
     lines = {d["id"]: d for d in map(json.loads, r.stdout.splitlines())}
     assert set(lines) == {"good", "bad", "impossible", "good2"}
-    assert "'5Q'" in lines["bad"]["error"] and "cards" in lines["bad"]["error"]
+    assert "card 3, 5Q, is not a card" in lines["bad"]["error"] and "cards" in lines["bad"]["error"]
     assert "red three" in lines["impossible"]["error"]
     assert lines["good2"]["answer"] == {"points": 5}
 

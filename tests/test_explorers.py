@@ -89,7 +89,7 @@ def test_opening_explorer_slider_and_bad_input():
     o.score.value = 1500
     assert "<b class='ct-minimum'>90</b>" in o.table.value and "Not an opening" in o.view.value
     o.melds.value = "KH KS KX"
-    assert "'KX'" in text(o.view) and "meld 1" in text(o.view)
+    assert "card 3, KX, is not a card" in text(o.view) and "meld 1" in text(o.view)
 
 
 def test_take_pile_explorer():

@@ -296,7 +296,7 @@ def test_every_id_a_lesson_uses_names_exactly_one_puzzle():
 
 
 def test_a_bad_example_says_what_and_where():
-    with pytest.raises(PuzzleError, match=r"example\('meld', cards='5H 5Z'\): field 'cards': .*'5Z'"):
+    with pytest.raises(PuzzleError, match=r"example\('meld', cards='5H 5Z'\): field 'cards': card 2, 5Z, is not"):
         example("meld", cards="5H 5Z", question="A meld?")
     with pytest.raises(PuzzleError, match=r"unknown kind 'melds'"):
         example("melds", cards="5H 5S 5D", question="A meld?")

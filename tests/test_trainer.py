@@ -141,7 +141,10 @@ def test_answer_is_not_in_the_widget_state_before_answering(store):
         t.answer({"score-hand": "1", "meld": (True, "none")}.get(puzzle.kind, True))
         assert t.answered
         after = all_state(t)
-        assert any(html.escape(s) in after for s in solution.explanation)
+        # the engine's sentences, or the table that lays them out (a score sheet)
+        shown = [html.escape(s) for s in solution.explanation] + (
+            [solution.verdict.to_html()] if hasattr(solution.verdict, "to_html") else [])
+        assert any(s in after for s in shown)
 
 
 def test_hint_reveals_one_reason_at_a_time(store):
@@ -236,7 +239,9 @@ def test_yes_and_no_are_neutral_and_the_feedback_names_both_answers(store):
     t = trainer(store, ["tk"])
     assert {b.button_style for b in buttons(t).values()} == {""}  # no green Yes / red No giving a hint
     buttons(t)["Yes"].click()
-    assert "You answered: <b>Yes</b>. The answer: <b>No</b>." in t.feedback.value
+    # the answer said once ("The answer is No." and not again in "You answered: Yes. The answer: No.")
+    assert "The answer is <b>No</b>." in t.feedback.value and "You answered: <b>Yes</b>." in t.feedback.value
+    assert t.feedback.value.count("<b>No</b>") == 1
     assert t.hint_button.disabled and not t.next_button.disabled
     # feedback, then Next: the order keyboard focus takes after an answer
     order = list(t.children)
@@ -410,3 +415,27 @@ def test_a_malformed_message_is_refused_without_a_traceback(store, msg, caplog, 
     t.number.value = "785"  # the widgets still work afterwards
     t.number.comm.handle_msg({"content": {"data": {"method": "custom", "content": {"event": "submit"}}}, "buffers": []})
     assert t.answered and t.right == 1
+
+
+# --- the feedback a learner reads -------------------------------------------------------------------------------
+def test_a_right_answer_is_said_once_with_a_capital_letter(store):
+    """"✔ Right! not a meld." (lower case) and "The answer is 20." then "You answered: 25. The answer: 20."."""
+    from canasta_tutor.widgets.trainer import load_puzzles
+
+    (meld,), _ = load_puzzles(ids=["m-012"])  # 3♠ 3♣ 3♠ 2♦: not a meld
+    t = Trainer([meld], ids=["m-012"], learner="ana", store=store)
+    assert t.answer({"valid": False, "canasta": "none"}) is True
+    text = re.sub(r"<[^>]+>", "", t.feedback.value)
+    assert text.startswith("✔ Right! Not a meld.") and "You answered" not in text, text
+
+
+def test_a_score_sheet_is_explained_once_as_a_table_not_as_a_list_and_then_the_table(store):
+    from canasta_tutor.widgets.trainer import load_puzzles
+
+    (sheet,), _ = load_puzzles(ids=["s-006"])
+    t = Trainer([sheet], ids=["s-006"], learner="ana", store=store)
+    assert t.answer("700") is False
+    value = t.feedback.value
+    assert value.count("<table") == 1 and "<li>" not in value, value
+    assert "Melded cards" in value and value.count("The answer is <b>785</b>") == 1
+    assert value.count("785") == 2  # the answer, and the sheet's total

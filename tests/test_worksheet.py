@@ -117,7 +117,7 @@ def test_cli_writes_the_pdf(cli, tmp_path):
 
 
 @pytest.mark.parametrize("content, output, words", [
-    ("title: x\npuzzles: [{id: a, kind: meld, cards: 7H 7X 7D}]\n", "ok.pdf", ["puzzle 'a'", "'7X' is not a card"]),
+    ("title: x\npuzzles: [{id: a, kind: meld, cards: 7H 7X 7D}]\n", "ok.pdf", ["puzzle 'a'", "card 2, 7X, is not"]),
     (": : [\n", "ok.pdf", ["not valid YAML"]),
     (SMALL_SET, "missing-folder/sheet.pdf", ["cannot write", "missing-folder"]),
 ])

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 
 from ..engine.cards import Card, format_cards, sort_key
 from ..engine.errors import CanastaError, clip_repr
-from ..engine.numbers import is_whole_number, number_word
+from ..engine.melds import check_meld, is_meld
+from ..engine.numbers import count_of, is_whole_number, number_word
 from ..engine.rules import RuleSet, get_rules
 from ..engine.verdict import Reason, Verdict
 from ..game import (
@@ -218,7 +219,7 @@ class CoachedHand:
         self.coach_name = coach_bot_name()
         self.coach_bot = get_bot(self.coach_name)
         self.state = self.game.new_initial_state(seed)
-        self.log: list[Event] = [Event(None, f"Hand {seed} is dealt ({self.rules.title}).", "deal")]
+        self.log: list[Event] = [Event(None, f"Hand {seed} is dealt: {self.rules.title}.", "deal")]
         self.coach: list[str] = []         # the coach's sentences about the learner's last finished turn
         self._notes: list[tuple] = []       # (the coach's move, the difference in a sentence) so far this turn
         self._turns: list[tuple] = []       # (state, log length) when each of the learner's turns began
@@ -320,29 +321,42 @@ class CoachedHand:
             note = explain_difference(obs, action, advice, why)
             self._notes = [(a, n) for a, n in self._notes if a != advice and n != note] + [(advice, note)]
         if self.over or self.state.current_player != self.seat:
-            self._end_turn()
-            self._run_bots()
+            at = len(self.log)
+            after_turn = self._run_bots()
+            self._end_turn(action, after_turn, at)
 
-    def _end_turn(self) -> None:
+    def _end_turn(self, last: Action, after: list[tuple[int, Action, object]], at: int) -> None:
+        """The coach's sentences about the turn that has just ended with ``last``, written once the bots have
+        answered it (``after``: their moves up to the learner's next turn), into the log at ``at``. It praises
+        only a turn it agrees with and that did not hand the pile over; when the next player took the pile the
+        learner's discard left, it says so."""
         who = f"I (the {self.coach_name} bot)"  # the coach speaks as its bot does: "I would have discarded 4♥"
+        handed = _pile_handed_over(self, last, after)
         if self._notes:
             self.coach = [f"{who} would have played this turn differently:"] + [n for _a, n in self._notes]
+        elif handed:
+            self.coach = [f"{who} would have played this turn the same way, but it did not work out:"]
         else:
             self.coach = [f"{who} would have played this turn the same way. Well played!"]
+        if handed:
+            self.coach.append(handed)
         self._notes = []
-        for sentence in self.coach:
-            self.log.append(Event(None, sentence, "coach"))
+        self.log[at:at] = [Event(None, sentence, "coach") for sentence in self.coach]
 
     def _choose(self, bot, obs, legal) -> tuple[Action, str]:
         rng = random.Random(f"{self.rules.name}:{self.seed}:{len(self.state.history)}")
         return bot.choose(obs, legal, rng)
 
-    def _run_bots(self) -> None:
+    def _run_bots(self) -> list[tuple[int, Action, object]]:
+        """The bots play up to the learner's turn (or the end of the hand); their moves, ``(player, action,
+        what the player saw)``."""
+        moves = []
         while not self.over and self.state.current_player != self.seat:
             player = self.state.current_player
             obs = observation(self.state, player)
             action, reason = self._choose(self.bot, obs, legal_actions(self.state))
             apply(self.state, action)
+            moves.append((player, action, obs))
             # the game's sentences speak to the player to move ("with 9♣ 9♦ from your hand"): told of a bot here
             move = _sentence(action.describe(obs.melds)).replace(" from your hand", "")
             text = f"{self.name(player)}: {move}"
@@ -351,6 +365,7 @@ class CoachedHand:
             self.log.append(Event(player, text, "bot"))
         if self.over:
             self.log.append(Event(None, self._ending(), "end"))
+        return moves
 
     def _ending(self) -> str:
         went = self.state.went_out
@@ -383,6 +398,23 @@ class CoachedHand:
 
     def describe_cards(self, cards) -> str:
         return format_cards(cards)
+
+
+def _pile_handed_over(hand: CoachedHand, last: Action, after: list[tuple[int, Action, object]]) -> str:
+    """What happened when the learner's discard ``last`` let the next player, an opponent, take the pile (and
+    perhaps go out in the same turn), in a sentence; ``""`` when it did not."""
+    if last.kind != DISCARD or not after:
+        return ""
+    player, action, obs = after[0]
+    if action.kind != TAKE_PILE or hand.state.team_of(player) == hand.state.team_of(hand.seat):
+        return ""
+    text = (f"{hand.name(player)} then took the pile on your {format_cards(last.cards)} "
+            f"({count_of(len(obs.pile), 'card')})")
+    own_turn = [a for p, a, _obs in after if p == player][1:]
+    went = hand.state.went_out
+    if went is not None and went[0] == player and len(own_turn) == len(after) - 1:
+        text += " and went out"
+    return text + "."
 
 
 # --- from a button and the selected cards to an action, kind by kind -------------------------------------------
@@ -418,7 +450,14 @@ def _meld_move(legal: list[Action], cards: tuple[Card, ...], rules: RuleSet) -> 
     for a in legal:
         if Counter(c for m in a.melds for c in m) == Counter(cards):
             return a
-    return Action(MELD, melds=_groups(cards, rules))
+    groups = _groups(cards, rules)
+    if len(groups) > 1 and not any(is_meld(g, rules, going_out=True) for g in groups):
+        # no rank's cards make a meld by themselves (4♦ 5♣): the learner meant one meld, and what is wrong with it is
+        # that its ranks differ, not that each card alone is too few
+        mixed = tuple(r for r in check_meld(cards, rules, going_out=True).reasons if r.code == "mixed-ranks")
+        if mixed:
+            raise IllegalMove(Verdict(False, mixed))
+    return Action(MELD, melds=groups)
 
 
 def _lay_off_or_swap_move(kind: str, legal: list[Action], cards: tuple[Card, ...], target: int | None) -> Action:

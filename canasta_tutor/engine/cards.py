@@ -143,21 +143,18 @@ def _normalise(token: str) -> str:
     return rank + suit
 
 
-def _explain_bad_token(token: str) -> str:
+#: How to write a card, said after a token that is not one.
+HOW_TO_WRITE_A_CARD = "write a rank (2-10, J, Q, K, A) and a suit (H, D, C, S), like 7H, or JK for a joker"
+
+
+def _explain_bad_token(token: str, position: int | None = None) -> str:
+    """``ZZ is not a card: write a rank ...``; ``position``: the token's place in a group (``card 2, ZZ, is not
+    a card: ...``)."""
     t = token.strip()
-    if not t:
-        return "an empty card"
-    if len(t) < 2:
-        return f"'{token}' is not a card: a card is a rank and a suit, like 7H or 10♠"
-    rank, suit = t[:-1].upper(), t[-1]
-    problems = []
-    if rank not in RANKS and rank != "T":
-        problems.append(f"unknown rank '{t[:-1]}' (ranks are A 2 3 4 5 6 7 8 9 10 J Q K; T means 10)")
-    if suit.upper() not in SUITS and suit not in _SYMBOL_TO_SUIT:
-        problems.append(f"unknown suit '{suit}' (suits are S H D C or ♠ ♥ ♦ ♣)")
-    if not problems:
-        problems.append("not a card")
-    return f"'{token}' is not a card: " + "; ".join(problems) + "; a joker is JK"
+    if position is not None:
+        return (f"card {position} is empty: {HOW_TO_WRITE_A_CARD}" if not t else
+                f"card {position}, {t}, is not a card: {HOW_TO_WRITE_A_CARD}")
+    return f"an empty card: {HOW_TO_WRITE_A_CARD}" if not t else f"{t} is not a card: {HOW_TO_WRITE_A_CARD}"
 
 
 for _r in RANKS:
@@ -233,7 +230,7 @@ def parse_card(token: str) -> Card:
     if not isinstance(token, str):
         if isinstance(token, Card):
             return token
-        raise NotationError(f"{token!r} is not a card: cards are written like 7H, 10♠ or JK",
+        raise NotationError(f"{token!r} is not a card: {HOW_TO_WRITE_A_CARD}",
                             token=str(token))
     return Card(token)
 
@@ -248,8 +245,8 @@ def parse_cards(group) -> tuple[Card, ...]:
     >>> parse_cards("7H XH")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    canasta_tutor.engine.errors.NotationError: card 2 of '7H XH': 'XH' is not a card: unknown rank 'X' (ranks are
-    A 2 3 4 5 6 7 8 9 10 J Q K; T means 10); a joker is JK
+    canasta_tutor.engine.errors.NotationError: card 2, XH, is not a card: write a rank (2-10, J, Q, K, A) and a
+    suit (H, D, C, S), like 7H, or JK for a joker
     """
     if group is None:
         return ()
@@ -257,10 +254,8 @@ def parse_cards(group) -> tuple[Card, ...]:
         return (group,)
     if isinstance(group, str):
         tokens = group.split() if "," not in group else [t for t in _TOKEN.split(group) if t]
-        shown = group
     elif isinstance(group, (list, tuple)):
         tokens = list(group)
-        shown = " ".join(str(t) for t in group)
     else:
         raise NotationError(f"{group!r} is not a group of cards: write cards separated by spaces, "
                             "like '7H 7S KD', or as a list")
@@ -272,7 +267,8 @@ def parse_cards(group) -> tuple[Card, ...]:
             try:
                 card = parse_card(tok)
             except NotationError as e:
-                raise NotationError(f"card {i} of '{shown}': {e}", token=str(tok), position=i) from None
+                text = _explain_bad_token(str(tok), i) if len(tokens) > 1 else str(e)
+                raise NotationError(text, token=str(tok), position=i) from None
         out.append(card)
     return tuple(out)
 

@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..engine.cards import parse_card, parse_cards
+from ..engine.cards import HOW_TO_WRITE_A_CARD, parse_cards
 from ..engine.errors import QUOTE_LIMIT, CanastaError, NotationError, PuzzleError, RulesError, clip, clip_repr
 from ..engine.numbers import digits_written
 from ..engine.rules import CLASSIC, OPTION_NAMES, PRESETS, RuleSet, get_rules, with_options
@@ -461,15 +461,9 @@ _SCALAR_FIELDS = frozenset(("score", "going_out", "stock_empty", "went_out", "co
 
 
 def _short_notation_error(e: NotationError, group) -> NotationError:
-    """The same error about a long group, quoting only the start of the group (the bad token in full)."""
-    try:
-        parse_card(e.token)
-        why = "not a card"
-    except NotationError as inner:
-        why = str(inner)
-    shown = group if isinstance(group, str) else " ".join(map(str, group))
-    return NotationError(f"card {e.position} of '{clip(shown, 40)}': {clip(why, 200)}", token=e.token,
-                         position=e.position)
+    """The same error about a long group, with the bad token clipped."""
+    return NotationError(f"card {e.position}, {clip(str(e.token).strip(), 40)}, is not a card: {HOW_TO_WRITE_A_CARD}",
+                         token=e.token, position=e.position)
 
 
 def puzzle_from_mapping(raw: dict, *, rules: RuleSet | str = CLASSIC, file: str = "<generated>",

@@ -197,16 +197,19 @@ def serve_options(args, out=None) -> dict:
     else:
         hosts = [ip]
     urls = [f"http://{h}:{args.port}/" for h in hosts]
+    # the address to open comes first; the teacher's line only when there is a class to teach
     if classroom:
         out.write("Learners open one of:\n" + "".join(f"    {u}\n" for u in urls))
-    if args.class_code:
-        out.write(f"Class code: {args.class_code}\n")
-    if (args.teacher_key or "").strip():
-        out.write(f"Teacher's dashboard: {urls[0]}teacher (type your teacher key)\n")
+        if args.class_code:
+            out.write(f"Class code: {args.class_code}\n")
+        if (args.teacher_key or "").strip():
+            out.write(f"Teacher's dashboard: {urls[0]}teacher (type your teacher key)\n")
+        else:
+            link = teacher_link(Classroom().store, f"{urls[0]}teacher", key)
+            out.write(f"Teacher's dashboard: open {link.as_uri()} in this computer's browser\n"
+                      f"    (the new teacher key is in that file, readable only by you: it is not shown here)\n")
     else:
-        link = teacher_link(Classroom().store, f"{urls[0]}teacher", key)
-        out.write(f"Teacher's dashboard: open {link.as_uri()} in this computer's browser\n"
-                  f"    (the new teacher key is in that file, readable only by you: it is not shown here)\n")
+        out.write(f"Open the lessons at {urls[0]}\n")
     out.flush()
     pools = {}
     if args.class_size:

@@ -19,7 +19,7 @@ SUITS = "SHDC"
 SEPARATOR = "|"
 
 
-def card_button(card: Card, *, toggle: bool = False, width: str = "60px", height: str = "40px",
+def card_button(card: Card, *, toggle: bool = False, width: str = "60px", height: str = "44px",
                 tooltip: str = "") -> widgets.Button | widgets.ToggleButton:
     cls = widgets.ToggleButton if toggle else widgets.Button
     b = cls(description="Joker" if card.rank == "JK" else card.text, tooltip=tooltip or card.text,

@@ -92,7 +92,8 @@ class PlayAHand(widgets.VBox):
         self.toggles: list[widgets.ToggleButton] = []
         self.children = [
             _box([self.rules_choice, self.level_choice]),
-            _box([self.number, self.deal_button, self.next_button]),
+            # the buttons sit beside the number box, not beside its label (which goes above the box on a phone)
+            _box([self.number, self.deal_button, self.next_button], align_items="flex-end"),
             self.table, self.log_box, self.coach_box, self.feedback,
             self.hand_label, self.hand_box, self.actions, _box([self.hint_button, self.undo_button]), self.sheet]
         self.add_class("ct-coached-hand")
@@ -182,7 +183,7 @@ class PlayAHand(widgets.VBox):
         hand = self.hand
         obs = hand.observation()
         old = self.toggles
-        self.toggles = [card_button(c, toggle=True, width="60px" if c.rank == "JK" else "46px", height="40px",
+        self.toggles = [card_button(c, toggle=True, width="60px" if c.rank == "JK" else "46px", height="44px",
                                     tooltip=f"select {'the joker' if c.rank == 'JK' else c.text}")
                         for c in self._hand_cards()]
         for toggle in self.toggles:
@@ -219,19 +220,20 @@ class PlayAHand(widgets.VBox):
     def _show_selected(self) -> None:
         chosen = self.selected
         what = (f"selected: {' '.join(c.text for c in chosen)}" if chosen else "click cards to select them")
-        self.hand_label.value = (f"<b>Your hand</b> ({len(self.toggles)} cards; <span class='ct-selected'>"
+        self.hand_label.value = (f"<b>Your hand</b> ({_cards(len(self.toggles))}; <span class='ct-selected'>"
                                  f"{html.escape(what)}</span>)")
 
     def _table_html(self, hand: CoachedHand, obs) -> str:
         turn = ("<b>Your turn.</b>" if hand.your_turn else
                 "The hand is over." if hand.over else f"{hand.name(hand.state.current_player)} plays.")
-        others = ", ".join(f"{hand.name(p)}: {n} cards" for p, n in enumerate(obs.hand_sizes) if p != hand.seat)
+        others = ", ".join(f"{hand.name(p)}: {_cards(n)}" for p, n in enumerate(obs.hand_sizes)
+                           if p != hand.seat)
         rules = hand.rules
         moves = len(hand.state.history)
         theirs = [c for t, reds in enumerate(obs.table_red_threes) if t != obs.team for c in reds]
         parts = [f"<div class='ct-turn' data-moves='{moves}'>Hand {hand.seed} · {html.escape(short_title(rules))} · "
                  f"move {moves + 1} · {turn}</div>",
-                 f"<div><small>{html.escape(others)} · stock: {obs.stock_left} cards</small></div>",
+                 f"<div><small>{html.escape(others)} · stock: {_cards(obs.stock_left)}</small></div>",
                  melds_html(obs.melds, rules, title="Your team's melds"),
                  melds_html(obs.opponents_melds, rules, title="Opponents' melds").replace(
                      "your team has not melded", "they have not melded"),
@@ -251,6 +253,11 @@ class PlayAHand(widgets.VBox):
         parts.append("<div>Press <i>Next hand</i> to play another, or type a hand number and "
                      "<i>Deal this hand</i>.</div></div>")
         return "".join(parts)
+
+
+def _cards(n: int) -> str:
+    """'1 card', '11 cards': a count at the table, in figures."""
+    return f"{n} card" if n == 1 else f"{n} cards"
 
 
 def _refusal(verdict) -> str:

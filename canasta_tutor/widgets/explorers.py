@@ -21,6 +21,7 @@ from ..engine.scoring import GameScore, score_hand, score_red_threes
 from ..engine.situation import copies_problem
 from .cardbuttons import CardInputs, DeckPicker, card_button
 from .render import BAD, GOOD, card_html, cards_html, melds_html, pile_html, tone_colour, verdict_html
+from .variants import short_title
 
 _GOOD = tone_colour(GOOD)
 _BAD = tone_colour(BAD)
@@ -48,7 +49,8 @@ def _error_html(text: str) -> str:
 
 
 def _preset_dropdown(value: str = "classic") -> widgets.Dropdown:
-    return widgets.Dropdown(options=[(f"{r.name}: {r.title}", r.name) for r in PRESETS.values()], value=value,
+    # short names ("Classic Canasta", "Danish house rules"): a long one is cut on a phone, as a select never wraps
+    return widgets.Dropdown(options=[(short_title(r), r.name) for r in PRESETS.values()], value=value,
                             description="Rules:", layout=_wide("32em"))
 
 

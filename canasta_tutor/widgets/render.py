@@ -151,8 +151,13 @@ def _section_pile(s, rules, field, label, show):
 
 
 def _section_hands(s, rules, field, label, show):
+    """The cards left in each of the team's hands: the learner's first, then the partner's (puzzle-format.md); a
+    sheet that lists no hand still says that no card is left."""
+    hands = s.get("hands", [])
+    if not any(hands) and len(hands) < 2:
+        return f"<div><b>Cards left in your team's hands</b><br>{cards_html((), size='small', empty='none')}</div>"
     out = []
-    for i, hand in enumerate(s.get("hands", []), 1):
+    for i, hand in enumerate(hands, 1):
         title = "Cards left in your hand" if i == 1 else "Cards left in your partner's hand"
         out.append(f"<div><b>{title}</b><br>{cards_html(hand, size='small', empty='none')}</div>")
     return "".join(out)

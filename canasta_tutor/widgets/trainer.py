@@ -159,6 +159,8 @@ class Trainer(widgets.VBox):
         self.situation = widgets.HTML()
         self.question = widgets.HTML()
         self.controls = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.controls.add_class("ct-answer-controls")  # after Next, the template moves keyboard focus here
+        self._shown_count = 0  # puzzles shown so far: the question carries it, so the page sees a new puzzle come
         self.number = widgets.Text(placeholder="points", layout=widgets.Layout(width="12em", max_width="100%"),
                                    description="Your answer:", style={"description_width": "initial"})
         self.number.on_msg(self._number_message)  # Enter in the box answers, as the Check button does
@@ -169,6 +171,7 @@ class Trainer(widgets.VBox):
         self.hint_button = widgets.Button(description="Hint")
         self.hint_button.on_click(lambda _b: self.hint())
         self.next_button = widgets.Button(description="Next puzzle →")
+        self.next_button.add_class("ct-next")
         self.next_button.on_click(lambda _b: self.next())
         self.hint_box = widgets.HTML()
         self.notice = widgets.HTML()
@@ -280,7 +283,9 @@ class Trainer(widgets.VBox):
         self._submit_pending = False
         self.prompt.value = f"<p><i>{html.escape(puzzle.prompt)}</i></p>" if puzzle.prompt else ""
         self.situation.value = situation_html(puzzle, answering=True)
-        self.question.value = f"<p><b>{html.escape(get_kind(puzzle.kind).question)}</b></p>"
+        self._shown_count += 1
+        self.question.value = (f"<p class='ct-puzzle-question' data-puzzle='{self._shown_count}'>"
+                               f"<b>{html.escape(get_kind(puzzle.kind).question)}</b></p>")
         self.controls.children = self._make_controls(puzzle)
         self.hint_button.disabled = False
         self.next_button.disabled = False
@@ -408,20 +413,22 @@ class Trainer(widgets.VBox):
         return get_kind(self.puzzle.kind).words(answer, self.puzzle.rules)
 
     def _show_feedback(self, correct: bool, given: dict, expected: dict) -> None:
-        right_answer = self._words(expected)
-        chosen = (f"<div class='ct-chosen-answer'>You answered: <b>{html.escape(self._words(given))}</b>. "
-                  f"The answer: <b>{html.escape(right_answer)}</b>.</div>")
-        head = (f"<div style='color:{_OK};font-size:1.2em'><b>✔ Right!</b> {html.escape(right_answer)}.</div>"
-                if correct else
-                f"<div style='color:{_BAD};font-size:1.2em'><b>✘ Not quite.</b> The answer is "
-                f"<b>{html.escape(right_answer)}</b>.</div>") + chosen
-        reasons = "".join(f"<li>{html.escape(line)}</li>" for line in self.solution.explanation)
-        body = f"<div class='ct-why'><b>Why</b><ul>{reasons}</ul></div>"
-        table = ""
+        """The answer said once (and the learner's, when it was wrong), then why: the engine's sentences, or its
+        own table when the verdict has one (a score sheet: the same lines, laid out)."""
+        right_answer = _capitalised(self._words(expected))
+        if correct:
+            head = f"<div style='color:{_OK};font-size:1.2em'><b>✔ Right!</b> {html.escape(right_answer)}.</div>"
+        else:
+            head = (f"<div style='color:{_BAD};font-size:1.2em'><b>✘ Not quite.</b> The answer is "
+                    f"<b>{html.escape(right_answer)}</b>.</div>"
+                    f"<div class='ct-chosen-answer'>You answered: "
+                    f"<b>{html.escape(_capitalised(self._words(given)))}</b>.</div>")
         if hasattr(self.solution.verdict, "to_html"):  # a verdict with a table of its own (a score sheet)
-            table = self.solution.verdict.to_html()
-        self.feedback.value = (f"<div class='ct-feedback' tabindex='-1' role='status'>{head}{body}"
-                               f"{table and f'<div class=ct-scroll>{table}</div>'}</div>")
+            body = f"<div class='ct-why'><b>Why</b><div class='ct-scroll'>{self.solution.verdict.to_html()}</div></div>"
+        else:
+            reasons = "".join(f"<li>{html.escape(line)}</li>" for line in self.solution.explanation)
+            body = f"<div class='ct-why'><b>Why</b><ul>{reasons}</ul></div>"
+        self.feedback.value = f"<div class='ct-feedback' tabindex='-1' role='status'>{head}{body}</div>"
         record = get_kind(self.puzzle.kind)
         if record.followup == "shown-cards" and correct and expected.get(record.yes_no):
             self._ask_which_cards()
@@ -467,6 +474,11 @@ class Trainer(widgets.VBox):
         items = "".join(f"<li>{html.escape(r.text)}</li>" for r in v.reasons)
         self.followup_feedback.value = f"<div style='color:{colour}'><b>{mark}</b><ul>{items}</ul></div>"
         return v.ok
+
+
+def _capitalised(text: str) -> str:
+    """A sentence's first word with a capital letter ("not a meld" -> "Not a meld")."""
+    return text[:1].upper() + text[1:]
 
 
 class PracticeRoom(widgets.VBox):
