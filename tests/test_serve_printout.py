@@ -31,4 +31,6 @@ def test_a_class_gets_the_learners_addresses_then_the_teachers_dashboard(monkeyp
     monkeypatch.setattr(roster, "network_addresses", lambda: ["192.168.1.20"])
     lines = _printout(classroom=True, class_code="blue7").splitlines()
     assert lines[:3] == ["Learners open one of:", "    http://192.168.1.20:9137/", "Class code: blue7"]
-    assert lines[3] == "Teacher's dashboard: http://192.168.1.20:9137/teacher?key=k3y"
+    # the key itself is never printed (a projected terminal shows it): the teacher types it (issue 17)
+    assert lines[3] == "Teacher's dashboard: http://192.168.1.20:9137/teacher (type your teacher key)"
+    assert "k3y" not in "\n".join(lines)
