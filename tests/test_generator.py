@@ -2,7 +2,7 @@
 
 The generator writes each ``expect`` from the engine, so checking a generated set with the engine only shows
 that the engine agrees with itself. The tests under "independent facts" recompute the answers (or facts the
-answers imply) from the classic rules as written in the sources (``shared/rules-sources/002_*.txt``, the
+answers imply) from the classic rules as written in the sources (``docs/sources/002_*.txt``, the
 reference for ``classic``, and ``shared/spec/rule-decisions.md``), with tables typed into this file.
 """
 

@@ -36,7 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Every numbered lesson; the lessons with worked examples and puzzles (all but the coached game of lesson 10).
 ALL_LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]-*.ipynb"))
 LESSONS = [p for p in ALL_LESSONS if "lesson_puzzles(" in p.read_text("utf-8")]
-SOURCES_DIR = ROOT.parent / "shared" / "rules-sources"
+#: The rule texts the presets cite, carried by the repository (docs/sources/README.md says what each is).
+SOURCES_DIR = ROOT / "docs" / "sources"
 #: Calls a lesson's code cell may make: the import, a worked example, puzzles, an explorer.
 ALLOWED_CALLS = {"example", "lesson_puzzles", "PresetsTable", "CardCounter", "MeldBuilder", "RedThreeExplorer",
                  "TakePileExplorer", "FreezeExplorer", "OpeningExplorer", "GoOutExplorer", "ScoreExplorer",

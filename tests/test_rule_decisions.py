@@ -1,6 +1,6 @@
 """One test per rule decision of shared/spec/rule-decisions.md and per engine error fixed from the sources.
 
-Each test quotes the line of the source (shared/rules-sources/) that it follows.
+Each test quotes the line of the source (docs/sources/, copies of the project's rules-sources) that it follows.
 """
 
 from __future__ import annotations
