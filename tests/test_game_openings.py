@@ -412,3 +412,30 @@ def test_what_the_rules_allow_the_game_offers(text, missed):
         assert what_is_missed(case) == missed
         assert not any(o.whole for o in case.legal), "the whole shapes alone would have offered one"
     check_offered_when_allowed(case)
+
+
+def test_a_refused_take_always_names_its_reason(monkeypatch):
+    """Issue 19: in samba, team unopened, score 6390 (minimum 90, rule-decisions.md line 116), pile 2H JD (frozen,
+    line 120), the take with JD JC JD | KC KD KS | 8D 9D 10D = 90 is legal (a natural pair with the top card,
+    lines 117-119; a sequence of three, 004 line 35) and offered; a take written another way is refused with
+    what is wrong and the ways open, never "not this way:" followed by nothing."""
+    from canasta_tutor.game import moves
+
+    state = position("samba", parse_cards("10D 10H 3C 4C 5H 5S 6H 8D 9D JC JD KC KD KS QC"), score=6390,
+                     pile=parse_cards("2H JD"))
+    takes = [a for a in legal_actions(state) if a.kind == TAKE_PILE]
+    assert [sorted(names(a.melds)) for a in takes] == [sorted(names(parse_cards(m) for m in
+                                                                    ("JD JC JD", "KC KD KS", "8D 9D 10D")))]
+    for wrong in (Action(TAKE_PILE, cards=parse_cards("JC JD")),
+                  Action(TAKE_PILE, cards=parse_cards("JC JD"), melds=(parse_cards("JD JC JD"),))):
+        with pytest.raises(IllegalMove) as e:
+            apply(state.clone(), wrong)
+        text = e.value.verdict.reasons[0].text
+        head, _, why = text.partition("not this way:")
+        assert head and len(why.strip()) > 20 and "J♦ J♣ J♦" in why, text
+    # no take offered although the engine allows one: the refusal still says why
+    monkeypatch.setattr(moves, "take_actions", lambda state: [])
+    with pytest.raises(IllegalMove) as e:
+        apply(state.clone(), Action(TAKE_PILE, cards=parse_cards("JC JD")))
+    text = e.value.verdict.reasons[0].text
+    assert not text.rstrip().endswith(":") and "go out" in text, text

@@ -230,25 +230,26 @@ def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, ex
     states = {start: (0, None, None)}
     for order in ORDERS:
         table = groups.get(order)
+        # the suits one after another (the cards each gives its group added up), then the rank's group
+        cur = {key + (0,): (value, None, None) for key, (value, _p, _h) in states.items()}
+        suit_layers = []
+        for i, s in enumerate(cells.suits):
+            cur = _suit_step(cur, i, cells.count(s, order), sequences, exact, True)
+            suit_layers.append(cur)
         nxt: dict = {}
-        options: dict = {}   # the suits' choices depend on the runs only: once per runs
-        for key, (value, _prev, _how) in states.items():
-            runs, w_used, disc = key
-            rank_options = options.get(runs)
-            if rank_options is None:
-                rank_options = options[runs] = list(_rank_options(runs, cells, order, sequences, exact))
-            for runs2, sambas, g, how in rank_options:
-                for d in ((0, 1) if allow_discard and not disc and g else (0,)):
-                    for w, made in _group_choices(g - d, table, rules):
-                        w2 = w_used + w
-                        if w2 > n_wild + swappable or w2 < -swappable:
-                            continue
-                        k2 = (runs2, w2, disc or d)
-                        v2 = value + sambas + made
-                        old = nxt.get(k2)
-                        if old is None or v2 > old[0]:
-                            nxt[k2] = (v2, key, (how, g - d, w, d))
-        layers.append(nxt)
+        for key, (value, _prev, _how) in cur.items():
+            runs, w_used, disc, g = key
+            for d in ((0, 1) if allow_discard and not disc and g else (0,)):
+                for w, made in _group_choices(g - d, table, rules):
+                    w2 = w_used + w
+                    if w2 > n_wild + swappable or w2 < -swappable:
+                        continue
+                    k2 = (runs, w2, disc or d)
+                    v2 = value + made
+                    old = nxt.get(k2)
+                    if old is None or v2 > old[0]:
+                        nxt[k2] = (v2, key, (g - d, w, d))
+        layers.append((suit_layers, nxt))
         states = nxt
         if not states:
             return None
@@ -270,6 +271,48 @@ def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, ex
     return _way_back(cells, groups, layers, best, RUN_MAX if exact else RUN_MIN)
 
 
+def _suit_step(cur: dict, i: int, c: int, sequences: bool, exact: bool, trace: bool) -> dict:
+    """One suit's ``c`` cards at a rank, for every state ``(runs, ..., cards to the group so far)``: its runs
+    continued or started, the rest added to the group's count; the best value per new state (with the way back
+    when ``trace``: the state before and the suit's choice)."""
+    nxt: dict = {}
+    options: dict = {}
+    for key, entry in cur.items():
+        value = entry[0] if trace else entry
+        runs = key[0]
+        opts = options.get(runs[i])
+        if opts is None:
+            opts = options[runs[i]] = list(_suit_options(runs[i], c, sequences, exact))
+        head, g = key[1:-1], key[-1]
+        for r2, sambas, gi, how in opts:
+            k2 = (runs[:i] + (r2,) + runs[i + 1:], *head, g + gi)
+            v2 = value + sambas
+            old = nxt.get(k2)
+            if trace:
+                if old is None or v2 > old[0]:
+                    nxt[k2] = (v2, key, how)
+            elif old is None or v2 > old:
+                nxt[k2] = v2
+    return nxt
+
+
+def _choices_back(layers: list, key) -> list:
+    """The choices of each rank that led to the final state ``key``: ``(how per suit, group cards, wild cards,
+    discard)``, lowest rank first."""
+    choices = []
+    for suit_layers, group_layer in reversed(layers):
+        _value, key4, (g, w, d) = group_layer[key]
+        hows = []
+        for layer in reversed(suit_layers):
+            _v, prev, how = layer[key4]
+            hows.append(how)
+            key4 = prev
+        choices.append((tuple(reversed(hows)), g, w, d))
+        key = key4[:-1]
+    choices.reverse()
+    return choices
+
+
 def _last_discards(disc: int, allow_discard: bool, has_black: bool):
     """``(black threes discarded, wild cards discarded)`` the last discard may still be."""
     yield 0, 0
@@ -282,12 +325,7 @@ def _last_discards(disc: int, allow_discard: bool, has_black: bool):
 def _way_back(cells: Cells, groups: dict, layers: list, best, top: int):
     """The plan of the best final state: the choices made at each rank, followed back, given cards."""
     total, key, b_disc, w_disc, bw = best
-    choices = []
-    for layer in reversed(layers):
-        _value, prev, how = layer[key]
-        choices.append(how)
-        key = prev
-    choices.reverse()
+    choices = _choices_back(layers, key)
     open_runs: dict[str, list[list[Card]]] = {s: [] for s in cells.suits}
     finished: list[tuple[Card, ...]] = []
     lay_offs: dict[int, list[Card]] = {}
