@@ -28,8 +28,12 @@ from itertools import product
 
 from .cards import SEQUENCE_ORDER, SORT_KEY, Card
 from .melds import CANASTA_SIZE
+from .situation import SearchTooLarge
 
 RUN_MIN, RUN_MAX = 3, 7
+#: The most states one rank of the programme may hold: hands a game reaches stay far below (issue 19's 43-card
+#: samba hand, about 2,500); a hand of a hundred cards from three decks, which no game deals, gets a clear error.
+STATE_LIMIT = 60_000
 ORDERS = tuple(range(4, 15))
 _POINTS = {o: Card(r + "S").points for r, o in SEQUENCE_ORDER.items()}
 
@@ -271,6 +275,12 @@ def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, ex
     return _way_back(cells, groups, layers, best, RUN_MAX if exact else RUN_MIN)
 
 
+def _too_many(states: dict) -> None:
+    if len(states) > STATE_LIMIT:
+        raise SearchTooLarge(f"hand: too many ways to arrange these cards in runs to count them all (more than "
+                             f"{STATE_LIMIT} states at one rank); no game deals such a hand")
+
+
 def _suit_step(cur: dict, i: int, c: int, sequences: bool, exact: bool, trace: bool) -> dict:
     """One suit's ``c`` cards at a rank, for every state ``(runs, ..., cards to the group so far)``: its runs
     continued or started, the rest added to the group's count; the best value per new state (with the way back
@@ -293,6 +303,7 @@ def _suit_step(cur: dict, i: int, c: int, sequences: bool, exact: bool, trace: b
                     nxt[k2] = (v2, key, how)
             elif old is None or v2 > old:
                 nxt[k2] = v2
+    _too_many(nxt)
     return nxt
 
 
@@ -426,6 +437,7 @@ def most_meld_points(cards, rules, *, top: Card | None = None, keep: int = 0) ->
                         key = (runs2, w_used + w, k2, m2)
                         if nxt.get(key, -1) < v2:
                             nxt[key] = v2
+        _too_many(nxt)
         states = nxt
         if not states:
             return -1 if top is not None else 0
