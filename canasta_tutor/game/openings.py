@@ -50,6 +50,10 @@ def opening_combos(hand, rules: RuleSet, minimum: int, *, keep: int, top: Card |
     """Every set of melds an unopened team may put down together from ``hand`` (with the pile's ``top`` card in
     the first meld, when taking the pile), reaching ``minimum`` card points and leaving ``keep`` cards in hand:
     the whole shapes first (:func:`whole_combos`), then the others (:func:`other_combos`)."""
+    if not rules.sequences:   # one pass: the whole shapes come in the order whole_combos gives them
+        search = _EveryOpening(hand, rules, minimum, keep, top, frozenset(), split=True)
+        search.run((), search.naturals)
+        return search.whole + search.out
     whole = whole_combos(hand, rules, minimum, keep=keep, top=top)
     seen = {meld_names(c) for c in whole}
     return whole + [c for c in other_combos(hand, rules, minimum, keep=keep, top=top, seen=seen)]
@@ -206,8 +210,12 @@ class _EveryOpening:
     two to all of its natural cards, with 0 to the allowed number of the wild cards still unused; pruned when
     the points still to come cannot reach the minimum, or too few cards would be kept."""
 
-    def __init__(self, hand, rules: RuleSet, minimum: int, keep: int, top: Card | None, seen):
+    def __init__(self, hand, rules: RuleSet, minimum: int, keep: int, top: Card | None, seen, split: bool = False):
         self.rules, self.minimum, self.keep, self.top, self.seen = rules, minimum, keep, top, seen
+        #: ``split``: the whole shapes (each rank's natural cards all together) go to ``whole`` (at most
+        #: OPENING_LIMIT), the others to ``out``; else every opening whose name is not in ``seen`` goes to ``out``
+        self.split = split
+        self.whole: list[tuple] = []
         self.naturals = [c for c in hand if c.is_natural]
         self.wilds = sorted((c for c in hand if c.is_wild), key=lambda c: -c.points)
         points = [c.points for c in self.wilds]
@@ -234,22 +242,30 @@ class _EveryOpening:
         if top is not None:
             ahead[0] += top.points
         self.ahead = ahead
-        self.extend(0, 0, [], sum(card_points(r) for r in chosen_runs), sum(len(r) for r in chosen_runs))
+        self.extend(0, 0, [], sum(card_points(r) for r in chosen_runs), sum(len(r) for r in chosen_runs), True)
 
-    def extend(self, i: int, used_wild: int, melds: list, points: int, used: int) -> None:
-        if len(self.out) >= EXTRA_LIMIT or self.n_hand - used < self.keep:
+    def extend(self, i: int, used_wild: int, melds: list, points: int, used: int, whole: bool) -> None:
+        if self.n_hand - used < self.keep or (len(self.out) >= EXTRA_LIMIT
+                                              and not (whole and len(self.whole) < OPENING_LIMIT)):
             return
         if points + self.ahead[i] + self.wild_after[used_wild] < self.minimum:
             return
         if i == len(self.ranks):
             combo = tuple(melds) + self.runs
-            if combo and points >= self.minimum and meld_names(combo) not in self.seen:
+            if not combo or points < self.minimum:
+                return
+            if self.split:
+                if whole and len(self.whole) < OPENING_LIMIT:
+                    self.whole.append(combo)
+                elif len(self.out) < EXTRA_LIMIT:   # (the whole shapes beyond OPENING_LIMIT among the others)
+                    self.out.append(combo)
+            elif len(self.out) < EXTRA_LIMIT and meld_names(combo) not in self.seen:
                 self.out.append(combo)
             return
         group = self.by_rank[self.ranks[i]]
         forced = self.top is not None and i == 0
         if not forced:
-            self.extend(i + 1, used_wild, melds, points, used)
+            self.extend(i + 1, used_wild, melds, points, used, whole)
         lead = (self.top,) if forced else ()
         wilds = self.wilds
         for k in range(2, len(group) + 1):
@@ -258,4 +274,5 @@ class _EveryOpening:
             base = points + card_points(cards)
             for w in range(max(0, 3 - n), min(self.rules.wild_capacity(n), len(wilds) - used_wild) + 1):
                 extra = tuple(wilds[used_wild:used_wild + w])
-                self.extend(i + 1, used_wild + w, melds + [cards + extra], base + card_points(extra), used + k + w)
+                self.extend(i + 1, used_wild + w, melds + [cards + extra], base + card_points(extra), used + k + w,
+                            whole and k == len(group))
