@@ -284,6 +284,11 @@ def _new_group_actions(caps, by_rank, wilds, infos, size: int) -> list[Action]:
 def _run_actions(naturals, rules, size: int) -> list[Action]:
     """Samba: a new run of one suit: each suit's longest runs first (as before issue 19), then every other run
     of three to seven (part of a longer one), each leaving two cards in hand."""
+    by_suit: dict[str, set[int]] = {}
+    for c in naturals:
+        by_suit.setdefault(c.suit, set()).add(SEQUENCE_ORDER[c.rank])
+    if not any(o + 1 in orders and o + 2 in orders for orders in by_suit.values() for o in orders):
+        return []   # no three in a row of one suit: no run (the common case, cheaply)
     whole = [run for run in runs(naturals, rules) if size - len(run) >= 2]
     seen = set(whole)
     return [_meld_action(run) for run in whole] + [_meld_action(run) for run in all_runs(naturals, rules)
