@@ -10,7 +10,7 @@ of a name are chosen one way: natural cards in hand order, wild cards jokers fir
 >>> from canasta_tutor.engine.rules import CLASSIC
 >>> [" | ".join(map(format_cards, combo)) for combo in opening_combos(parse_cards("KH KS KD 7C 7D JK 4S 9C"),
 ...                                                                    CLASSIC, 50, keep=2)]
-['K♥ K♠ K♦ Joker', '7♣ 7♦ Joker', '7♣ 7♦ Joker | K♥ K♠ K♦']
+['K♥ K♠ K♦ Joker', '7♣ 7♦ Joker', '7♣ 7♦ Joker | K♥ K♠ K♦', 'K♥ K♠ Joker']
 """
 
 from __future__ import annotations
