@@ -127,6 +127,101 @@ def bench_big_hands(quick: bool) -> list[tuple[str, float, str]]:
     return rows
 
 
+def largest_reached(name: str, hands: int, keep: int = 6) -> list:
+    """The states with the largest hands (the player to move's) that bot hands of ``name`` reach: random play
+    and the club bot, ``hands`` seeded hands each, dealt at scores of each band; the ``keep`` largest, in the
+    draw phase and in the meld phase each."""
+    import random
+
+    from canasta_tutor.bots import get_bot
+    from canasta_tutor.game import DRAW_PHASE, Game, apply, legal_actions, observation
+
+    game = Game(name)
+    best: dict[str, list] = {"draw": [], "meld": []}
+    club = get_bot("club")
+    for seed in range(hands):
+        for bot in (None, club):
+            state = game.deal(seed, 1, scores=(seed * 700 % 8000,) * game.num_teams)
+            rng = random.Random(seed)
+            moves = 0
+            while not state.is_terminal() and moves < 2000:
+                size = len(state.hands[state.current_player])
+                phase = "draw" if state.phase == DRAW_PHASE else "meld"
+                found = best[phase]
+                if len(found) < keep or size > found[-1][0]:
+                    found.append((size, state.clone()))
+                    found.sort(key=lambda item: -item[0])
+                    del found[keep:]
+                acts = legal_actions(state)
+                if bot is None:
+                    action = acts[rng.randrange(len(acts))]
+                else:
+                    action, _why = bot.choose(observation(state), acts, rng)
+                apply(state, action)
+                moves += 1
+    return best["draw"] + best["meld"]
+
+
+def issue_19_hands() -> list:
+    """Issue 19's big hands: 43 cards in danish and in samba, the team's canastas on the table."""
+    from canasta_tutor.engine.situation import Situation
+
+    danish = Situation(hand=parse_cards("QH QS QD QC QH QS QD AH AS AD AC AH AS AD AC 8H 8S 8D 8C 8H 8S 8D 3C 3S "
+                                        "3S KH KS KD KC KH KS KD JH JS JD JC JH JS JD 10H 10S 10D 10C"),
+                       melds=(parse_cards("9H 9S 9D 9C 9H 9S 9D"), parse_cards("5H 5S 5D 5C 5H 5S 5D")),
+                       pile=parse_cards("6C 4D 4S"), rules="danish")
+    samba = Situation(hand=parse_cards("4H 5H 6H 7H 8H 4S 5S 6S 7S 8S 4D 5D 6D 7D 8D 4C 5C 6C 7C 8C 10H 10S 10D "
+                                       "JH JS JD QH QS QD AH AS AD KC KC 6H 7H 8H 10C JC QC AC 2C 3C"),
+                      melds=(parse_cards("9H 9S 9D 9C 9H 9S 9D"), parse_cards("5H 5S 5D 5C 5H 5S 5D"),
+                             parse_cards("KH KS KD")), pile=parse_cards("6C 4D 10S"), rules="samba")
+    return [danish, samba]
+
+
+def bench_reached_hands(quick: bool) -> list[tuple[str, float, str]]:
+    """Each check on the largest hands bot games reach (and issue 19's 43-card hands): the median and the worst
+    time per check, per preset; the goal is 50 ms for the worst (issue 19)."""
+    from canasta_tutor import max_meld_points
+    from canasta_tutor.engine.errors import CanastaError
+    from canasta_tutor.engine.rules import PRESETS
+    from canasta_tutor.game import legal_actions
+    from canasta_tutor.game.legal import situation_of
+
+    rows = []
+    extra = {s.rules.name: s for s in issue_19_hands()}
+    for name in PRESETS:
+        situations = []
+        states = largest_reached(name, 4 if quick else 12)
+        for _size, state in states:
+            situations.append(situation_of(state, state.current_player))
+        if name in extra:
+            situations.append(extra[name])
+        times: dict[str, list[float]] = {"check_go_out": [], "check_take_pile": [], "max_meld_points": [],
+                                         "legal_actions": []}
+        calls = {"check_go_out": lambda s: check_go_out(s.hand, s.melds, s.score, s.rules),
+                 "check_take_pile": lambda s: check_take_pile(s.hand, s.melds, s.score, s.pile, s.rules)
+                 if s.pile else None,
+                 "max_meld_points": lambda s: max_meld_points(s.hand, s.rules)}
+        for s in situations:
+            for label, call in calls.items():
+                start = time.perf_counter()
+                try:
+                    call(s)
+                except CanastaError:
+                    pass
+                times[label].append(time.perf_counter() - start)
+        for _size, state in states:
+            state._legal = None
+            start = time.perf_counter()
+            legal_actions(state)
+            times["legal_actions"].append(time.perf_counter() - start)
+        largest = max(len(s.hand) for s in situations)
+        for label, ts in times.items():
+            rows.append((f"{name}: {label}, largest hands reached (up to {largest} cards), median",
+                         statistics.median(ts), ""))
+            rows.append((f"{name}: {label}, largest hands reached, worst", max(ts), "50 ms"))
+    return rows
+
+
 def thousand_puzzles(path: Path) -> None:
     kinds = [
         "  - {{id: t{i}, kind: take-pile, hand: 7H 7S KD 4C JK, melds: [], score: 0, pile: 5D 9S 7C}}",
@@ -204,9 +299,13 @@ def fmt(seconds: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    parser.add_argument("--reached", action="store_true", help="only the checks on the largest hands reached")
     args = parser.parse_args()
-    rows = bench_engine(args.quick) + bench_big_hands(args.quick) + bench_processes(args.quick) + \
-        bench_trainer(args.quick)
+    if args.reached:
+        rows = bench_reached_hands(args.quick)
+    else:
+        rows = bench_engine(args.quick) + bench_reached_hands(args.quick) + bench_big_hands(args.quick) + \
+            bench_processes(args.quick) + bench_trainer(args.quick)
     width = max(len(r[0]) for r in rows)
     print(f"{'measurement':<{width}}  {'median':>11}  goal")
     for name, seconds, goal in rows:

@@ -40,7 +40,7 @@ from canasta_tutor.game import (
     apply,
     legal_actions,
 )
-from canasta_tutor.game.openings import opening_combos, runs
+from canasta_tutor.game.openings import all_runs, opening_combos, runs
 
 
 def _distinct(cards):
@@ -151,17 +151,21 @@ def _new_melds(hand, melds, rules) -> list[Action]:
     for c in naturals:
         by_rank.setdefault(c.rank, []).append(c)
     acts = []
+    parts = []   # fewer than all of a rank's natural cards (issue 19): after every whole rank
     for rank in sorted(by_rank, key=lambda r: SEQUENCE_ORDER[r]):
         group = by_rank[rank]
         n = len(group)
         if n < 2 or (GROUP, rank) in groups:
             continue
-        for w in range(max(0, 3 - n), min(rules.wild_capacity(n), len(wilds_low)) + 1):
-            if size - n - w >= 2:
-                acts.append(Action(MELD, melds=(tuple(group) + tuple(wilds_low[:w]),)))
-    for run in runs(naturals, rules):
-        if size - len(run) >= 2:
-            acts.append(Action(MELD, melds=(run,)))
+        for k in range(n, 1, -1):
+            for w in range(max(0, 3 - k), min(rules.wild_capacity(k), len(wilds_low)) + 1):
+                if size - k - w >= 2:
+                    (acts if k == n else parts).append(Action(MELD, melds=(tuple(group[:k]) + tuple(wilds_low[:w]),)))
+    acts += parts
+    whole = [run for run in runs(naturals, rules) if size - len(run) >= 2]
+    acts += [Action(MELD, melds=(run,)) for run in whole]
+    acts += [Action(MELD, melds=(run,)) for run in all_runs(naturals, rules) if run not in whole
+             and size - len(run) >= 2]
     return acts
 
 

@@ -4,15 +4,14 @@ On many random small hands of every preset, every way to split the hand into mel
 of each rank, how many wild cards with each, which runs of one suit) is judged by the rules as the sources
 write them (``meld_oracle.py``, not the engine's code). The openings (by melding, and with the pile's top card
 when taking it) and the new melds of a team that has opened which ``legal_actions`` offers must be legal, and
-must be exactly the legal ones of the shape the game documents (``docs/game-model.md``,
-``game/openings.py``): each rank's natural cards all together, samba's runs whole, wild cards jokers first in
-an opening and twos first in a new meld, two cards kept in hand. ``apply`` must accept the legal melds and
-openings beyond that list (a sample of each position's) and refuse the near misses (one wild card too many,
-one natural card, two groups of a rank, below the minimum...).
+must be every legal one (issue 19, "Every legal opening, take and meld is offered"), each named once, with
+the wild cards the game documents (``docs/game-model.md``, ``game/openings.py``): jokers first in an opening,
+twos first in a new meld; the whole shapes (each rank's natural cards all together, samba's runs whole) come
+first in the list. ``apply`` must accept the legal melds and openings (a sample of each position's) and refuse
+the near misses (one wild card too many, one natural card, two groups of a rank, below the minimum...).
 
-Where the rules allow an opening, a take or a new meld and the game offers none, that is a defect (issue 19:
-a legal move needs part of a rank or part of a run); those positions are listed in :data:`KNOWN_MISSES`,
-marked ``xfail(strict=True)``, and the random sweep finds no other.
+:data:`KNOWN_MISSES` are the positions where the game offered none of the legal ways before issue 19 (a legal
+move needed part of a rank or part of a run); they are offered now.
 """
 
 from __future__ import annotations
@@ -44,7 +43,7 @@ from meld_oracle import (
 from canasta_tutor.engine.cards import Card, parse_cards
 from canasta_tutor.engine.rules import PRESETS
 from canasta_tutor.game import DRAW_PHASE, MELD, MELD_PHASE, TAKE_PILE, Action, Game, IllegalMove, apply, legal_actions
-from canasta_tutor.game.openings import OPENING_LIMIT
+from canasta_tutor.game.openings import EXTRA_LIMIT, OPENING_LIMIT
 
 # --- random small positions ---------------------------------------------------------------------------------
 
@@ -217,18 +216,21 @@ def opened(case: Case) -> bool:
 
 
 def check_offered_is_the_documented_part_of_the_legal(case: Case) -> None:
-    """What the game offers is legal, and it is every legal opening (or new meld) of the documented shape (at most
-    OPENING_LIMIT of them), each with the wild cards the game documents."""
+    """What the game offers is legal, and it is every legal opening (or new meld), each once, the whole shapes
+    first (issue 19: "never leave a legal move out"), each with the wild cards the game documents."""
     written = WRITTEN[case.name]
     legal = {o.melds for o in case.legal}
     documented = {o.melds for o in case.legal if o.whole}
     offered = [names(a.melds) for a in case.offered]
     assert len(set(offered)) == len(offered), (case.describe(), "an opening offered twice")
     assert set(offered) <= legal, (case.describe(), "not legal", set(offered) - legal)
-    if len(documented) <= OPENING_LIMIT:
-        assert set(offered) == documented, (case.describe(), "not offered", documented - set(offered))
+    if len(documented) <= OPENING_LIMIT and len(legal) - len(documented) <= EXTRA_LIMIT:
+        assert set(offered) == legal, (case.describe(), "not offered", legal - set(offered))
+        # the whole shapes first (what the game offered before: bots and seeded play keep their first choices)
+        first = offered[:len(documented)]
+        assert set(first) == documented, (case.describe(), "whole shapes not first")
     else:
-        assert len(offered) == OPENING_LIMIT and set(offered) <= documented, case.describe()
+        assert len(offered) >= OPENING_LIMIT and set(offered) <= legal, case.describe()
     hand_wild = sorted(VALUE[c.rank] for c in case.hand.cards if is_wild(c))
     for a in case.offered:
         shown = Counter([case.top] if case.top is not None else [])
@@ -324,18 +326,16 @@ SWEEP = 150   # random positions per preset (a third each: opening by melding, b
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
-def test_openings_takes_and_new_melds_offered_are_the_documented_part_of_the_legal_ones(name):
+def test_openings_takes_and_new_melds_offered_are_every_legal_one(name):
     rng = random.Random(name)
     cases = random_cases(name, 1, SWEEP)
-    known_misses = {k.values[0] for k in KNOWN_MISSES}
-    unknown = []
+    missed = []
     for case in cases:
         check_offered_is_the_documented_part_of_the_legal(case)
         check_apply_follows_the_rules(case, rng)
-        if is_miss(case) and case.describe() not in known_misses:
-            unknown.append(f"known({case.describe()!r}, {what_is_missed(case)[:20]!r}...)")
-    assert not unknown, "the rules allow these, the game offers none (list them in KNOWN_MISSES): " + \
-        "; ".join(unknown)
+        if is_miss(case):
+            missed.append(f"known({case.describe()!r}, {what_is_missed(case)[:20]!r}...)")
+    assert not missed, "the rules allow these, the game offers none: " + "; ".join(missed)
     # the sweep reached the interesting cases: openings and takes offered, legal melds beyond the list, runs
     assert sum(1 for c in cases if c.offered) >= SWEEP // 4
     assert sum(1 for c in cases if any(not o.whole for o in c.legal)) >= SWEEP // 10
@@ -344,12 +344,12 @@ def test_openings_takes_and_new_melds_offered_are_the_documented_part_of_the_leg
         assert sum(1 for c in cases for a in c.offered for m in a.melds if name_of(m)[0] == "R") >= 3
 
 
-# --- what the rules allow and the game does not offer (issue 19) -------------------------------------------------
+# --- what the rules allow and the game did not offer before issue 19 -------------------------------------------------
 
 def known(text: str, reason: str):
-    return pytest.param(text, reason, marks=pytest.mark.xfail(strict=True, raises=NotOffered,
-                                                               reason=f"issue 19: {reason}"))
-
+    """A position where, before issue 19, the rules allowed an opening, a take or a new meld and the game
+    offered none (``reason``: what the legal moves need)."""
+    return pytest.param(text, reason)
 
 
 #: Written as :meth:`Case.describe` writes a position (the random sweep's misses are looked up here).
@@ -408,6 +408,34 @@ def test_what_the_rules_allow_the_game_offers(text, missed):
     assert case.legal, "the rules allow no opening, take or meld here: not an example"
     check_offered_is_the_documented_part_of_the_legal(case)
     check_apply_follows_the_rules(case, random.Random(text), samples=40)
-    if missed is not None:   # what the game misses, as the list says
-        assert is_miss(case) and what_is_missed(case) == missed
+    if missed is not None:   # what the game missed before issue 19, as the list says: the legal moves need it
+        assert what_is_missed(case) == missed
+        assert not any(o.whole for o in case.legal), "the whole shapes alone would have offered one"
     check_offered_when_allowed(case)
+
+
+def test_a_refused_take_always_names_its_reason(monkeypatch):
+    """Issue 19: in samba, team unopened, score 6390 (minimum 90, rule-decisions.md line 116), pile 2H JD (frozen,
+    line 120), the take with JD JC JD | KC KD KS | 8D 9D 10D = 90 is legal (a natural pair with the top card,
+    lines 117-119; a sequence of three, 004 line 35) and offered; a take written another way is refused with
+    what is wrong and the ways open, never "not this way:" followed by nothing."""
+    from canasta_tutor.game import moves
+
+    state = position("samba", parse_cards("10D 10H 3C 4C 5H 5S 6H 8D 9D JC JD KC KD KS QC"), score=6390,
+                     pile=parse_cards("2H JD"))
+    takes = [a for a in legal_actions(state) if a.kind == TAKE_PILE]
+    assert [sorted(names(a.melds)) for a in takes] == [sorted(names(parse_cards(m) for m in
+                                                                    ("JD JC JD", "KC KD KS", "8D 9D 10D")))]
+    for wrong in (Action(TAKE_PILE, cards=parse_cards("JC JD")),
+                  Action(TAKE_PILE, cards=parse_cards("JC JD"), melds=(parse_cards("JD JC JD"),))):
+        with pytest.raises(IllegalMove) as e:
+            apply(state.clone(), wrong)
+        text = e.value.verdict.reasons[0].text
+        head, _, why = text.partition("not this way:")
+        assert head and len(why.strip()) > 20 and "J♦ J♣ J♦" in why, text
+    # no take offered although the engine allows one: the refusal still says why
+    monkeypatch.setattr(moves, "take_actions", lambda state: [])
+    with pytest.raises(IllegalMove) as e:
+        apply(state.clone(), Action(TAKE_PILE, cards=parse_cards("JC JD")))
+    text = e.value.verdict.reasons[0].text
+    assert not text.rstrip().endswith(":") and "go out" in text, text

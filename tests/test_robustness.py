@@ -172,6 +172,7 @@ def test_a_hand_beyond_the_cap_is_a_clear_error():
     from canasta_tutor.engine.errors import SituationError
 
     rules = get_rules("samba")
-    hand = [c for c in ALL_CARDS if c.is_natural] * 2
-    with pytest.raises(SituationError, match=r"^hand: 88 cards, but a hand under samba holds at most 45"):
+    # every card of the three decks but the red threes: more than a hand can hold while three others hold one each
+    hand = [c for c in ALL_CARDS if not c.is_red_three for _ in range(rules.jokers if c.rank == "JK" else 3)]
+    with pytest.raises(SituationError, match=r"^hand: 156 cards, but a hand under samba holds at most 153"):
         check_go_out(hand, [], 0, rules)

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from .cards import SEQUENCE_ORDER, SORT_KEY, Card, card_points, format_cards, rank_plural
+from .counts import place_every_card
 from .melds import BLACK_THREES, CANASTA_SIZE, GROUP, NONE, SEQUENCE, SEQUENCE_MAX, as_cards, as_groups, meld_facts
 from .numbers import count_of, join_words, number_word
 from .rules import CLASSIC, RuleSet, get_rules
-from .situation import ensure_hand_size, search_budget, spend
+from .situation import SearchTooLarge, ensure_hand_size, search_budget, spend
 from .verdict import Reason
 
 _meld_rank = attrgetter("meld_rank")
@@ -387,8 +388,46 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
     ensure_hand_size(rules, hand)
     if not rules.sequences:  # without sequences the search is polynomial: no budget needed
         return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
-    with search_budget(f"hand ({len(hand)} cards)"):
-        return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
+    if minimum:
+        with search_budget(f"hand ({len(hand)} cards)"):
+            return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
+    # Under sequences: the search within a small budget (its plan and reasons, as before issue 19); a hand too
+    # big for it is decided by the counting core (issue 19: any hand, no refusal). tests/test_counts.py holds the
+    # two to the same answers.
+    need = rules.canastas_to_go_out if need is None else need
+    try:
+        with search_budget(f"hand ({len(hand)} cards)", PLAN_SEARCH_LIMIT):
+            return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
+    except SearchTooLarge:
+        pass
+    counted = counted_go_out(hand, melds, rules, need, allow_discard)
+    if counted is not None:
+        return counted, []
+    return None, [Reason("no-placement", "There is no way to meld or lay off every card of this hand (one may be "
+                                         "the last discard) that gives your team the canastas it needs.")]
+
+
+#: The search work a plan under sequences may take before the counting core's own plan is used instead.
+PLAN_SEARCH_LIMIT = 3000
+
+
+def counted_go_out(hand, melds, rules, need: int, allow_discard: bool = True) -> GoOutPlan | None:
+    """The counting core's way out (:func:`~canasta_tutor.engine.counts.place_every_card`) as a plan, or
+    ``None``."""
+    groups_at, sequences, base = _table_info(melds, rules)
+    groups = {}
+    for rank, idx in groups_at.items():
+        if rank not in SEQUENCE_ORDER:
+            continue
+        meld = melds[idx]
+        wild = tuple(c for c in meld if c.is_wild)
+        groups[SEQUENCE_ORDER[rank]] = (idx, len(meld) - len(wild), wild, len(meld))
+    parts = place_every_card(hand, groups, sequences, base, rules, need, allow_discard=allow_discard)
+    if parts is None:
+        return None
+    discard, lay_offs, new, swaps, canastas = parts
+    return GoOutPlan(discard, tuple((i, tuple(c)) for i, c in sorted(lay_offs.items()) if c), tuple(new), canastas,
+                     tuple(swaps))
 
 
 def _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted):

@@ -13,9 +13,10 @@ from collections import _count_elements  # Counter's own counting loop (in C on 
 from operator import attrgetter
 
 from .cards import RANK_POINTS, Card, card_points, format_cards
+from .counts import most_meld_points
 from .melds import as_cards, check_team_melds
 from .rules import CLASSIC, RuleSet, get_rules
-from .situation import Situation, ensure_hand_size, search_budget, spend, takes_situation
+from .situation import Situation, ensure_hand_size, takes_situation
 from .verdict import Reason, verdict_type
 
 _meld_rank = attrgetter("meld_rank")
@@ -84,29 +85,11 @@ def max_meld_points(cards, rules: RuleSet | str = CLASSIC, *, top: Card | None =
     rules = get_rules(rules)
     cards = as_cards(cards)
     ensure_hand_size(rules, cards)
-    with search_budget(f"hand ({len(cards)} cards)"):
-        return _max_meld_points([c for c in cards if not c.is_red_three and not c.is_black_three], rules, top)
-
-
-def _max_meld_points(cards, rules: RuleSet, top: Card | None) -> int:
-    if top is not None:
-        if sum(1 for c in cards if c.rank == top.rank and c.is_natural) < 2:
-            return -1
-    if not rules.sequences:
-        return _max_groups(cards, rules, top)
-    from .go_out_search import _sequence_options
-
-    naturals = [c for c in cards if c.is_natural]
-    best = -1
-    for used, _lay, _new, _sambas in _sequence_options(naturals, [], rules):
-        spend()
-        rest = list(cards)
-        for c in used:
-            rest.remove(c)
-        if top is not None and sum(1 for c in rest if c.rank == top.rank and c.is_natural) < 2:
-            continue
-        best = max(best, card_points(used) + _max_groups(rest, rules, top))
-    return best
+    if rules.sequences:   # the counting core (issue 19): any hand, no search of the runs
+        return most_meld_points(cards, rules, top=top)
+    if top is not None and sum(1 for c in cards if c.rank == top.rank and c.is_natural) < 2:
+        return -1
+    return _max_groups([c for c in cards if not c.is_red_three and not c.is_black_three], rules, top)
 
 
 def _max_groups(cards, rules: RuleSet, top: Card | None) -> int:

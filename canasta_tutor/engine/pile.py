@@ -29,12 +29,13 @@ from .cards import (
     rank_plural,
     sort_key,
 )
+from .counts import most_meld_points
 from .go_out_search import find_go_out
 from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
 from .numbers import count_of, join_words, number_word
 from .opening import _max_groups, explain_minimum, max_meld_points
 from .rules import RuleSet
-from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, spend, takes_situation
+from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, takes_situation
 from .verdict import LazyReasons, Reason, Verdict, verdict_type
 
 TakeVerdict = verdict_type(
@@ -281,20 +282,10 @@ def _finish_unopened(hand, top, pile_rest, minimum, rules):
     keep = 2 - len(pile_rest)
     if keep <= 0:
         return True, None
-    # Leave ``keep`` cards of the hand unmelded (to discard and keep one), and still reach the minimum.
-    distinct = sorted(set(hand), key=lambda c: c.code)
-    import itertools
-
-    for left in itertools.combinations_with_replacement(distinct, keep):
-        spend()
-        rest = list(hand)
-        try:
-            for c in left:
-                rest.remove(c)
-        except ValueError:
-            continue
-        if max_meld_points(rest, rules, top=top) >= minimum:
-            return True, None
+    # Leave ``keep`` cards of the hand unmelded (to discard and keep one), and still reach the minimum: counted
+    # (issue 19: no search of which cards to keep).
+    if most_meld_points(hand, rules, top=top, keep=keep) >= minimum:
+        return True, None
     # Otherwise the player must go out this turn, melding everything.
     cards = list(hand) + [top] + list(pile_rest)
     plan, problems = find_go_out(cards, [], rules, minimum=minimum, uncounted=pile_rest)

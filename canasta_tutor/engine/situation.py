@@ -85,6 +85,11 @@ def ensure_no_red_three_in_hand(hand) -> None:
 #: Real hands need a few hundred at most; a hand far beyond any real game's gets a clear error instead of
 #: running for minutes.
 SEARCH_LIMIT = 20_000
+
+
+class SearchTooLarge(SituationError):
+    """A search that ran out of its budget: the counting core (:mod:`.counts`) answers instead."""
+
 _budget: ContextVar[list | None] = ContextVar("canasta_search_budget", default=None)
 
 
@@ -94,15 +99,16 @@ class search_budget:
     ``what`` names the field and size for the error message. Nested blocks share the outer budget.
     """
 
-    __slots__ = ("what", "token")
+    __slots__ = ("what", "token", "limit")
 
-    def __init__(self, what: str):
+    def __init__(self, what: str, limit: int = SEARCH_LIMIT):
         self.what = what
         self.token = None
+        self.limit = limit
 
     def __enter__(self):
         if _budget.get() is None:
-            self.token = _budget.set([SEARCH_LIMIT, self.what])
+            self.token = _budget.set([self.limit, self.what, self.limit])
 
     def __exit__(self, *exc):
         if self.token is not None:
@@ -118,18 +124,16 @@ def spend(units: int = 1) -> None:
         return
     budget[0] -= units
     if budget[0] < 0:
-        raise SituationError(f"{budget[1]}: too many ways to arrange these cards to search them all "
-                             f"(more than {SEARCH_LIMIT} steps); no game deals such a hand")
+        raise SearchTooLarge(f"{budget[1]}: too many ways to arrange these cards to search them all "
+                             f"(more than {budget[2]} steps)")
 
 
 def max_hand_cards(rules: RuleSet) -> int:
-    """The largest hand a check accepts: three times the hand dealt (``hand_size``).
-
-    A player holds the dealt hand, draws ``draw_count`` a turn and melds as he goes; only a big pile
-    makes a hand grow fast. Three dealt hands (33 cards in classic, 45 in samba) is more than a real
-    game gives, and keeps every search within bounds.
+    """The largest hand a game can give: every card of the decks but the red threes (laid down at once, never
+    held) and the one card each other player holds at least. Issue 19: a smaller cap (three dealt hands) refused
+    takes and go-outs that bots reach (a 43-card hand in danish); every check answers any such hand by counting.
     """
-    return 3 * rules.hand_size
+    return 52 * rules.decks + rules.jokers - 2 * rules.decks - (rules.players - 1)
 
 
 def ensure_hand_size(rules: RuleSet, hand, field: str = "hand") -> None:
@@ -137,7 +141,8 @@ def ensure_hand_size(rules: RuleSet, hand, field: str = "hand") -> None:
     cap = max_hand_cards(rules)
     if len(hand) > cap:
         raise SituationError(f"{field}: {len(hand)} cards, but a hand under {rules.name} holds at most {cap} "
-                             f"(three times the {rules.hand_size} cards dealt); no game gives such a hand")
+                             f"(the decks' cards but the red threes and one card for each other player); no game "
+                             f"gives such a hand")
 
 
 WENT_OUT_VALUES = {False: False, True: True, "no": False, "yes": True, "false": False, "true": True,

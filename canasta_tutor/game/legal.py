@@ -17,7 +17,7 @@ from ..engine.melds import CANASTA_SIZE, GROUP, SEQUENCE, meld_facts, meld_key
 from ..engine.pile import _fast_take, check_take_pile
 from ..engine.situation import Situation, max_hand_cards
 from .actions import DISCARD, DRAW, DRAW_PHASE, END, GO_OUT, LAY_OFF, MELD, MELD_PHASE, SWAP, TAKE_PILE, Action
-from .openings import opening_combos, runs
+from .openings import all_runs, opening_combos, runs
 
 if TYPE_CHECKING:
     from .state import Game, State
@@ -236,8 +236,7 @@ def _meld_phase_actions(state: State) -> list[Action]:
         if len(hand) >= 3:
             acts += _new_group_actions(state.game.wild_caps, by_rank, wilds, infos, len(hand))
             if rules.sequences:
-                acts += [Action(MELD, melds=(run,)) for run in runs([c for c in hand if c.is_natural], rules)
-                         if len(hand) - len(run) >= 2]
+                acts += _run_actions([c for c in hand if c.is_natural], rules, len(hand))
             acts += _lay_off_actions(state.game, melds, infos, by_rank, wilds, distinct)
         if rules.wild_swap:
             acts += _swap_actions(melds, infos, distinct)
@@ -270,17 +269,32 @@ def _new_group_actions(caps, by_rank, wilds, infos, size: int) -> list[Action]:
     wilds_low = sorted(wilds, key=_points) if len(wilds) > 1 else wilds
     n_wild = len(wilds_low)
     acts = []
+    parts = []   # part of a rank's natural cards (two or more, fewer than all): after the whole ranks
     for rank in sorted(by_rank, key=SEQUENCE_ORDER.__getitem__):
         group = by_rank[rank]
         n = len(group)
         if n < 2 or rank in group_ranks:
             continue
-        top = min(caps[n], n_wild, size - n - 2)
-        if top >= 0:
-            base = tuple(group)
-            for w in range(max(0, 3 - n), top + 1):
-                acts.append(_meld_action(base + tuple(wilds_low[:w]) if w else base))
-    return acts
+        for k in range(n, 1, -1):
+            top = min(caps[k], n_wild, size - k - 2)
+            base = tuple(group[:k])
+            for w in range(max(0, 3 - k), top + 1):
+                (acts if k == n else parts).append(_meld_action(base + tuple(wilds_low[:w]) if w else base))
+    return acts + parts
+
+
+def _run_actions(naturals, rules, size: int) -> list[Action]:
+    """Samba: a new run of one suit: each suit's longest runs first (as before issue 19), then every other run
+    of three to seven (part of a longer one), each leaving two cards in hand."""
+    by_suit: dict[str, set[int]] = {}
+    for c in naturals:
+        by_suit.setdefault(c.suit, set()).add(SEQUENCE_ORDER[c.rank])
+    if not any(o + 1 in orders and o + 2 in orders for orders in by_suit.values() for o in orders):
+        return []   # no three in a row of one suit: no run (the common case, cheaply)
+    whole = [run for run in runs(naturals, rules) if size - len(run) >= 2]
+    seen = set(whole)
+    return [_meld_action(run) for run in whole] + [_meld_action(run) for run in all_runs(naturals, rules)
+                                                   if run not in seen and size - len(run) >= 2]
 
 
 def _lay_off_actions(game: Game, melds, infos, by_rank, wilds, distinct) -> list[Action]:

@@ -357,9 +357,39 @@ def _why_end(state: State, action: Action, hand, rest, missing) -> list[Reason]:
 
 
 def _why_take(state: State, action: Action, hand, rest, missing) -> list[Reason]:
-    melds = state.melds[state.team_of(state.current_player)]
-    return _engine_refusal(state, check_take_pile, lambda v: "You may take the pile, but not this way: "
-                           + " or ".join(a.describe(melds) for a in take_actions(state)))
+    return _engine_refusal(state, check_take_pile, lambda v: _take_not_this_way(state, action))
+
+
+def _take_not_this_way(state: State, action: Action) -> str:
+    """Why a take the engine allows is refused as written: what is wrong with its melds, and the ways open (a
+    refusal always names its reason, issue 19)."""
+    p = state.current_player
+    melds = state.melds[state.team_of(p)]
+    problems = []
+    if action.melds:
+        for m in action.melds:
+            v = check_meld(m, state.rules)
+            if not v.ok:
+                problems.append(v.reasons[0].text)
+        if not problems and melds:
+            problems.append("Your team has opened: show only the cards that meld with the top card.")
+        elif not problems:
+            v = check_opening(Situation(melds=action.melds, score=state.score_of(p), rules=state.rules))
+            problems += [r.text for r in v.reasons if not v.ok and r.code != "minimum"]
+        if not problems and (not action.melds[0] or action.melds[0][0] != state.pile[-1]):
+            problems.append(f"The first meld must hold the top card, {state.pile[-1]}, first.")
+    elif not melds:
+        problems.append("Your team has not melded yet: the take carries your first meld (the top card's meld "
+                        "first), and it must reach the minimum.")
+    ways = take_actions(state)
+    if ways:
+        said = [a.describe(melds).rstrip(".") for a in ways[:3]]
+        opened = " or ".join(t[:1].lower() + t[1:] for t in said) + (" (or another of the ways offered)"
+                                                                    if len(ways) > 3 else "")
+        return "You may take the pile, but not this way: " + " ".join(problems + [f"You could {opened}."]
+                                                                       if problems else [f"you could {opened}."])
+    return ("You may take the pile only if you then go out in the same turn, and the game offers a take only "
+            "when a card is left to discard: draw from the stock instead.")
 
 
 def _why_meld(state: State, action: Action, hand, rest, missing) -> list[Reason]:

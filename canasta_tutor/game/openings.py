@@ -1,14 +1,16 @@
 """The openings the game offers: sets of melds a team that has not opened puts down together.
 
-A practical list, not every legal opening (``apply`` accepts the others): each rank's natural cards all
-together, with 0 to the allowed number of wild cards (jokers first), samba's runs whole, reaching the minimum
-and keeping cards in hand; at most :data:`OPENING_LIMIT` of them.
+Every legal opening, named as the rules see it (how many natural cards of each rank, how many wild cards with
+each, which runs of one suit): first the whole shapes (each rank's natural cards all together, samba's runs
+whole, as the game offered before issue 19), then every other one (part of a rank, part of a run). The cards
+of a name are chosen one way: natural cards in hand order, wild cards jokers first. At most
+:data:`OPENING_LIMIT` of the whole shapes and :data:`EXTRA_LIMIT` others (``apply`` accepts any legal opening).
 
 >>> from canasta_tutor.engine.cards import format_cards, parse_cards
 >>> from canasta_tutor.engine.rules import CLASSIC
 >>> [" | ".join(map(format_cards, combo)) for combo in opening_combos(parse_cards("KH KS KD 7C 7D JK 4S 9C"),
 ...                                                                    CLASSIC, 50, keep=2)]
-['K♥ K♠ K♦ Joker', '7♣ 7♦ Joker', '7♣ 7♦ Joker | K♥ K♠ K♦']
+['K♥ K♠ K♦ Joker', '7♣ 7♦ Joker', '7♣ 7♦ Joker | K♥ K♠ K♦', 'K♥ K♠ Joker']
 """
 
 from __future__ import annotations
@@ -16,8 +18,11 @@ from __future__ import annotations
 from ..engine.cards import SEQUENCE_ORDER, Card, card_points
 from ..engine.rules import RuleSet
 
-#: How many opening combinations (sets of melds put down together) the action list offers at most.
+#: How many opening combinations of the whole shape (each rank's natural cards together, runs whole) the action
+#: list offers at most.
 OPENING_LIMIT = 64
+#: How many other openings (part of a rank, part of a run) it offers besides, at most.
+EXTRA_LIMIT = 2000
 
 
 def runs(naturals, rules: RuleSet) -> list[tuple[Card, ...]]:
@@ -42,10 +47,21 @@ def runs(naturals, rules: RuleSet) -> list[tuple[Card, ...]]:
 
 
 def opening_combos(hand, rules: RuleSet, minimum: int, *, keep: int, top: Card | None = None) -> list[tuple]:
-    """Sets of melds an unopened team may put down together from ``hand`` (with the pile's ``top`` card in the
-    first meld, when taking the pile): each rank's natural cards all together, with as many wild cards as
-    the rules allow (jokers first), sambas' runs whole; reaching ``minimum`` card points and leaving ``keep``
-    cards in hand. At most :data:`OPENING_LIMIT` of them."""
+    """Every set of melds an unopened team may put down together from ``hand`` (with the pile's ``top`` card in
+    the first meld, when taking the pile), reaching ``minimum`` card points and leaving ``keep`` cards in hand:
+    the whole shapes first (:func:`whole_combos`), then the others (:func:`other_combos`)."""
+    if not rules.sequences:   # one pass: the whole shapes come in the order whole_combos gives them
+        search = _EveryOpening(hand, rules, minimum, keep, top, frozenset(), split=True)
+        search.run((), search.naturals)
+        return search.whole + search.out
+    whole = whole_combos(hand, rules, minimum, keep=keep, top=top)
+    seen = {meld_names(c) for c in whole}
+    return whole + [c for c in other_combos(hand, rules, minimum, keep=keep, top=top, seen=seen)]
+
+
+def whole_combos(hand, rules: RuleSet, minimum: int, *, keep: int, top: Card | None = None) -> list[tuple]:
+    """The openings of the whole shape: each rank's natural cards all together, with as many wild cards as
+    the rules allow (jokers first), sambas' runs whole. At most :data:`OPENING_LIMIT` of them."""
     naturals = [c for c in hand if c.is_natural]
     wilds = sorted((c for c in hand if c.is_wild), key=lambda c: -c.points)
     search = _OpeningSearch(rules, wilds, minimum, keep, len(hand), top)
@@ -121,3 +137,142 @@ class _OpeningSearch:
         for w in range(max(0, 3 - n), cap + 1):
             cards = tuple(lead + group) + tuple(wilds[used_wild:used_wild + w])
             self.extend(i + 1, used_wild + w, melds + [cards], points + card_points(cards), used + len(group) + w)
+
+
+# --- every other opening: part of a rank, part of a run ---------------------------------------------------------
+
+def meld_names(melds) -> frozenset:
+    """What the rules look at in a set of melds: ``("G", rank, natural cards, wild cards)`` per group,
+    ``("R", suit, first rank order, length)`` per run, with how often each appears."""
+    out: dict = {}
+    for m in melds:
+        naturals = [c for c in m if c.is_natural]
+        ranks = {c.rank for c in naturals}
+        if len(ranks) == 1:
+            key = ("G", naturals[0].rank, len(naturals), len(m) - len(naturals))
+        else:
+            key = ("R", naturals[0].suit, min(SEQUENCE_ORDER[c.rank] for c in m), len(m))
+        out[key] = out.get(key, 0) + 1
+    return frozenset(out.items())
+
+
+def all_runs(naturals, rules: RuleSet) -> list[tuple[Card, ...]]:
+    """Samba: every run of three to seven cards of one suit in ``naturals`` (one card of each rank: the first in
+    hand order), by suit, lowest first, shortest first."""
+    if not rules.sequences:
+        return []
+    by_suit: dict[str, dict[int, Card]] = {}
+    for c in naturals:
+        by_suit.setdefault(c.suit, {}).setdefault(SEQUENCE_ORDER[c.rank], c)
+    out = []
+    for suit in sorted(by_suit):
+        ranks = by_suit[suit]
+        for start in sorted(ranks):
+            end = start
+            while end + 1 in ranks and end + 1 < start + 7:
+                end += 1
+            for last in range(start + 2, end + 1):
+                out.append(tuple(ranks[o] for o in range(start, last + 1)))
+    return out
+
+
+def _run_sets(naturals: list[Card], rules: RuleSet, limit: int):
+    """Every set of runs the natural cards make at once (no card used twice; a run twice where the decks give
+    the copies), with the natural cards left: ``(runs, rest)``, the empty set first."""
+    candidates = all_runs(naturals, rules)
+    out: list = []
+
+    def choose(i: int, chosen: tuple, rest: list) -> None:
+        if len(out) >= limit:
+            return
+        out.append((chosen, rest))
+        for j in range(i, len(candidates)):
+            left = _without(rest, (candidates[j],))
+            if left is not None:
+                choose(j, chosen + (candidates[j],), left)
+
+    choose(0, (), list(naturals))
+    return out
+
+
+def other_combos(hand, rules: RuleSet, minimum: int, *, keep: int, top: Card | None = None, seen=frozenset()):
+    """The openings :func:`whole_combos` does not give (their names not in ``seen``): for each set of runs,
+    every choice per rank of none or two or more of its natural cards (the top card's rank at least a pair from
+    hand), each with 0 to the allowed number of wild cards, jokers first; at most :data:`EXTRA_LIMIT`."""
+    search = _EveryOpening(hand, rules, minimum, keep, top, seen)
+    for chosen_runs, rest in _run_sets(search.naturals, rules, EXTRA_LIMIT):
+        search.run(chosen_runs, rest)
+    return search.out
+
+
+class _EveryOpening:
+    """Depth first over the ranks left after a set of runs: each rank none (unless it holds the top card) or
+    two to all of its natural cards, with 0 to the allowed number of the wild cards still unused; pruned when
+    the points still to come cannot reach the minimum, or too few cards would be kept."""
+
+    def __init__(self, hand, rules: RuleSet, minimum: int, keep: int, top: Card | None, seen, split: bool = False):
+        self.rules, self.minimum, self.keep, self.top, self.seen = rules, minimum, keep, top, seen
+        #: ``split``: the whole shapes (each rank's natural cards all together) go to ``whole`` (at most
+        #: OPENING_LIMIT), the others to ``out``; else every opening whose name is not in ``seen`` goes to ``out``
+        self.split = split
+        self.whole: list[tuple] = []
+        self.naturals = [c for c in hand if c.is_natural]
+        self.wilds = sorted((c for c in hand if c.is_wild), key=lambda c: -c.points)
+        points = [c.points for c in self.wilds]
+        self.wild_after = [sum(points[i:]) for i in range(len(points) + 1)]   # wild points from i on
+        self.n_hand = len(hand)
+        self.out: list[tuple] = []
+
+    def run(self, chosen_runs: tuple, rest: list[Card]) -> None:
+        by_rank: dict[str, list[Card]] = {}
+        for c in rest:
+            by_rank.setdefault(c.rank, []).append(c)
+        ranks = sorted((r for r, cs in by_rank.items() if len(cs) >= 2), key=SEQUENCE_ORDER.__getitem__)
+        top = self.top
+        if top is not None:
+            if top.rank not in ranks:
+                return
+            ranks.remove(top.rank)
+            ranks.insert(0, top.rank)
+        self.runs, self.by_rank, self.ranks = chosen_runs, by_rank, ranks
+        # the most points the ranks from i on could still add (all their natural cards, the top card)
+        ahead = [0] * (len(ranks) + 1)
+        for i in range(len(ranks) - 1, -1, -1):
+            ahead[i] = ahead[i + 1] + card_points(by_rank[ranks[i]])
+        if top is not None:
+            ahead[0] += top.points
+        self.ahead = ahead
+        self.extend(0, 0, [], sum(card_points(r) for r in chosen_runs), sum(len(r) for r in chosen_runs), True)
+
+    def extend(self, i: int, used_wild: int, melds: list, points: int, used: int, whole: bool) -> None:
+        if self.n_hand - used < self.keep or (len(self.out) >= EXTRA_LIMIT
+                                              and not (whole and len(self.whole) < OPENING_LIMIT)):
+            return
+        if points + self.ahead[i] + self.wild_after[used_wild] < self.minimum:
+            return
+        if i == len(self.ranks):
+            combo = tuple(melds) + self.runs
+            if not combo or points < self.minimum:
+                return
+            if self.split:
+                if whole and len(self.whole) < OPENING_LIMIT:
+                    self.whole.append(combo)
+                elif len(self.out) < EXTRA_LIMIT:   # (the whole shapes beyond OPENING_LIMIT among the others)
+                    self.out.append(combo)
+            elif len(self.out) < EXTRA_LIMIT and meld_names(combo) not in self.seen:
+                self.out.append(combo)
+            return
+        group = self.by_rank[self.ranks[i]]
+        forced = self.top is not None and i == 0
+        if not forced:
+            self.extend(i + 1, used_wild, melds, points, used, whole)
+        lead = (self.top,) if forced else ()
+        wilds = self.wilds
+        for k in range(2, len(group) + 1):
+            cards = lead + tuple(group[:k])
+            n = len(cards)
+            base = points + card_points(cards)
+            for w in range(max(0, 3 - n), min(self.rules.wild_capacity(n), len(wilds) - used_wild) + 1):
+                extra = tuple(wilds[used_wild:used_wild + w])
+                self.extend(i + 1, used_wild + w, melds + [cards + extra], base + card_points(extra), used + k + w,
+                            whole and k == len(group))

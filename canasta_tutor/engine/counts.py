@@ -1,0 +1,453 @@
+"""The counting core: going out and the most meld points, decided by counting, for any hand a game can reach.
+
+A hand is read as counts: its natural cards per suit and rank order (4 to 14, the ace high), its wild cards
+and its black threes counted apart. One dynamic programme goes over the ranks from 4 to the ace; at each rank
+every natural card of a suit either continues one of that suit's open runs (samba's sequences), starts a new
+run, or goes to the rank's group (the team's group on the table, or a new one), or, for the most points, stays
+in hand. The state is small: per suit the lengths of its open runs, how many wild cards the groups have taken
+so far, and whether the last discard is spent. Cards of one rank and suit are alike, so no arrangement of
+cards is ever searched: the work grows with the ranks and the copies, not with the ways to arrange a hand
+(issue 19: at most 50 ms for any hand a game reaches).
+
+* :func:`place_every_card` -- may the player go out (every card melded, laid off or the one last discard), and
+  with how many canastas? It gives the way (a :class:`~canasta_tutor.engine.go_out_search.GoOutPlan`'s parts).
+* :func:`most_meld_points` -- the most card points the player can meld from a hand in one go (an opening), with
+  the pile's top card in its rank's group when taking the pile.
+
+Without sequences the same programme runs with no runs: each rank's natural cards go to its group.
+
+>>> from canasta_tutor.engine.cards import parse_cards
+>>> from canasta_tutor.engine.rules import SAMBA
+>>> most_meld_points(parse_cards("10D 10H 3C 4C 5H 5S 6H 8D 9D JC JD KC KD KS QC"), SAMBA, top=Card("JD"))
+90
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from .cards import SEQUENCE_ORDER, SORT_KEY, Card
+from .melds import CANASTA_SIZE
+from .situation import SearchTooLarge
+
+RUN_MIN, RUN_MAX = 3, 7
+#: The most states one rank of the programme may hold: hands a game reaches stay far below (issue 19's 43-card
+#: samba hand, about 2,500); a hand of a hundred cards from three decks, which no game deals, gets a clear error.
+STATE_LIMIT = 60_000
+ORDERS = tuple(range(4, 15))
+_POINTS = {o: Card(r + "S").points for r, o in SEQUENCE_ORDER.items()}
+
+
+class Cells:
+    """A hand's natural cards by suit and rank order (the actual cards, in hand order), its wild cards (jokers
+    first) and its black threes; ``None`` from :meth:`of` when it holds a red three (never melded)."""
+
+    __slots__ = ("cells", "wilds", "black", "suits")
+
+    def __init__(self, cells: dict, wilds: list, black: list):
+        self.cells, self.wilds, self.black = cells, wilds, black
+        self.suits = sorted({s for s, _o in cells})
+
+    @classmethod
+    def of(cls, cards) -> Cells | None:
+        cells: dict[tuple[str, int], list[Card]] = {}
+        wilds, black = [], []
+        for c in cards:
+            if c.is_natural:
+                cells.setdefault((c.suit, SEQUENCE_ORDER[c.rank]), []).append(c)
+            elif c.is_wild:
+                wilds.append(c)
+            elif c.is_black_three:
+                black.append(c)
+            else:
+                return None
+        return cls(cells, wilds, black)
+
+    def count(self, suit: str, order: int) -> int:
+        cs = self.cells.get((suit, order))
+        return len(cs) if cs else 0
+
+
+def _suit_options(open_runs: tuple, c: int, sequences: bool, exact: bool = True):
+    """One suit at one rank: every way its ``c`` cards continue its open runs (lengths, sorted), start new runs
+    or go to the rank's group. Yields ``(open runs after, sambas closed, cards to the group, how)``; ``how`` is
+    ``(runs continued per length, new runs)`` for the plan. Runs shorter than three must go on; runs of seven
+    close. Not ``exact``: a run of three or more is written 3 and has no end (a chain of three or more cards
+    of a suit in a row splits into runs of three to seven; no samba is counted)."""
+    if not sequences:
+        yield (), 0, c, ((), 0)
+        return
+    top = RUN_MAX if exact else RUN_MIN
+    lengths = sorted(set(open_runs))
+    counts = [open_runs.count(L) for L in lengths]
+    choices = []
+    for L, n in zip(lengths, counts):
+        if L < RUN_MIN:
+            choices.append((n,))
+        elif L >= RUN_MAX and exact:
+            choices.append((0,))
+        else:
+            choices.append(tuple(range(n + 1)))
+    for ks in product(*choices):
+        k = sum(ks)
+        if k > c:
+            continue
+        sambas = sum(n - kk for L, n, kk in zip(lengths, counts, ks) if L >= RUN_MAX)
+        kept = []
+        for L, kk in zip(lengths, ks):
+            kept += [min(L + 1, top)] * kk
+        for x in range(c - k + 1):
+            yield tuple(sorted(kept + [1] * x)), sambas, c - k - x, (tuple(zip(lengths, ks)), x)
+
+
+def _rank_options(state_runs: tuple, cells: Cells, order: int, sequences: bool, exact: bool = True):
+    """The four suits together at one rank: ``(runs after, sambas, cards to the group, how per suit)``, one per
+    distinct ``(runs after, sambas, cards to the group)``."""
+    per_suit = []
+    for i, s in enumerate(cells.suits):
+        per_suit.append(list(_suit_options(state_runs[i], cells.count(s, order), sequences, exact)))
+    seen: dict = {}
+    for combo in product(*per_suit):
+        key = (tuple(o[0] for o in combo), sum(o[1] for o in combo), sum(o[2] for o in combo))
+        if key not in seen:
+            seen[key] = tuple(o[3] for o in combo)
+    return [(*key, how) for key, how in seen.items()]
+
+
+def _closing(state_runs: tuple, exact: bool = True) -> int | None:
+    """Sambas made when every open run closes at the end; ``None`` if one is shorter than three."""
+    sambas = 0
+    for runs in state_runs:
+        for L in runs:
+            if L < RUN_MIN:
+                return None
+            sambas += exact and L >= RUN_MAX
+    return sambas
+
+
+def _split_chain(chain: list) -> list[tuple]:
+    """A chain of three or more cards of one suit in a row as runs of three to seven (the first ones seven)."""
+    out = []
+    while len(chain) > RUN_MAX:
+        cut = RUN_MAX if len(chain) - RUN_MAX >= RUN_MIN else len(chain) - RUN_MIN
+        out.append(tuple(chain[:cut]))
+        chain = chain[cut:]
+    out.append(tuple(chain))
+    return out
+
+
+# --- going out ---------------------------------------------------------------------------------------------------
+
+def place_every_card(hand, groups: dict, sequences: list, base: int, rules, need: int, *, allow_discard=True):
+    """May every card of ``hand`` be placed (with one last discard when ``allow_discard``) so that the team then
+    holds ``need`` canastas? ``groups``: the team's groups on the table, rank order -> ``(index, natural cards,
+    wild cards (the cards), size)``; ``sequences``: ``(index, suit, low, high)``; ``base``: canastas on the table.
+
+    Returns the parts of the way with the most canastas, ``(discard, lay_offs {index: cards}, new melds, swaps,
+    canastas)``, when one reaches ``need``; ``None`` when none does (or no way places every card)."""
+    cells = Cells.of(hand)
+    if cells is None:
+        return None
+    extensions = _sequence_extensions(cells, sequences)
+    # first without counting sambas (a run's length above three forgotten: far fewer states), then, when the
+    # canastas fall short, counting them (each run's length up to seven)
+    for exact in ((False, True) if rules.sequences else (True,)):
+        placed = False
+        for lay, used, sambas in extensions:
+            rest = Cells({k: v[used.get(k, 0):] for k, v in cells.cells.items() if len(v) > used.get(k, 0)},
+                         cells.wilds, cells.black)
+            found = _place(rest, groups, base + sambas, rules, allow_discard, exact)
+            placed = placed or found is not None
+            if found is not None and found[-1] >= need:
+                discard, lay_offs, new, swaps, canastas = found
+                for i, cards in lay.items():
+                    lay_offs.setdefault(i, []).extend(cards)
+                return discard, lay_offs, new, swaps, canastas
+        if not placed:
+            return None   # no way places every card: counting the sambas will not find one
+    return None
+
+
+def _sequence_extensions(cells: Cells, sequences: list):
+    """Every way to lay natural cards off on the team's sequences (down and up, seven at most): ``(lay-offs
+    {index: cards}, cards used per cell, sambas made)``, laying off nothing first."""
+    options = [({}, {}, 0)]
+    for idx, suit, lo, hi in sequences:
+        length = hi - lo + 1
+        grown = []
+        for lay, used, sambas in options:
+            for down in range(0, RUN_MAX - length + 1):
+                if down and (lo - down < 4 or cells.count(suit, lo - down) <= used.get((suit, lo - down), 0)):
+                    break
+                for up in range(0, RUN_MAX - length - down + 1):
+                    if up and (hi + up > 14 or cells.count(suit, hi + up) <= used.get((suit, hi + up), 0)):
+                        break
+                    orders = list(range(lo - down, lo)) + list(range(hi + 1, hi + up + 1))
+                    u = dict(used)
+                    cards = []
+                    for o in orders:
+                        cards.append(cells.cells[(suit, o)][u.get((suit, o), 0)])
+                        u[(suit, o)] = u.get((suit, o), 0) + 1
+                    made = 1 if orders and length < RUN_MAX and length + len(orders) == RUN_MAX else 0
+                    grown.append(({**lay, idx: cards} if cards else lay, u, sambas + made))
+        options = grown
+    return options
+
+
+def _group_choices(g: int, table, rules):
+    """A rank's ``g`` natural cards left for its group: ``(wild cards given (negative: taken back by swaps),
+    canastas made)`` for each legal choice; none when they cannot form or join a group."""
+    if table is None:
+        if g == 0:
+            return ((0, 0),)
+        if g == 1:
+            return ()
+        cap = rules.wild_capacity(g)
+        return tuple((w, int(g + w >= CANASTA_SIZE)) for w in range(max(0, 3 - g), cap + 1))
+    _idx, nat, wild_cards, size = table
+    wild = len(wild_cards)
+    cap = rules.wild_capacity(nat + g) - wild
+    lo = -min(g, wild) if rules.wild_swap and size < CANASTA_SIZE else 0
+    if g == 0 and cap < 0:
+        cap = 0   # a group on the table as it is stays legal
+    return tuple((w, int(size < CANASTA_SIZE <= size + g + w)) for w in range(lo, cap + 1))
+
+
+def _black_wild(b: int, rules) -> int | None:
+    """Wild cards a meld of ``b`` black threes takes (0 for none or three or four, 1 for two where allowed);
+    ``None`` when they make no meld."""
+    if b in (0, 3, 4):
+        return 0
+    if b == 2 and rules.black_threes_with_wild:
+        return 1
+    return None
+
+
+def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, exact: bool):
+    """:func:`place_every_card` once the table's sequences have taken their cards: the programme over the
+    ranks, then the way back through its choices."""
+    sequences = rules.sequences
+    n_wild = len(cells.wilds)
+    swappable = sum(len(t[2]) for t in groups.values() if t[3] < CANASTA_SIZE) if rules.wild_swap else 0
+    start = (tuple(() for _ in cells.suits), 0, 0)
+    layers = []
+    states = {start: (0, None, None)}
+    for order in ORDERS:
+        table = groups.get(order)
+        # the suits one after another (the cards each gives its group added up), then the rank's group
+        cur = {key + (0,): (value, None, None) for key, (value, _p, _h) in states.items()}
+        suit_layers = []
+        for i, s in enumerate(cells.suits):
+            cur = _suit_step(cur, i, cells.count(s, order), sequences, exact, True)
+            suit_layers.append(cur)
+        nxt: dict = {}
+        for key, (value, _prev, _how) in cur.items():
+            runs, w_used, disc, g = key
+            for d in ((0, 1) if allow_discard and not disc and g else (0,)):
+                for w, made in _group_choices(g - d, table, rules):
+                    w2 = w_used + w
+                    if w2 > n_wild + swappable or w2 < -swappable:
+                        continue
+                    k2 = (runs, w2, disc or d)
+                    v2 = value + made
+                    old = nxt.get(k2)
+                    if old is None or v2 > old[0]:
+                        nxt[k2] = (v2, key, (g - d, w, d))
+        layers.append((suit_layers, nxt))
+        states = nxt
+        if not states:
+            return None
+    best = None
+    for key, (value, _prev, _how) in states.items():
+        runs, w_used, disc = key
+        closed = _closing(runs, exact)
+        if closed is None:
+            continue
+        for b_disc, w_disc in _last_discards(disc, allow_discard, bool(cells.black)):
+            bw = _black_wild(len(cells.black) - b_disc, rules)
+            if bw is None or w_used + bw + w_disc != n_wild:
+                continue
+            total = base + value + closed
+            if best is None or total > best[0]:
+                best = (total, key, b_disc, w_disc, bw)
+    if best is None:
+        return None
+    return _way_back(cells, groups, layers, best, RUN_MAX if exact else RUN_MIN)
+
+
+def _too_many(states: dict) -> None:
+    if len(states) > STATE_LIMIT:
+        raise SearchTooLarge(f"hand: too many ways to arrange these cards in runs to count them all (more than "
+                             f"{STATE_LIMIT} states at one rank); no game deals such a hand")
+
+
+def _suit_step(cur: dict, i: int, c: int, sequences: bool, exact: bool, trace: bool) -> dict:
+    """One suit's ``c`` cards at a rank, for every state ``(runs, ..., cards to the group so far)``: its runs
+    continued or started, the rest added to the group's count; the best value per new state (with the way back
+    when ``trace``: the state before and the suit's choice)."""
+    nxt: dict = {}
+    options: dict = {}
+    for key, entry in cur.items():
+        value = entry[0] if trace else entry
+        runs = key[0]
+        opts = options.get(runs[i])
+        if opts is None:
+            opts = options[runs[i]] = list(_suit_options(runs[i], c, sequences, exact))
+        head, g = key[1:-1], key[-1]
+        for r2, sambas, gi, how in opts:
+            k2 = (runs[:i] + (r2,) + runs[i + 1:], *head, g + gi)
+            v2 = value + sambas
+            old = nxt.get(k2)
+            if trace:
+                if old is None or v2 > old[0]:
+                    nxt[k2] = (v2, key, how)
+            elif old is None or v2 > old:
+                nxt[k2] = v2
+    _too_many(nxt)
+    return nxt
+
+
+def _choices_back(layers: list, key) -> list:
+    """The choices of each rank that led to the final state ``key``: ``(how per suit, group cards, wild cards,
+    discard)``, lowest rank first."""
+    choices = []
+    for suit_layers, group_layer in reversed(layers):
+        _value, key4, (g, w, d) = group_layer[key]
+        hows = []
+        for layer in reversed(suit_layers):
+            _v, prev, how = layer[key4]
+            hows.append(how)
+            key4 = prev
+        choices.append((tuple(reversed(hows)), g, w, d))
+        key = key4[:-1]
+    choices.reverse()
+    return choices
+
+
+def _last_discards(disc: int, allow_discard: bool, has_black: bool):
+    """``(black threes discarded, wild cards discarded)`` the last discard may still be."""
+    yield 0, 0
+    if allow_discard and not disc:
+        yield 0, 1
+        if has_black:
+            yield 1, 0
+
+
+def _way_back(cells: Cells, groups: dict, layers: list, best, top: int):
+    """The plan of the best final state: the choices made at each rank, followed back, given cards."""
+    total, key, b_disc, w_disc, bw = best
+    choices = _choices_back(layers, key)
+    open_runs: dict[str, list[list[Card]]] = {s: [] for s in cells.suits}
+    finished: list[tuple[Card, ...]] = []
+    lay_offs: dict[int, list[Card]] = {}
+    new: list[tuple[Card, ...]] = []
+    swaps = []
+    pool = sorted(cells.wilds, key=SORT_KEY)
+    wants: list[tuple[int | None, int, list[Card]]] = []   # (table index or None, wild cards to give, cards)
+    discard = None
+    for order, (how, _g, w, d) in zip(ORDERS, choices):
+        to_group: list[Card] = []
+        for s, (per_length, x) in zip(cells.suits, how):
+            cards = list(cells.cells.get((s, order), ()))
+            runs = open_runs[s]
+            keep_on = []
+            for L, k in per_length:
+                same = [r for r in runs if min(len(r), top) == L]
+                for r in same[:k]:
+                    r.append(cards.pop(0))
+                    keep_on.append(r)
+                for r in same[k:]:
+                    finished.extend(_split_chain(r))
+            for _ in range(x):
+                keep_on.append([cards.pop(0)])
+            open_runs[s] = keep_on
+            to_group += cards
+        if d:
+            discard = to_group.pop()
+        if not to_group and not w:
+            continue
+        table = groups.get(order)
+        if table is not None and w < 0:   # swaps: natural cards in place of the wild cards, which join the pool
+            for natural, wild in zip(to_group, table[2][:-w]):
+                swaps.append((table[0], natural, wild))
+                pool.append(wild)
+            to_group = to_group[-w:] if len(to_group) > -w else []
+            w = 0
+        wants.append((None if table is None else table[0], w, to_group))
+    for runs in open_runs.values():
+        for r in runs:
+            finished.extend(_split_chain(r))
+    pool.sort(key=SORT_KEY)
+    if w_disc:
+        discard = pool.pop()          # the last wild card in sort order
+    black = list(cells.black)
+    if b_disc:
+        discard = black.pop()
+    wild_iter = iter(pool)
+    for index, w, cards in wants:
+        cards = cards + [next(wild_iter) for _ in range(w)]
+        if index is None:
+            new.append(tuple(cards))
+        elif cards:
+            lay_offs.setdefault(index, []).extend(cards)
+    new.extend(finished)
+    if black:
+        new.append(tuple(black) + tuple(next(wild_iter) for _ in range(bw)))
+    return discard, lay_offs, new, swaps, total
+
+
+# --- the most meld points (an opening) -------------------------------------------------------------------------------
+
+def most_meld_points(cards, rules, *, top: Card | None = None, keep: int = 0) -> int:
+    """The most card points the player can meld from ``cards`` in one go, leaving at least ``keep`` cards in hand
+    (black threes and red threes are never melded here, and count as kept); with ``top`` (the pile's top card)
+    its rank's group must hold it and at least two natural cards of its rank from ``cards``. ``-1`` when no meld
+    can be made that way (or none with the top card)."""
+    cells = Cells.of(c for c in cards if not c.is_red_three and not c.is_black_three)
+    still = max(0, keep - sum(1 for c in cards if c.is_red_three or c.is_black_three))   # cards still to keep
+    wild_points = [c.points for c in sorted(cells.wilds, key=lambda c: -c.points)]
+    n_wild = len(wild_points)
+    prefix = [0]
+    for p in wild_points:
+        prefix.append(prefix[-1] + p)
+    top_order = SEQUENCE_ORDER.get(top.rank) if top is not None else None
+    sequences = rules.sequences
+    caps = [rules.wild_capacity(n) for n in range(200)]
+    # (runs, wild cards used, natural cards kept so far (at most ``still``), anything melded) -> natural points
+    states = {(tuple(() for _ in cells.suits), 0, 0, 0): 0}
+    for order in ORDERS:
+        nxt: dict = {}
+        pts = _POINTS[order]
+        forced = order == top_order
+        total = sum(cells.count(s, order) for s in cells.suits)
+        options: dict = {}   # the suits' choices depend on the runs only: once per runs
+        for (runs, w_used, kept, melded), value in states.items():
+            rank_options = options.get(runs)
+            if rank_options is None:
+                rank_options = options[runs] = [(r2, g) for r2, _s, g, _h in
+                                                _rank_options(runs, cells, order, sequences, False)]
+            for runs2, g in rank_options:
+                in_runs = total - g
+                for m in (range(2, g + 1) if forced else (0, *range(2, g + 1))):
+                    n = m + forced
+                    k2 = min(still, kept + g - m)
+                    v2 = value + (in_runs + m) * pts
+                    m2 = melded or in_runs + m > 0
+                    for w in range(max(0, 3 - n), min(caps[n], n_wild - w_used) + 1) if m else (0,):
+                        key = (runs2, w_used + w, k2, m2)
+                        if nxt.get(key, -1) < v2:
+                            nxt[key] = v2
+        _too_many(nxt)
+        states = nxt
+        if not states:
+            return -1 if top is not None else 0
+    best = -1
+    for (runs, w_used, kept, melded), value in states.items():
+        if not melded or _closing(runs, False) is None:
+            continue
+        # the wild cards not melded are kept too: the best ones melded, the rest kept
+        spare = n_wild - w_used
+        if kept + spare < still:
+            continue
+        best = max(best, value + prefix[w_used] + (top.points if top is not None else 0))
+    return 0 if best < 0 and top is None else best

@@ -1,0 +1,166 @@
+"""The counting core (``engine/counts.py``, issue 19 §0 and §1): the most meld points and going out, by counting.
+
+* the most meld points against the brute force of ``meld_oracle.py`` (every split of a hand into melds, judged by
+  the rules as the sources write them: rule-decisions.md lines 32-36, "several melds may be combined; when taking
+  the pile, its top card counts"; 002 line 57 "Je mag meerdere sets tegelijk leggen om het minimum te halen";
+  samba's sequences, rule-decisions.md lines 113-115, 004 line 35);
+* going out against the placement search of ``go_out_search`` (an older, different algorithm: every arrangement of
+  the runs, then a programme over the wild cards), on small random hands of every preset, and every way out the
+  core gives checked card by card with the engine's meld checks;
+* hands far bigger than three dealt hands (issue 19: a 43-card danish hand may go out; rule-decisions.md lines
+  49-52 set no bound on the hand) are answered, not refused.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from meld_oracle import KEEP, RANKS, WRITTEN, Hand, openings
+
+from canasta_tutor.engine import counts
+from canasta_tutor.engine.cards import ALL_CARDS, SEQUENCE_ORDER, Card, parse_cards
+from canasta_tutor.engine.go_out_search import _find_go_out, counted_go_out
+from canasta_tutor.engine.going_out import check_go_out
+from canasta_tutor.engine.melds import check_add_to_meld, check_meld
+from canasta_tutor.engine.opening import max_meld_points
+from canasta_tutor.engine.rules import PRESETS, get_rules
+from canasta_tutor.engine.situation import SearchTooLarge, ensure_possible, max_hand_cards, search_budget
+
+
+def deck(rules) -> list[Card]:
+    return [c for c in ALL_CARDS for _ in range(rules.jokers if c.rank == "JK" else rules.decks)
+            if not c.is_red_three]
+
+
+def small_hand(rng: random.Random, rules, size: int) -> list[Card]:
+    """Cards of a few ranks and, under sequences, a stretch of one suit: pairs, groups and runs are common."""
+    ranks = rng.sample(RANKS, rng.randint(2, 5))
+    suit = rng.choice("SHDC")
+    lo = rng.randint(4, 11)
+    pool = [c for c in deck(rules) if c.rank in ranks or c.is_wild or c.is_black_three
+            or (rules.sequences and c.suit == suit and lo <= SEQUENCE_ORDER.get(c.rank, 0) < lo + 6)]
+    rng.shuffle(pool)
+    return pool[:size]
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_the_most_meld_points_are_the_best_legal_split_of_the_hand(name):
+    rules, written = get_rules(name), WRITTEN[name]
+    rng = random.Random(name)
+    for _ in range(150):
+        hand = small_hand(rng, rules, rng.randint(3, 11))
+        top = None
+        if rng.random() < 0.4:
+            naturals = [c for c in hand if c.is_natural]
+            if not naturals:
+                continue
+            top = rng.choice(naturals)
+            hand.remove(top)   # the top card from the pile: a copy of one in hand's rank
+            if sum(1 for c in hand if c.rank == top.rank) < 2:
+                continue
+        keep = rng.choice((0, KEEP))
+        legal = openings(written, Hand.of(hand), 0, keep=keep, top=top)
+        expected = max((o.points for o in legal), default=-1 if top is not None else 0)
+        got = counts.most_meld_points(hand, rules, top=top, keep=keep)
+        assert got == expected, (name, " ".join(c.code for c in hand), top, keep, got, expected)
+
+
+def plan_is_legal(hand, melds, rules, plan, need: int) -> None:
+    """Every card of the hand is placed once (or is the discard), each new meld and each lay-off is legal."""
+    used = Counter()
+    table = [tuple(m) for m in melds]
+    for i, natural, wild in plan.swaps:
+        assert wild in table[i]
+        m = list(table[i])
+        m[m.index(wild)] = natural
+        table[i] = tuple(m)
+        used[natural] += 1
+        used[wild] -= 1
+    for i, cards in plan.lay_offs:
+        assert check_add_to_meld(table[i], cards, rules, going_out=True).ok, (table[i], cards)
+        table[i] = table[i] + tuple(cards)
+        used.update(cards)
+    for m in plan.new_melds:
+        assert check_meld(m, rules, going_out=True).ok, m
+        used.update(m)
+    if plan.discard is not None:
+        used[plan.discard] += 1
+    assert +used == Counter(hand) and not -used, (Counter(hand), used)
+    assert plan.canastas >= need
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_going_out_by_counting_agrees_with_the_placement_search(name):
+    rules = get_rules(name)
+    rng = random.Random(f"go {name}")
+    seen = Counter()
+    for _ in range(300):
+        hand = small_hand(rng, rules, rng.randint(2, 12))
+        rest = [c for c in deck(rules) if c.is_natural]
+        for c in hand:
+            if c in rest:
+                rest.remove(c)
+        melds = []
+        for _ in range(rules.canastas_to_go_out - (rng.random() < 0.5)):   # canastas on the table, mostly
+            ranks = [r for r in RANKS if sum(1 for c in rest if c.rank == r) >= 7]
+            if ranks:
+                rank = rng.choice(ranks)
+                melds.append(tuple([c for c in rest if c.rank == rank][:7]))
+                rest = [c for c in rest if c.rank != rank]
+        if rng.random() < 0.6:   # a group on the table, maybe with a wild card, maybe a canasta
+            in_hand = sorted({c.rank for c in hand if c.is_natural} & {c.rank for c in rest})
+            rank = rng.choice(in_hand if in_hand and rng.random() < 0.5 else sorted({c.rank for c in rest}))
+            group = [c for c in rest if c.rank == rank][:rng.choice((3, 4, 5, 7))]
+            wild = [c for c in hand if c.is_wild][:1] if rng.random() < 0.5 else []   # samba may swap it back
+            for c in wild:
+                hand.remove(c)
+            melds.append(tuple(group + wild))
+        if rules.sequences and rng.random() < 0.5:   # a sequence on the table
+            suit, lo = rng.choice("SHDC"), rng.randint(4, 10)
+            run = tuple(Card(r + suit) for r, o in SEQUENCE_ORDER.items() if lo <= o < lo + rng.randint(3, 7))
+            if len(run) >= 3:
+                melds.append(run)
+        try:
+            ensure_possible(rules, hand=tuple(hand), melds=tuple(melds))
+            if any(not check_meld(m, rules).ok for m in melds):
+                continue
+            with search_budget("test", 500_000):
+                plan, _problems = _find_go_out(list(hand), melds, rules, None, True, 0, ())
+        except (SearchTooLarge, ValueError):
+            continue
+        need = rules.canastas_to_go_out
+        counted = counted_go_out(hand, melds, rules, need)
+        assert (plan is None) == (counted is None), (name, " ".join(c.code for c in hand), melds, plan, counted)
+        if counted is not None:
+            plan_is_legal(hand, melds, rules, counted, need)
+        seen[counted is not None] += 1
+    assert seen[True] >= 10 and seen[False] >= 10, seen
+
+
+def test_a_43_card_danish_hand_may_go_out():
+    """Issue 19's example: seven queens, eight aces, seven eights and 3C 3S 3S among 43 cards; the team holds
+    its canastas (danish needs two). The old cap (three dealt hands, 33) refused it."""
+    rules = get_rules("danish")
+    hand = parse_cards("QH QS QD QC QH QS QD AH AS AD AC AH AS AD AC 8H 8S 8D 8C 8H 8S 8D 3C 3S 3S "
+                       "KH KS KD KC KH KS KD JH JS JD JC JH JS JD 10H 10S 10D 10C")
+    melds = [parse_cards("9H 9S 9D 9C 9H 9S 9D"), parse_cards("5H 5S 5D 5C 5H 5S 5D")]
+    assert len(hand) == 43 > 3 * rules.hand_size and max_hand_cards(rules) >= 43
+    verdict = check_go_out(hand, melds, 0, rules)
+    assert verdict.ok, verdict.sentence
+    plan_is_legal(hand, melds, rules, verdict.plan, rules.canastas_to_go_out)
+
+
+def test_a_big_samba_hand_is_answered_by_counting_not_refused():
+    """Issue 19: a 43-card samba hand whose team holds two canastas, able to go out by groups, lay-offs and
+    discarding 3C, was refused with "too many ways to arrange these cards (more than 20000 steps)"."""
+    rules = get_rules("samba")
+    melds = [parse_cards("9H 9S 9D 9C 9H 9S 9D"), parse_cards("5H 5S 5D 5C 5H 5S 5D"), parse_cards("KH KS KD")]
+    hand = parse_cards("4H 5H 6H 7H 8H 4S 5S 6S 7S 8S 4D 5D 6D 7D 8D 4C 5C 6C 7C 8C 10H 10S 10D JH JS JD QH QS QD "
+                       "AH AS AD KC KC 6H 7H 8H 10C JC QC AC 2C 3C")
+    assert len(hand) == 43
+    verdict = check_go_out(hand, melds, 0, rules)
+    assert verdict.ok, verdict.sentence
+    plan_is_legal(hand, melds, rules, verdict.plan, rules.canastas_to_go_out)
+    assert max_meld_points(hand, rules) > 0
