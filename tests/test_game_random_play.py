@@ -125,8 +125,9 @@ def check_state(state, full_deck, rng, deep):
                 assert check_take_pile(situation).ok
             if any(a.kind == GO_OUT for a in acts) and state.melds[state.team_of(p)]:
                 assert check_go_out(situation).ok
-            if state.phase == "meld" and len(situation.hand) <= rules.hand_size:
-                # the game's quick filters never hide a way out the engine's search finds
+            if state.phase == "meld" and len(situation.hand) <= rules.hand_size and not state.red_three_last:
+                # the game's quick filters never hide a way out the engine's search finds (after a red three
+                # drawn as the stock's last card nobody goes out: 000, the hand ends)
                 plan, _ = find_go_out(situation.hand, situation.melds, rules)
                 if state.melds[state.team_of(p)] or rules.concealed_needs_no_minimum:
                     assert (plan is not None) == any(a.kind == GO_OUT for a in acts), (rules.name, situation)
