@@ -182,14 +182,16 @@ def test_classroom_listens_everywhere_and_prints_the_addresses_and_key(monkeypat
 def test_serve_defaults_stay_on_this_machine_with_a_fresh_key_kept_in_a_private_file(monkeypatch, capsys):
     """The new key is never printed (a projected terminal): the output names a file only its user may read, whose
     link carries the key after the "#" (never sent to the server, never in its log)."""
-    a, text = run_serve(monkeypatch, capsys)
+    plain, text = run_serve(monkeypatch, capsys)
+    assert plain["ip"] == "127.0.0.1" and not plain["settings"].classroom
+    assert "teacher" not in text.lower()  # no class: no teacher line at all (issue 19)
+    a, text = run_serve(monkeypatch, capsys, "--classroom", "--ip", "127.0.0.1")
     key = a["settings"].teacher_key
     assert key not in text
     link = Path(re.search(r"open file://(\S+) in this computer", text).group(1))
     assert link.stat().st_mode & 0o777 == 0o600
     assert f"http://127.0.0.1:8866/teacher#key={key}" in link.read_text()
-    b, _ = run_serve(monkeypatch, capsys)
-    assert a["ip"] == "127.0.0.1" and not a["settings"].classroom
+    b, _ = run_serve(monkeypatch, capsys, "--classroom", "--ip", "127.0.0.1")
     assert len(key) == 12 and key != b["settings"].teacher_key and b["settings"].teacher_key in link.read_text()
     assert run_serve(monkeypatch, capsys, "--ip", "10.1.2.3")[0]["settings"].classroom
 

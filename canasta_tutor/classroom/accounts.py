@@ -37,22 +37,10 @@ import sqlalchemy as sa
 from ..engine.errors import CanastaError
 from ..engine.verdict import Reason, verdict_type
 from . import db
-
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6
+from .codes import CODE_ALPHABET, CODE_LENGTH, new_code, normal_code  # noqa: F401  (CODE_*: the accounts' public names)
 
 RosterVerdict = verdict_type("RosterVerdict", "learner", (None,),
                              "What a change to the class's list did; ``learner``: the learner it concerns.")
-
-
-def new_code() -> str:
-    """A personal code: six letters and digits, none that reads as another (no 0/O, 1/I/L)."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def normal_code(typed) -> str:
-    """A code as typed on a card's form ("k7p-m3q", " K7P M3Q ") in the form it is kept ("K7PM3Q")."""
-    return "".join(ch for ch in str(typed or "").upper() if ch.isalnum())
 
 
 def _now() -> str:

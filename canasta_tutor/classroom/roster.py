@@ -38,6 +38,7 @@ import sqlalchemy as sa
 from ..engine.errors import CanastaError
 from ..engine.verdict import Reason, verdict_type
 from . import db, names
+from .codes import new_code, normal_code
 from .progress import ProgressStore
 
 JoinVerdict = verdict_type("JoinVerdict", "learner", (None,),
@@ -130,8 +131,6 @@ class Classroom:
         ``personal``: a learner's personal code (their join card): it alone signs them in again, whatever name is
         typed. A name already on the list is never given to anyone without its code. ``by_teacher``: the teacher
         puts the name on the list (no class code needed)."""
-        from .accounts import new_code, normal_code
-
         if normal_code(personal):
             return self._join_by_code(normal_code(personal))
         shown, problem = check_name(name)
