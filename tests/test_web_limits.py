@@ -258,3 +258,17 @@ def test_the_kernel_refuses_a_huge_text_and_a_huge_list():
     pick._handle_msg({"content": {"data": {"method": "update",
                                            "state": {"index": [0] * (kernel_guard.MAX_ITEMS + 1)}}}})
     assert pick.index == () and "items" in kernel_guard.refused[-1][1]
+
+
+# --- a quiet stop --------------------------------------------------------------------------------------------------
+def test_stopping_the_server_prints_no_traceback(tmp_path):
+    lessons = tiny_lessons(tmp_path / "lessons")
+    with serve(tmp_path, ["--ip", HOST, "--lessons", str(lessons)], host=HOST, port=free_port(PORTS),
+               ready_path="/voila/tree", notebooks=["index.ipynb"]) as (base, proc):
+        me = Client(base)
+        me.kernel_of("/voila/render/index.ipynb")  # one kernel given out, one preheated and waiting
+        time.sleep(2)
+    proc.wait(30)
+    log = (tmp_path / "serve.log").read_text()
+    assert "Kernel shutdown" in log
+    assert "Traceback" not in log and "ZMQError" not in log

@@ -22,6 +22,11 @@
   protocol version, or sends the control comm an unknown method: here such a comm is closed (or the message
   dropped) and the refusal kept in :data:`refused`.
 
+* **A quiet stop.** When the server stops, it shuts every kernel down; a kernel still answering a request (a
+  preheated kernel waits for its visitor inside one) then finds its sockets closed, and ipykernel logged a
+  ``ZMQError`` traceback for each (eleven on the teacher's terminal). :func:`quiet_shutdown` drops just those
+  records (an error on a closed socket) from the kernel's log.
+
 * **When did a browser first ask for the widgets?** A preheated kernel runs a
   lesson long before a learner opens it; the browser's widget manager asks
   for every widget's state (``request_states`` on the
@@ -170,6 +175,29 @@ def register_targets() -> None:
         manager.register_target("jupyter.widget.control", _control_opened)
 
 
+def _not_on_a_closed_socket(record) -> bool:
+    error = record.exc_info[1] if record.exc_info else None
+    try:
+        import zmq
+    except ImportError:  # pragma: no cover - no kernel without zmq
+        return True
+    return not (isinstance(error, zmq.ZMQError) and error.errno == zmq.ENOTSOCK)
+
+
+def quiet_shutdown() -> None:
+    """In a kernel: its log leaves out the errors of a socket closed under it (the server stopping)."""
+    try:
+        from ipykernel.kernelapp import IPKernelApp
+    except ImportError:  # pragma: no cover
+        return
+    if not IPKernelApp.initialized():
+        return
+    log = IPKernelApp.instance().log
+    for target in [log, *getattr(log, "handlers", [])]:
+        if _not_on_a_closed_socket not in target.filters:
+            target.addFilter(_not_on_a_closed_socket)
+
+
 def browser_connected() -> None:
     """A browser has asked for the widgets: tell every listener once (the first time)."""
     global browser_seen_at
@@ -192,6 +220,7 @@ def install() -> None:
     widgets.Widget._handle_msg = _handle_msg
     widgets.Widget._handle_control_comm_msg = _watch_control(widgets.Widget._handle_control_comm_msg)
     register_targets()
+    quiet_shutdown()
 
 
 install()
