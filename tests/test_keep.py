@@ -79,3 +79,13 @@ def test_a_new_kernel_saves_what_the_browser_kept_once_and_only_what_the_server_
     rows = ProgressStore(path).attempts("ana")
     assert rows["puzzle_id"].tolist() == ["tk"] and rows["timestamp"].tolist() == [stamp]
     assert json.loads(new.out.value)["done"] == [json.loads(kept[0]["body"])["uid"]]  # the page may forget it
+
+
+def test_the_servers_signing_key_is_the_one_the_kernels_read_and_outlives_a_restart(tmp_path):
+    from canasta_tutor.web.app import KEEP_KEY_ENV, keep_key
+
+    assert KEEP_KEY_ENV == keep.KEY_ENV
+    first = keep_key(tmp_path)
+    assert len(first) >= 32 and keep_key(tmp_path) == first  # the next start reads the same key
+    assert (tmp_path / "browser-keep.key").stat().st_mode & 0o077 == 0  # the server's user's only
+    assert keep_key(tmp_path / "no" / "such" / "folder") != first  # no file possible: a key of this start

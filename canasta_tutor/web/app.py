@@ -36,8 +36,10 @@ in :mod:`.visitors`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,6 +50,7 @@ from .visitors import IDENTITY_HEADER, KERNELS_PER_VISITOR, TEACHER_PAGE, Teache
 TEMPLATE_ROOT = Path(__file__).resolve().parent / "share" / "jupyter"
 DEFAULT_PORT = 8866
 CLASS_LESSON_ENV = "CANASTA_CLASS_LESSON"  # the lesson a class will open together (--class-lesson)
+KEEP_KEY_ENV = "CANASTA_KEEP_KEY"  # canasta_tutor.widgets.keep.KEY_ENV (not imported: no widgets in the server)
 
 
 KERNEL_BYTES = 150 * 2**20  # what one learner's kernel may take, with room to grow (80-90 MB measured, README)
@@ -80,6 +83,23 @@ def kernel_limit(*, class_size: int = 0, max_kernels: int = 0, available: int | 
     if class_size:
         return class_size + max(2, class_size // 5)
     return memory_kernel_limit(available)
+
+
+def keep_key(folder: Path) -> str:
+    """The key the kernels sign the answers kept in a browser with: kept in ``folder`` (beside the database's
+    waiting file, readable by the server's user only), so that an answer kept before a restart is still taken after
+    it; a new one when the file cannot be read or written."""
+    path = Path(folder) / "browser-keep.key"
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        key = path.read_text("ascii").strip()
+        if len(key) >= 32:
+            return key
+    key = secrets.token_hex(32)
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(key)
+    return key
 
 
 def default_lessons_dir() -> Path:
@@ -158,6 +178,8 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
     room = Classroom()
     if settings.class_code is not None and room.current().code != settings.class_code:
         room.set_code(settings.class_code)
+    # every kernel signs the answers it leaves in a browser with this key (canasta_tutor.widgets.keep)
+    os.environ.setdefault(KEEP_KEY_ENV, keep_key(room.store.journal.parent))
     visitors = Visitors(room, settings.teacher_key)
     kernels = KernelOwners(settings.kernels_per_visitor if settings.classroom else None,
                            settings.max_kernels or memory_kernel_limit())
