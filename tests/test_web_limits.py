@@ -19,6 +19,7 @@ import json
 import re
 import time
 import uuid
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -86,6 +87,28 @@ def test_one_page_beyond_the_servers_limit_is_the_class_is_full_page(classroom):
     cys = cy.kernel_of("/voila/render/index.ipynb")
     for client, kernel in ((bo, bos), (cy, cys)):  # the next tests start with an empty class
         assert client.post(f"/voila/api/shutdown/{kernel}").status == 204
+
+
+def test_a_page_closed_for_a_newer_one_is_told_so_not_idle(classroom):
+    teacher = Client(classroom["url"])  # the teacher is not held to --max-kernels, only to 4 pages at once
+    assert teacher.get("/teacher?key=" + KEY).status == 302
+    pages = [teacher.kernel_of("/voila/render/index.ipynb") for _ in range(5)]
+    assert wait_gone(teacher, pages[0]) == 410  # its page shows "closed because you opened more pages..."
+    gone = teacher.get(f"/api/kernels/{pages[0]}")
+    assert "replaced by a newer page" in gone.text
+    assert [teacher.get(f"/api/kernels/{k}").status for k in pages[1:]] == [200] * 4
+    for k in pages[1:]:
+        teacher.post(f"/voila/api/shutdown/{k}")
+
+
+def test_the_hubs_servers_go_through_the_same_gate():
+    from canasta_tutor.web.kernel_gate import gate_arguments, gate_class_name
+
+    root = Path(__file__).resolve().parent.parent / "deploy" / "jupyterhub"
+    assert 'gate_arguments("ServerApp")' in (root / "jupyterhub_config.py").read_text()
+    values = (root / "z2jh-values.yaml").read_text()
+    assert all(f"- {arg}" in values for arg in gate_arguments("ServerApp"))
+    assert gate_class_name() == "canasta_tutor.web.kernel_gate.WidgetGate"
 
 
 # --- the gate -------------------------------------------------------------------------------------------------

@@ -41,8 +41,8 @@ def gate_class_name() -> str:
 def gate_arguments(app: str) -> list[str]:
     """The command-line arguments that put the gate on ``app``'s kernels (``Voila`` or ``ServerApp``); Jupyter's own
     filter is set too, for whatever does not go through the gate."""
-    return [f"--{app}.kernel_websocket_connection_class={gate_class_name()}",
-            *(f"--MappingKernelManager.allowed_message_types={m}" for m in WIDGET_MESSAGES)]
+    return [*(f"--MappingKernelManager.allowed_message_types={m}" for m in WIDGET_MESSAGES),
+            f"--{app}.kernel_websocket_connection_class={gate_class_name()}"]
 
 
 def refusal(channel, header, size: int) -> str:

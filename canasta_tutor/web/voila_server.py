@@ -95,9 +95,9 @@ class KernelOwners:
     def leave(self, ticket) -> None:
         self.registry.leave(ticket)
 
-    def was_replaced(self, kernel_id: str) -> bool:
-        """Whether the kernel was shut down because its visitor opened more than ``cap`` pages."""
-        return kernel_id in self.registry.replaced
+    def replaced_for(self, kernel_id: str) -> str | None:
+        """The visitor whose kernel this was, when it was shut down because they opened more than ``cap`` pages."""
+        return self.registry.replaced.get(kernel_id)
 
     def forget(self, kernel_id: str) -> None:
         self.registry.forget(kernel_id)
@@ -208,11 +208,11 @@ class OwnKernelHandler(OwnerOnly, KernelHandler):
     async def prepare(self):
         await super().prepare()
         kernel_id = self.requested_kernel()
+        if self.kernel_owners.replaced_for(kernel_id) == self.visitors.key(self):
+            # shut down because its visitor opened more pages than each may hold: the page says so (not "idle")
+            raise tornado.web.HTTPError(410, "replaced by a newer page")
         if kernel_id not in self.kernel_manager:
-            # A culled or closed kernel is gone for its owner too: the page asks, and tells the learner (410: it was
-            # closed because its visitor opened more pages than each may hold; 404: culled, idle).
-            if self.kernel_owners.was_replaced(kernel_id):
-                raise tornado.web.HTTPError(410, "replaced by a newer page")
+            # A culled or closed kernel is gone for its owner too: the page asks, and tells the learner.
             raise tornado.web.HTTPError(404, "no such kernel")
         if not self.owns(kernel_id):
             raise tornado.web.HTTPError(403, "not your kernel")
