@@ -295,3 +295,16 @@ def test_stopping_the_server_prints_no_traceback(tmp_path):
     log = (tmp_path / "serve.log").read_text()
     assert "Kernel shutdown" in log
     assert "Traceback" not in log and "ZMQError" not in log
+
+
+@pytest.mark.parametrize("error, meaning", [
+    ("could not save the attempt in p.sqlite3: database or disk is full", "its disk is full"),
+    ("cannot sign in: attempt to write a readonly database", "it can only be read, not written"),
+    ("cannot read the class tables in postgresql://t@db:5432/c: connection refused", "it does not answer"),
+    ("cannot read the class tables in /home/t/p.sqlite3: no such table: classes", "it cannot be read just now")])
+def test_the_fault_page_names_the_fault_without_the_servers_paths(error, meaning):
+    from canasta_tutor.web.handlers import fault_page
+
+    text = fault_page(error)
+    assert meaning in text and "every answer saved so far is kept" in text
+    assert "/home/" not in text and "postgresql://" not in text
