@@ -134,7 +134,7 @@ class Learner:
     async def open_lesson(self, slug: str) -> float:
         """What the page does when its address becomes #slug: seconds until the lesson is in the page."""
         app = next(s for s in self.states.values() if "ct-lesson-app" in s.get("_dom_classes", ()))
-        route, _menu, body = (c.removeprefix("IPY_MODEL_") for c in app["children"])
+        route, _menu, body, *_ = (c.removeprefix("IPY_MODEL_") for c in app["children"])  # (then the browser keep)
         start = time.perf_counter()
         self.ws.write_message(message("comm_msg", {"comm_id": route, "data": {
             "method": "update", "state": {"value": slug}, "buffer_paths": []}}, self.session))

@@ -401,7 +401,10 @@ def main(argv=None) -> int:
     p_serve.add_argument("--new-class", action="store_true", help="archive the open class and start a new one")
     p_serve.add_argument("--class-size", type=int, default=0, metavar="N",
                          help="keep N kernels ready for the landing page (and --class-lesson): a class arriving "
-                         "at once")
+                         "at once; the server then holds at most N learners' pages and a fifth more")
+    p_serve.add_argument("--max-kernels", type=int, default=0, metavar="N",
+                         help="at most N learners' pages at once (default: from --class-size, else what this "
+                         "machine's free memory holds); a page more says the class is full")
     p_serve.add_argument("--class-lesson", metavar="NOTEBOOK",
                          help="with --class-size: the lesson the class will open together, e.g. "
                          "04-taking-the-pile.ipynb")

@@ -61,11 +61,11 @@ def wait_for(url: str, timeout: float) -> None:
 
 
 @contextmanager
-def serve(tmp, args, *, host: str, port: int, ready_path: str, notebooks):
-    """Run ``canasta-tutor serve ARGS`` with its own progress database in ``tmp``; yield its base URL once it
-    answers ``ready_path`` and the preheated kernels of ``notebooks`` have finished their first run (so that
+def serve(tmp, args, *, host: str, port: int, ready_path: str, notebooks, env: dict | None = None):
+    """Run ``canasta-tutor serve ARGS`` with its own progress database in ``tmp`` (or ``env``'s); yield its base URL
+    once it answers ``ready_path`` and the preheated kernels of ``notebooks`` have finished their first run (so that
     visits do not compete with them); stop it afterwards."""
-    env = dict(os.environ, CANASTA_TUTOR_DB=str(tmp / "progress.sqlite3"))
+    env = {**os.environ, "CANASTA_TUTOR_DB": str(tmp / "progress.sqlite3"), **(env or {})}
     log = open(tmp / "serve.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "canasta_tutor.cli", "serve", "--port", str(port), "--no-browser",
                              *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)

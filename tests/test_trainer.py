@@ -360,7 +360,8 @@ def test_an_answer_the_store_cannot_take_is_kept_and_saved_later(tmp_path):
     buttons(t)["No"].click()
     assert "Right!" in t.feedback.value  # the learner still gets the feedback
     assert "could not be saved yet" in t.message.value and "database is locked" in t.message.value
-    assert "kept and will be saved with your next answer" in t.message.value
+    assert "kept in this page and in this browser" in t.message.value
+    assert "will be saved with your next answer" in t.message.value
     assert len(store.attempts()) == 0 and len(t._unsaved) == 1
     t.next()
     buttons(t)["Yes"].click()

@@ -41,7 +41,7 @@ import os
 import re
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 try:
     import fcntl
@@ -146,6 +146,8 @@ class SaveResult:
     saved: bool
     kept: int = 0
     problem: str = ""
+    #: when not saved: whether the attempt is in the journal file (on disk), not only in this process's memory
+    journal: bool = field(default=False, repr=False)
 
     def __bool__(self) -> bool:
         return self.saved
@@ -325,9 +327,10 @@ class ProgressStore:
         return SaveResult(saved=True)
 
     def _keep(self, row: tuple, error: ProgressError) -> SaveResult:
-        if not self._append_journal([row]):
+        journal = self._append_journal([row])
+        if not journal:
             self._kept.append(row)
-        return SaveResult(saved=False, kept=self.pending(), problem=str(error))
+        return SaveResult(saved=False, kept=self.pending(), problem=str(error), journal=journal)
 
     @contextlib.contextmanager
     def _journal_lock(self):

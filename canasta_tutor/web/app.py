@@ -20,7 +20,11 @@ For a class (``--classroom``, ``--ip``; see the README's "Teaching a class"):
   HttpOnly cookie keeps who they are, and every page's kernel learns it from the server (the
   ``X-Canasta-Identity`` header, see :mod:`canasta_tutor.widgets.identity`), never from the browser;
 * in classroom mode only signed-in visitors get a kernel; every visitor (a session, or an address when
-  nobody is signed in) holds at most ``kernels_per_visitor`` kernels: opening one more shuts the oldest down;
+  nobody is signed in) holds at most ``kernels_per_visitor`` kernels: opening one more shuts the oldest down
+  (its page says why); on one learner's computer (no classroom) there is no such cap, only idle kernels are culled;
+* the whole server holds at most ``max_kernels`` learners' kernels (:func:`kernel_limit`: ``--max-kernels``, or
+  ``--class-size`` and a fifth more, or what the machine's free memory holds): a page beyond it is a short page
+  that says so ("The class is full: ask your teacher"), never a kernel more;
 * only the visitor who was given a kernel may shut it down, talk to it or delete it;
 * the teacher's page (``teacher/dashboard.ipynb``), the Join screen, the join cards, the exports and the worksheet
   PDFs need the teacher's session: the teacher types the key once (the server prints where to find it, never the
@@ -35,19 +39,70 @@ in :mod:`.visitors`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..classroom.downloads import worksheet_for  # noqa: F401 (its home was here; tests and older code import it from here)
+from .kernel_gate import WIDGET_MESSAGES, gate_arguments  # noqa: F401 (WIDGET_MESSAGES: the deploy's import)
 from .visitors import IDENTITY_HEADER, KERNELS_PER_VISITOR, TEACHER_PAGE, TeacherKey, Visitors, loopback_addresses
 
 TEMPLATE_ROOT = Path(__file__).resolve().parent / "share" / "jupyter"
 DEFAULT_PORT = 8866
 CLASS_LESSON_ENV = "CANASTA_CLASS_LESSON"  # the lesson a class will open together (--class-lesson)
-# What a page's widgets need to say to their kernel; anything else (execute_request above all) is dropped.
-WIDGET_MESSAGES = ("comm_open", "comm_msg", "comm_close", "comm_info_request", "kernel_info_request")
+KEEP_KEY_ENV = "CANASTA_KEEP_KEY"  # canasta_tutor.widgets.keep.KEY_ENV (not imported: no widgets in the server)
+
+
+KERNEL_BYTES = 150 * 2**20  # what one learner's kernel may take, with room to grow (80-90 MB measured, README)
+MEMORY_RESERVE = 2**30  # left to the rest of the machine (the server itself, the teacher's browser)
+
+
+def memory_kernel_limit(available: int | None = None) -> int:
+    """How many learners' kernels ``available`` bytes of memory hold (default: the machine's free memory now),
+    at least 2.
+
+    >>> memory_kernel_limit(4 * 2**30), memory_kernel_limit(24 * 2**30), memory_kernel_limit(2**29)
+    (20, 157, 2)
+    """
+    if available is None:
+        import psutil
+
+        available = psutil.virtual_memory().available
+    return max(2, int((available - MEMORY_RESERVE) // KERNEL_BYTES))
+
+
+def kernel_limit(*, class_size: int = 0, max_kernels: int = 0, available: int | None = None) -> int:
+    """How many learners' kernels the whole server holds at once: ``max_kernels`` when given, else a class of
+    ``class_size`` and a fifth more (at least 2 more: a reload, a second tab), else what the memory holds.
+
+    >>> kernel_limit(max_kernels=7), kernel_limit(class_size=30), kernel_limit(class_size=1)
+    (7, 36, 3)
+    """
+    if max_kernels:
+        return max_kernels
+    if class_size:
+        return class_size + max(2, class_size // 5)
+    return memory_kernel_limit(available)
+
+
+def keep_key(folder: Path) -> str:
+    """The key the kernels sign the answers kept in a browser with: kept in ``folder`` (beside the database's
+    waiting file, readable by the server's user only), so that an answer kept before a restart is still taken after
+    it; a new one when the file cannot be read or written."""
+    path = Path(folder) / "browser-keep.key"
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        key = path.read_text("ascii").strip()
+        if len(key) >= 32:
+            return key
+    key = secrets.token_hex(32)
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(key)
+    return key
 
 
 def default_lessons_dir() -> Path:
@@ -71,7 +126,7 @@ def voila_arguments(lessons: Path, *, port: int, open_browser: bool, preheat: bo
         f"--VoilaConfiguration.preheat_kernel={preheat}",
         f"--VoilaConfiguration.default_pool_size={pool_size}",
         f"--VoilaConfiguration.http_header_envs={IDENTITY_HEADER}",
-        *(f"--MappingKernelManager.allowed_message_types={m}" for m in WIDGET_MESSAGES),
+        *gate_arguments("Voila"),  # only the widgets' messages reach a kernel, and no traceback a page
         f"--MappingKernelManager.cull_idle_timeout={cull_idle}",
         "--MappingKernelManager.cull_interval=60",
         "--MappingKernelManager.cull_connected=True",
@@ -91,7 +146,8 @@ class ClassSettings:
     classroom: bool = False            # sign-in required for every page
     teacher_key: str = ""
     class_code: str | None = None      # None: keep the open class's code
-    kernels_per_visitor: int = KERNELS_PER_VISITOR
+    kernels_per_visitor: int = KERNELS_PER_VISITOR  # in classroom mode only
+    max_kernels: int = 0               # learners' kernels in all (0: what the machine's free memory holds)
     join_urls: list = field(default_factory=list)
 
 
@@ -128,8 +184,11 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
     room = Classroom()
     if settings.class_code is not None and room.current().code != settings.class_code:
         room.set_code(settings.class_code)
+    # every kernel signs the answers it leaves in a browser with this key (canasta_tutor.widgets.keep)
+    os.environ.setdefault(KEEP_KEY_ENV, keep_key(room.store.journal.parent))
     visitors = Visitors(room, settings.teacher_key, exempt=loopback_addresses())
-    kernels = KernelOwners(settings.kernels_per_visitor)
+    kernels = KernelOwners(settings.kernels_per_visitor if settings.classroom else None,
+                           settings.max_kernels or memory_kernel_limit())
     plan = Plan(routes=route_table(visitors, settings.join_urls), kernels=kernels, pools=pools, preheat=preheat,
                 cookie_secret=visitors.secret,
                 replacements=voila_replacements(visitors, kernels, sign_in_required=settings.classroom))
@@ -188,6 +247,8 @@ def serve_options(args, out=None) -> dict:
         raise CanastaError(f"--ip {ip!r} is not an IP address (e.g. 192.168.1.20, or 0.0.0.0 for all)") from None
     if args.class_size < 0:
         raise CanastaError("--class-size must be 0 or more")
+    if getattr(args, "max_kernels", 0) < 0:
+        raise CanastaError("--max-kernels must be 0 or more")
     classroom = bool(args.classroom or (args.ip and not ipaddress.ip_address(ip).is_loopback))
     key = (args.teacher_key or "").strip() or new_key()
     if args.new_class:
@@ -208,6 +269,12 @@ def serve_options(args, out=None) -> dict:
             link = teacher_link(Classroom().store, f"{urls[0]}teacher", key)
             out.write(f"Teacher's dashboard: open {link.as_uri()} in this computer's browser\n"
                       f"    (the new teacher key is in that file, readable only by you: it is not shown here)\n")
+        limit = kernel_limit(class_size=args.class_size, max_kernels=getattr(args, "max_kernels", 0))
+        room_for = memory_kernel_limit()
+        out.write(f"At most {limit} learners' pages at once (--max-kernels, --class-size; this machine's free "
+                  f"memory holds about {room_for}).\n")
+        if limit > room_for:
+            out.write(f"Warning: {limit} pages may not fit in this machine's free memory.\n")
     else:
         out.write(f"Open the lessons at {urls[0]}\n")
     out.flush()
@@ -218,4 +285,4 @@ def serve_options(args, out=None) -> dict:
     # prepared in each learner's kernel as they arrive (see widgets.app_page), not given kernels of its own.
     return {"ip": ip, "pools": pools, "class_lesson": args.class_lesson or None,
             "settings": ClassSettings(classroom=classroom, teacher_key=key, class_code=args.class_code,
-                                      join_urls=urls)}
+                                      join_urls=urls, max_kernels=limit)}

@@ -45,12 +45,57 @@ def page(title: str, body: str) -> str:
             f"<body>{body}</body></html>")
 
 
+def full_page(classroom: bool, limit: int | None) -> str:
+    """The page a visitor gets instead of a kernel more than the server holds (``limit``)."""
+    if classroom:
+        return page("The class is full", "<h1>The class is full: ask your teacher</h1><p>This server holds "
+                    f"{limit} learners' pages at once, and all of them are open. Reload this page in a minute, when "
+                    "someone has closed one; your teacher can start the server with a larger "
+                    "<code>--class-size</code>.</p>")
+    return page("Too many pages", f"<h1>Too many lessons are open</h1><p>This computer holds {limit} lesson pages "
+                "at once. Close a tab you no longer use, then reload this page: your answers are saved.</p>")
+
+
+#: what a database fault means, for the page (the server's log has the whole message, with the database's name)
+FAULTS = (("no space", "its disk is full"), ("disk is full", "its disk is full"), ("disk full", "its disk is full"),
+          ("read-only", "it can only be read, not written"), ("readonly", "it can only be read, not written"),
+          ("connect", "it does not answer (is its server running?)"),
+          ("refused", "it does not answer (is its server running?)"))
+
+
+def fault_page(problem: str) -> str:
+    """The short page every route answers while the class's database is out of reach (``problem``: its error)."""
+    lowered = problem.lower()
+    what = next((meaning for words, meaning in FAULTS if words in lowered), "it cannot be read just now")
+    return page("The class's results are out of reach",
+                "<h1>The class's results are out of reach just now</h1>"
+                f"<p>The progress database cannot be used: {html.escape(what)}.</p>"
+                "<p>Nothing is lost: every answer saved so far is kept in it. Tell your teacher, and reload this page "
+                "in a minute.</p>")
+
+
+class FaultPages:
+    """A database fault while answering (a :class:`CanastaError`, e.g. PostgreSQL stopped, a read-only file or a
+    full disk) is answered with :func:`fault_page` (503), never a bare error 500."""
+
+    def write_error(self, status_code: int, **kwargs) -> None:
+        error = kwargs.get("exc_info", (None, None, None))[1]
+        if isinstance(error, CanastaError) or type(error).__module__.startswith("sqlalchemy"):
+            self.log.warning("The progress database is out of reach: %s", error)
+            self.set_status(503)
+            self.set_header("Content-Type", "text/html; charset=UTF-8")
+            self.set_header("Retry-After", "60")
+            self.finish(fault_page(str(error)))
+            return
+        super().write_error(status_code, **kwargs)
+
+
 def error_line(message: str) -> str:
     """A form's error message (text, escaped here), or nothing."""
     return f"<p class='error' role='alert'>{html.escape(message)}</p>" if message else ""
 
 
-class CanastaHandler(JupyterHandler):
+class CanastaHandler(FaultPages, JupyterHandler):
     """What every page of ours does: know where the landing page is, answer with a small page, refuse."""
 
     def url(self, *parts: str) -> str:

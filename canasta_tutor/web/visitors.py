@@ -239,22 +239,36 @@ class HubRole:
 
 
 class KernelRegistry:
-    """Which visitor was given which kernel (oldest first), so that each holds at most ``cap`` kernels."""
+    """Which visitor was given which kernel (oldest first), so that each holds at most ``cap`` kernels (None: no
+    cap per visitor), and the visitors other than the teacher at most ``limit`` in all (None: no limit).
 
-    def __init__(self, cap: int):
-        self.cap = max(1, cap)
+    A page asked for is :meth:`admit`\ted first (a ticket, or None when the server is full): the pages on their way
+    count as kernels already, so that a class arriving at once cannot overshoot the limit."""
+
+    REPLACED_KEPT = 200  # how many kernels shut down for their visitor's newer page are remembered (for the page)
+
+    def __init__(self, cap: int | None, limit: int | None = None):
+        self.cap = None if cap is None else max(1, cap)
+        self.limit = None if limit is None else max(1, limit)
         self.by_visitor: dict[str, list[str]] = {}
         self.owner: dict[str, str] = {}
+        self.arriving: dict[object, str] = {}  # ticket -> visitor: a page asked for, its kernel not yet handed out
+        self.replaced: dict[str, str] = {}  # kernel id -> visitor, for kernels shut down for a newer page
 
     def add(self, visitor: str, kernel_id: str, alive) -> list[str]:
         """Note the kernel; return the kernels to shut down (the visitor's oldest beyond the cap)."""
+        ticket = next((t for t, v in self.arriving.items() if v == visitor), None)
+        self.arriving.pop(ticket, None)
         mine = [k for k in self.by_visitor.get(visitor, []) if k in alive and k != kernel_id]
         mine.append(kernel_id)
         self.owner[kernel_id] = visitor
-        excess = mine[:-self.cap] if len(mine) > self.cap else []
+        excess = mine[:-self.cap] if self.cap is not None and len(mine) > self.cap else []
         self.by_visitor[visitor] = mine[len(excess):]
         for k in excess:
             self.owner.pop(k, None)
+            self.replaced[k] = visitor
+        while len(self.replaced) > self.REPLACED_KEPT:
+            self.replaced.pop(next(iter(self.replaced)))
         for k in [k for k in self.owner if k not in alive and k != kernel_id]:
             self.owner.pop(k, None)
         return excess
@@ -263,3 +277,24 @@ class KernelRegistry:
         visitor = self.owner.pop(kernel_id, None)
         if visitor is not None:
             self.by_visitor[visitor] = [k for k in self.by_visitor.get(visitor, []) if k != kernel_id]
+
+    # --- the server's limit -------------------------------------------------------------------------------------
+    def held(self, alive) -> int:
+        """The kernels the visitors other than the teacher hold, and the pages on their way to one."""
+        kernels = sum(1 for k, v in self.owner.items() if k in alive and not v.startswith("teacher:"))
+        return kernels + sum(1 for v in self.arriving.values() if not v.startswith("teacher:"))
+
+    def admit(self, visitor: str, alive) -> object | None:
+        """A ticket for a page that will get a kernel, or None when the server is full. The teacher always gets
+        one; so does a visitor at their own cap (their oldest kernel makes room)."""
+        mine = [k for k in self.by_visitor.get(visitor, []) if k in alive]
+        at_cap = self.cap is not None and len(mine) >= self.cap
+        if visitor.startswith("teacher:") or at_cap or self.limit is None or self.held(alive) < self.limit:
+            ticket = object()
+            self.arriving[ticket] = visitor
+            return ticket
+        return None
+
+    def leave(self, ticket) -> None:
+        """The page's request is over (its kernel handed out, or none needed)."""
+        self.arriving.pop(ticket, None)

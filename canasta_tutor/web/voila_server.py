@@ -34,7 +34,8 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
-from .handlers import SIGN_IN, log_request, mount, page
+from .handlers import SIGN_IN, FaultPages, full_page, log_request, mount, page
+from .kernel_gate import MAX_MESSAGE_BYTES
 from .visitors import IDENTITY_HEADER, KernelRegistry, Visitors, is_teacher_page
 
 STATIC_CACHE_SECONDS = 3600
@@ -46,10 +47,12 @@ _VISITOR: contextvars.ContextVar[str | None] = contextvars.ContextVar("canasta_v
 
 class KernelOwners:
     """Which visitor was given each kernel of the running server: a kernel goes to the visitor of the request
-    being answered, and a visitor given one more than ``cap`` loses their oldest (shut down)."""
+    being answered, and a visitor given one more than ``cap`` loses their oldest (shut down; None: no cap, as on
+    one learner's own computer, where only idle kernels are culled). The visitors other than the teacher hold at
+    most ``limit`` kernels in all: a page beyond it is refused (:meth:`admit`)."""
 
-    def __init__(self, cap: int):
-        self.registry = KernelRegistry(cap)
+    def __init__(self, cap: int | None, limit: int | None = None):
+        self.registry = KernelRegistry(cap, limit)
         self.kernel_manager = None
         self._start_kernel = None
 
@@ -84,6 +87,20 @@ class KernelOwners:
     def owner(self, kernel_id: str) -> str | None:
         return self.registry.owner.get(kernel_id)
 
+    def _alive(self) -> set:
+        return set(self.kernel_manager.list_kernel_ids()) if self.kernel_manager is not None else set()
+
+    def admit(self, visitor: str):
+        """A ticket for ``visitor``'s page (see :meth:`KernelRegistry.admit`), or None: the server is full."""
+        return self.registry.admit(visitor, self._alive())
+
+    def leave(self, ticket) -> None:
+        self.registry.leave(ticket)
+
+    def replaced_for(self, kernel_id: str) -> str | None:
+        """The visitor whose kernel this was, when it was shut down because they opened more than ``cap`` pages."""
+        return self.registry.replaced.get(kernel_id)
+
     def forget(self, kernel_id: str) -> None:
         self.registry.forget(kernel_id)
 
@@ -106,14 +123,18 @@ class RegisteringRequestInfo(RequestInfoSocketHandler):
         voila.handler.RequestInfoSocketHandler = type(cls.__name__, (cls,), {"kernels": kernels})
 
 
-class GuardedVoilaHandler(TornadoVoilaHandler):
+class GuardedVoilaHandler(FaultPages, TornadoVoilaHandler):
     """A lesson page: only for signed-in learners when ``sign_in_required`` (classroom mode); the teacher's pages only
     for the teacher. The kernel learns who the visitor is from the header set here, never from what the browser sent.
-    Configured with ``visitors`` and ``sign_in_required``, besides Voilà's own arguments."""
+    A page beyond the server's limit on kernels is a short page that says so (503), not a kernel more.
+    Configured with ``visitors``, ``kernels`` and ``sign_in_required``, besides Voilà's own arguments."""
 
-    def initialize(self, *, visitors: Visitors, sign_in_required: bool, **voila_kwargs) -> None:
+    def initialize(self, *, visitors: Visitors, kernels: KernelOwners, sign_in_required: bool,
+                   **voila_kwargs) -> None:
         self.visitors = visitors
+        self.kernel_owners = kernels
         self.sign_in_required = sign_in_required
+        self.ticket = None
         super().initialize(**voila_kwargs)
 
     async def prepare(self):
@@ -137,7 +158,18 @@ class GuardedVoilaHandler(TornadoVoilaHandler):
         else:
             identity = None
         self.request.headers[IDENTITY_HEADER] = json.dumps(identity) if identity else ""
-        KernelOwners.visiting(self.visitors.key(self))
+        visitor = self.visitors.key(self)
+        self.ticket = self.kernel_owners.admit(visitor)
+        if self.ticket is None:
+            self.set_status(503)
+            self.set_header("Retry-After", "60")
+            self.finish(full_page(self.sign_in_required, self.kernel_owners.registry.limit))
+            return
+        KernelOwners.visiting(visitor)
+
+    def on_finish(self):
+        self.kernel_owners.leave(self.ticket)
+        super().on_finish()
 
 
 class GuardedTreeHandler(TornadoVoilaTreeHandler):
@@ -194,6 +226,9 @@ class OwnKernelHandler(OwnerOnly, KernelHandler):
     async def prepare(self):
         await super().prepare()
         kernel_id = self.requested_kernel()
+        if self.kernel_owners.replaced_for(kernel_id) == self.visitors.key(self):
+            # shut down because its visitor opened more pages than each may hold: the page says so (not "idle")
+            raise tornado.web.HTTPError(410, "replaced by a newer page")
         if kernel_id not in self.kernel_manager:
             # A culled or closed kernel is gone for its owner too: the page asks, and tells the learner.
             raise tornado.web.HTTPError(404, "no such kernel")
@@ -202,7 +237,12 @@ class OwnKernelHandler(OwnerOnly, KernelHandler):
 
 
 class OwnKernelWebsocketHandler(OwnerOnly, VoilaKernelWebsocketHandler):
-    """A page's connection to its kernel."""
+    """A page's connection to its kernel (through the gate, :mod:`.kernel_gate`); a message larger than the gate
+    takes closes the connection before it is read whole."""
+
+    @property
+    def max_message_size(self) -> int:
+        return MAX_MESSAGE_BYTES
 
     async def prepare(self):
         if not self.owns(self.requested_kernel()):
@@ -234,7 +274,7 @@ def voila_replacements(visitors: Visitors, kernels: KernelOwners, *, sign_in_req
     guarded = {"visitors": visitors, "kernels": kernels}
     return {MultiStaticFileHandler: (CachedStaticFileHandler, {}),
             VoilaShutdownKernelHandler: (ShutdownOnLeaveHandler, guarded),
-            TornadoVoilaHandler: (GuardedVoilaHandler, {"visitors": visitors, "sign_in_required": sign_in_required}),
+            TornadoVoilaHandler: (GuardedVoilaHandler, {**guarded, "sign_in_required": sign_in_required}),
             TornadoVoilaTreeHandler: (GuardedTreeHandler, {"visitors": visitors, "sign_in_required": sign_in_required}),
             KernelHandler: (OwnKernelHandler, guarded),
             VoilaKernelWebsocketHandler: (OwnKernelWebsocketHandler, guarded),

@@ -35,6 +35,7 @@ import ipywidgets as widgets
 
 from ..engine.errors import CanastaError
 from . import explorers, lesson, trainer  # noqa: F401 - imported ahead of the learner (preheated kernels)
+from .keep import keeper
 
 LESSON_NAME = re.compile(r"^(\d\d)[-_][^/\\]*\.ipynb$")
 PRACTICE = "practice.ipynb"
@@ -239,7 +240,8 @@ class LessonApp(widgets.VBox):
         self.body = widgets.VBox()
         self.current = ""
         self.add_class("ct-lesson-app")
-        self.children = [self.route, self.menu, self.body]
+        # (keeper().box: answers kept in the browser come back as soon as the landing page is open)
+        self.children = [self.route, self.menu, self.body, keeper().box]
         self.show("")
         self._prepare_class_lesson()
 

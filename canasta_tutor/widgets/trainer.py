@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import html
 import time
+import uuid
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 
@@ -31,12 +33,22 @@ from ..puzzles.solver import hints, solve
 from . import kernel_guard
 from .cardbuttons import card_button
 from .identity import signed_in, signed_in_id
+from .keep import keeper
 from .render import BAD, GOOD, NEUTRAL, situation_html, tone_colour
 
 SUBMIT_WAIT = 0.4  # seconds Enter waits for the box's last keystrokes (see Trainer._number_message)
 _OK = tone_colour(GOOD)
 _BAD = tone_colour(BAD)
 _NEUTRAL = tone_colour(NEUTRAL)
+
+
+#: where an answer that could not be saved waits, in the learner's words (see Trainer.save_pending)
+KEPT = {"disk": " It is kept on the server and will be saved as soon as the database is back.",
+        "page": " It is kept in this page and in this browser (which sends it again when the page reconnects), and "
+                "will be saved with your next answer.",
+        "memory": " The server could not keep it on its disk either (is the disk full?): it is kept only in this page "
+                  "and in this browser, which sends it again when the page reconnects. Keep using this browser until "
+                  "your teacher says the database is back."}
 
 
 def default_puzzle_dir() -> Path:
@@ -147,6 +159,11 @@ class Trainer(widgets.VBox):
         self._shown_at = 0.0
         self._skip_warned = False
         self._unsaved: list[dict] = []   # attempts the store could not take yet; tried again with the next one
+        self._in_store_memory: list[str] = []  # uids of attempts the store keeps in memory only (not on disk)
+        self.keep = keeper()  # every attempt not saved yet is kept in the browser too
+        if self.store is not None:
+            self.keep.store = self.store
+        self.keep.learner = None if ask_name else self.learner
         kernel_guard.on_browser(self)
 
         self.header = widgets.HTML()
@@ -185,7 +202,7 @@ class Trainer(widgets.VBox):
         self.children = [self.header, self.name_box, self.notice, self.prompt, self.situation, self.question,
                          self.controls, self.message, self.feedback, self.followup,
                          widgets.HBox([self.hint_button, self.next_button],
-                                      layout=widgets.Layout(flex_flow="row wrap")), self.hint_box]
+                                      layout=widgets.Layout(flex_flow="row wrap")), self.hint_box, self.keep.box]
         self.add_class("ct-trainer")
         if problems:
             text = ("Some puzzles could not be loaded: " + "; ".join(problems[:3])
@@ -383,30 +400,41 @@ class Trainer(widgets.VBox):
                 self._say(f"Your progress is not being saved: {self._store_problem}", error=True)
             return
         whose = {} if self.learner_id is None else {"learner_id": self.learner_id}
-        self._unsaved.append(dict(learner=self.learner, puzzle_set=attempt.puzzle_set, puzzle_id=p.id, kind=p.kind,
-                                  topic=attempt.topic, difficulty=p.difficulty, answer=given, correct=correct,
-                                  seconds=seconds, **whose))
+        row = dict(learner=self.learner, puzzle_set=attempt.puzzle_set, puzzle_id=p.id, kind=p.kind,
+                   topic=attempt.topic, difficulty=p.difficulty, answer=given, correct=correct, seconds=seconds,
+                   timestamp=datetime.now(UTC).isoformat(timespec="seconds"), uid=uuid.uuid4().hex, **whose)
+        self.keep.hold(row["uid"], row)  # in the browser before anything can fail here
+        self._unsaved.append(row)
         self.save_pending()
 
     def save_pending(self) -> bool:
-        """Save every attempt not saved yet (oldest first); says so when some must wait. True if none waits."""
-        problem = ""
+        """Save every attempt not saved yet (oldest first); says so when some must wait, and where they wait.
+        True if none waits."""
+        problem, where = "", "disk"
         while self._unsaved:
+            row = self._unsaved[0]
             try:
-                saved = self.store.record(**self._unsaved[0])
+                saved = self.store.record(**{k: v for k, v in row.items() if k != "uid"})
             except Exception as e:  # noqa: BLE001 - whatever the store's trouble, the answer is kept, never lost
                 problem = str(e) if isinstance(e, CanastaError) else f"{type(e).__name__}: {e}"
+                where = "page"
                 break
-            if not saved:  # a store that keeps the attempt itself (a falsy SaveResult, or False), to save it later
-                problem = "the progress store will save it later"
             self._unsaved.pop(0)
-        if problem or self._unsaved:
-            waiting = len(self._unsaved)
-            kept = (f" It is kept, with {waiting - 1} more, and will be saved with your next answer."
-                    if waiting > 1 else " It is kept and will be saved with your next answer." if waiting else "")
-            self._say(f"Your answer counts here but could not be saved yet ({problem}).{kept}", error=True)
-            return False
-        return True
+            if saved:  # saved, and with it whatever the store kept in memory before
+                for uid in [*self._in_store_memory, row["uid"]]:
+                    self.keep.release(uid)
+                self._in_store_memory = []
+                continue
+            problem = getattr(saved, "problem", "") or "the progress store will save it later"
+            if getattr(saved, "journal", False):  # on the server's disk: saved from there when the database is back
+                self.keep.release(row["uid"])
+            else:  # in the store's memory only: its journal file could not be written (or a store of its own)
+                self._in_store_memory.append(row["uid"])
+                where = "memory" if where == "disk" else where
+        if not problem:
+            return True
+        self._say(f"Your answer counts here but could not be saved yet ({problem}).{KEPT[where]}", error=True)
+        return False
 
     def _words(self, answer: dict) -> str:
         """An answer (the learner's or the engine's) in the words of the buttons."""

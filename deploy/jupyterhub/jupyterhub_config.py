@@ -19,7 +19,8 @@ import sys
 from pathlib import Path
 
 import canasta_tutor
-from canasta_tutor.web.app import TEMPLATE_ROOT, WIDGET_MESSAGES
+from canasta_tutor.web.app import TEMPLATE_ROOT
+from canasta_tutor.web.kernel_gate import gate_arguments
 
 c = get_config()  # noqa: F821 (defined by JupyterHub when it reads this file)
 
@@ -92,7 +93,8 @@ c.Spawner.args = [
     "--VoilaConfiguration.allow_template_override=NO",
     "--VoilaConfiguration.allow_theme_override=NO",
     # kernels take only the widgets' messages: no code can be run from the browser (not in JupyterLab either)
-    *(f"--MappingKernelManager.allowed_message_types={m}" for m in WIDGET_MESSAGES),
+    # (canasta_tutor/web/kernel_gate.py: the same gate as canasta-tutor serve's; no traceback reaches a page)
+    *gate_arguments("ServerApp"),
     "--MappingKernelManager.cull_idle_timeout=1800",
     "--MappingKernelManager.cull_interval=60",
     "--ServerApp.terminals_enabled=False",
