@@ -119,8 +119,9 @@ def server(tmp_path_factory):
         (lessons / name).parent.mkdir(parents=True, exist_ok=True)
         (lessons / name).write_bytes((ROOT / "lessons" / name).read_bytes())
     AssignmentBook(tmp / "progress.sqlite3").create("Week 1", generate={"kind": "meld", "count": 3, "seed": 1})
+    # --max-kernels: the many learners of this module's tests share one server; the limit has its own tests
     args = ["--classroom", "--ip", HOST, "--teacher-key", KEY, "--class-code", CODE, "--class-size", "1",
-            "--lessons", str(lessons)]
+            "--max-kernels", "30", "--lessons", str(lessons)]
     with serve(tmp, args, host=HOST, port=free_port(range(9440, 9450)), ready_path="/classroom/signin",
                notebooks=["index.ipynb", "teacher/dashboard.ipynb"]) as (base, _proc):
         yield {"url": base, "log": tmp / "serve.log"}

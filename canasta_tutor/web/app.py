@@ -258,6 +258,8 @@ def serve_options(args, out=None) -> dict:
     else:
         hosts = [ip]
     urls = [f"http://{h}:{args.port}/" for h in hosts]
+    limit = kernel_limit(class_size=args.class_size, max_kernels=getattr(args, "max_kernels", 0))
+    room_for = memory_kernel_limit()
     # the address to open comes first; the teacher's line only when there is a class to teach
     if classroom:
         out.write("Learners open one of:\n" + "".join(f"    {u}\n" for u in urls))
@@ -269,8 +271,6 @@ def serve_options(args, out=None) -> dict:
             link = teacher_link(Classroom().store, f"{urls[0]}teacher", key)
             out.write(f"Teacher's dashboard: open {link.as_uri()} in this computer's browser\n"
                       f"    (the new teacher key is in that file, readable only by you: it is not shown here)\n")
-        limit = kernel_limit(class_size=args.class_size, max_kernels=getattr(args, "max_kernels", 0))
-        room_for = memory_kernel_limit()
         out.write(f"At most {limit} learners' pages at once (--max-kernels, --class-size; this machine's free "
                   f"memory holds about {room_for}).\n")
         if limit > room_for:
