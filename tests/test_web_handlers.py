@@ -253,7 +253,9 @@ def test_teacher_key_tries_are_limited_for_everyone_with_a_clear_page(server):
     token = c.xsrf("/teacher")
     answers = [c.post("/teacher", form={"_xsrf": token, "key": f"guess-{i}"}) for i in range(25)]
     limited = [a for a in answers if a.status == 429]
-    assert limited and all(a.status == 403 for a in answers[:len(answers) - len(limited)])
+    # refused until the limit engages; a slow machine may refill one try meanwhile (a 403 after a 429)
+    assert limited and all(a.status == 403 for a in answers[:answers.index(limited[0])])
+    assert {a.status for a in answers} <= {403, 429}
     assert "Too many tries" in limited[0].text and int(limited[0].headers["Retry-After"]) >= 1
     time.sleep(int(limited[-1].headers["Retry-After"]) + 0.5)  # a try back: the right key works again, and
     for _ in range(3):  # does not count (the teacher is not locked out by their own sign-ins)
