@@ -7,7 +7,6 @@ import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
 
 # Run inside a JupyterHub (or Binder) the tests still see nobody signed in, as on a laptop.
 for _hub_var in ("JUPYTERHUB_USER", "CANASTA_TUTOR_ROLE", "BINDER_LAUNCH_HOST", "BINDER_REQUEST"):

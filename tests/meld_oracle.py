@@ -1,6 +1,6 @@
 """The rules of melds and openings as the sources write them, and a brute force over a hand's melds.
 
-The oracle of ``test_game_openings.py``: written from the sources (``../shared/spec/rule-decisions.md``, which
+The oracle of ``test_game_openings.py``: written from the sources (``docs/rule-decisions.md``, which
 cites them; not read here), not from the engine's code. A meld is named by what the rules look at: ``("G",
 rank, natural cards, wild cards)`` for a group, ``("R", suit, rank orders)`` for a run; :func:`openings` and
 :func:`new_melds` count every way to split a hand into such melds and keep the legal ones.

@@ -84,9 +84,9 @@ def test_every_lesson_renders_with_its_widgets(info):
 
 def test_links_to_lessons_become_fragments_and_other_links_stay():
     out = markdown_html("[back](index.ipynb) · [next](05-freezing-the-pile.ipynb) · [x](https://example.org/a.ipynb)"
-                        " · [rules](../shared/x.md)", SLUGS)
+                        " · [rules](../notes/x.md)", SLUGS)
     assert 'href="#"' in out and 'href="#05-freezing-the-pile"' in out
-    assert 'href="https://example.org/a.ipynb"' in out and 'href="../shared/x.md"' in out
+    assert 'href="https://example.org/a.ipynb"' in out and 'href="../notes/x.md"' in out
     assert "<strong>" in markdown_html("**bold**")
 
 
