@@ -251,3 +251,19 @@ def test_teacher_pages_however_spelled(path, teacher):
 
 def test_name_key_folds_case_and_spaces():
     assert name_key(" Ana  LOPEZ ") == name_key("ana lopez")
+
+
+def test_the_reports_own_tables_start_no_formula_either(room):
+    """OWASP's rule for CSV and Excel also holds for ClassReport's own to_csv/to_excel (issue 17), not only for the
+    teacher's downloads (classroom/gradebook.py)."""
+    room.join("Ana")
+    answer(room, "Ana", "t-001", True)
+    report = room.report()
+    report.frame.loc[:, "learner"] = "=HYPERLINK(\"http://e.io/x\",\"Fix\")"   # a name the form would refuse
+    report.names = ["=HYPERLINK(\"http://e.io/x\",\"Fix\")"]
+    assert not any(line.split(",")[0].startswith(("=", "+", "-", "@")) for line in report.to_csv().splitlines())
+    from openpyxl import load_workbook
+
+    book = load_workbook(io.BytesIO(report.to_excel()))
+    assert all(not (isinstance(c.value, str) and c.value.startswith("=")) for ws in book for row in ws.iter_rows()
+               for c in row)

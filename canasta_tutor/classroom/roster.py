@@ -26,7 +26,6 @@ The tables are declared in :mod:`.db` and made by its migrations (SQLite or Post
 
 from __future__ import annotations
 
-import html
 import io
 import os
 import secrets
@@ -296,72 +295,32 @@ class ClassReport:
 
     # --- pictures --------------------------------------------------------------------
     def heatmap_svg(self) -> str:
-        """The learners x topics accuracy grid as inline SVG: colour and the percentage in every cell, attempts
-        below it; lighter is weaker, so it reads in greyscale too."""
-        topics, cells = self.grid()
-        if not self.names:
-            return "<p>No learner has signed in yet.</p>"
-        cw, ch, left, top = 92, 40, 160, 70
-        width, height = left + cw * max(1, len(topics)) + 10, top + ch * len(self.names) + 10
-        parts = [f"<svg xmlns='http://www.w3.org/2000/svg' class='ct-heatmap' role='img' width='{width}' "
-                 f"height='{height}' viewBox='0 0 {width} {height}' font-family='sans-serif' font-size='13'>",
-                 "<title>Accuracy of each learner in each topic</title>"]
-        for j, topic in enumerate(topics):
-            x = left + j * cw + cw / 2
-            parts.append(f"<text x='{x}' y='{top - 10}' text-anchor='end' transform='rotate(-25 {x} {top - 10})'>"
-                         f"{html.escape(topic)}</text>")
-        for i, name in enumerate(self.names):
-            y = top + i * ch
-            parts.append(f"<text x='{left - 8}' y='{y + ch / 2 + 5}' text-anchor='end'>{html.escape(name)}</text>")
-            for j, topic in enumerate(topics):
-                x = left + j * cw
-                cell = cells.get(name, {}).get(topic)
-                if cell is None:
-                    parts.append(f"<rect x='{x}' y='{y}' width='{cw - 2}' height='{ch - 2}' fill='#f4f4f4' "
-                                 f"stroke='#ccc'><title>{html.escape(name)}, {html.escape(topic)}: no answers"
-                                 f"</title></rect>")
-                    continue
-                n, right = cell
-                acc = right / n
-                fill, ink = _colour(acc)
-                label = f"{html.escape(name)}, {html.escape(topic)}: {right} of {n} right"
-                parts.append(f"<g class='ct-cell' data-learner='{html.escape(name, quote=True)}' "
-                             f"data-topic='{html.escape(topic, quote=True)}' data-attempts='{n}' "
-                             f"data-correct='{right}'>"
-                             f"<title>{label}</title>"
-                             f"<rect x='{x}' y='{y}' width='{cw - 2}' height='{ch - 2}' fill='{fill}'/>"
-                             f"<text x='{x + cw / 2 - 1}' y='{y + 17}' text-anchor='middle' fill='{ink}' "
-                             f"font-weight='bold'>{round(acc * 100)} %</text>"
-                             f"<text x='{x + cw / 2 - 1}' y='{y + 32}' text-anchor='middle' fill='{ink}' "
-                             f"font-size='11'>{right}/{n}</text></g>")
-        parts.append("</svg>")
-        return "".join(parts)
+        """The learners x topics accuracy grid as inline SVG (:func:`.heatmap.heatmap_svg`, the dashboard's)."""
+        from .heatmap import heatmap_svg
+
+        return heatmap_svg(self)
 
     def to_csv(self, which: str = "learners") -> str:
+        """One table as CSV, no cell able to start a formula (:func:`.gradebook.neutral_frame`); the teacher's
+        downloads are :class:`.gradebook.Gradebook`'s."""
+        from .gradebook import neutral_frame
+
         frame = self.per_learner() if which == "learners" else self.per_puzzle()
-        return frame.to_csv(index=False)
+        return neutral_frame(frame).to_csv(index=False)
 
     def to_excel(self) -> bytes:
-        """A workbook with three sheets: Learners, Puzzles, Attempts (openpyxl, through pandas)."""
+        """A workbook with three sheets: Learners, Puzzles, Attempts (openpyxl, through pandas), no cell able to
+        start a formula."""
         import pandas as pd
+
+        from .gradebook import neutral_frame
 
         buffer = io.BytesIO()
         with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
-            self.per_learner().to_excel(writer, sheet_name="Learners", index=False)
-            self.per_puzzle().to_excel(writer, sheet_name="Puzzles", index=False)
-            self.frame.drop(columns=["id"]).to_excel(writer, sheet_name="Attempts", index=False)
+            for name, frame in (("Learners", self.per_learner()), ("Puzzles", self.per_puzzle()),
+                                ("Attempts", self.frame.drop(columns=["id"]))):
+                neutral_frame(frame).to_excel(writer, sheet_name=name, index=False)
         return buffer.getvalue()
-
-
-def _colour(accuracy: float) -> tuple[str, str]:
-    """Dark blue for strong, through mid blue, to pale for weak (luminance falls with accuracy)."""
-    steps = [(0.0, "#fde0dd", "#000"), (0.4, "#fbb4b9", "#000"), (0.6, "#9ecae1", "#000"),
-             (0.8, "#4292c6", "#fff"), (0.95, "#08306b", "#fff")]
-    fill, ink = steps[0][1], steps[0][2]
-    for bound, f, i in steps:
-        if accuracy >= bound:
-            fill, ink = f, i
-    return fill, ink
 
 
 def _answer_text(answer_json: str) -> str:
