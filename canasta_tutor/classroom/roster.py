@@ -37,6 +37,7 @@ import sqlalchemy as sa
 from ..engine.errors import CanastaError
 from ..engine.verdict import Reason, verdict_type
 from . import db, names
+from .cells import neutral_frame
 from .codes import new_code, normal_code
 from .progress import ProgressStore
 
@@ -303,8 +304,6 @@ class ClassReport:
     def to_csv(self, which: str = "learners") -> str:
         """One table as CSV, no cell able to start a formula (:func:`.gradebook.neutral_frame`); the teacher's
         downloads are :class:`.gradebook.Gradebook`'s."""
-        from .gradebook import neutral_frame
-
         frame = self.per_learner() if which == "learners" else self.per_puzzle()
         return neutral_frame(frame).to_csv(index=False)
 
@@ -312,8 +311,6 @@ class ClassReport:
         """A workbook with three sheets: Learners, Puzzles, Attempts (openpyxl, through pandas), no cell able to
         start a formula."""
         import pandas as pd
-
-        from .gradebook import neutral_frame
 
         buffer = io.BytesIO()
         with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
