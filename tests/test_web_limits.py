@@ -80,7 +80,7 @@ def test_one_page_beyond_the_servers_limit_is_the_class_is_full_page(classroom):
     assert full.status == 503 and "The class is full: ask your teacher" in full.text
     assert "kernelId" not in full.text
     teacher = Client(classroom["url"])
-    assert teacher.get("/teacher?key=" + KEY).status == 302
+    assert teacher.post("/teacher", form={"_xsrf": teacher.xsrf("/teacher"), "key": KEY}).status == 302  # by the form
     assert teacher.get("/voila/render/index.ipynb").status == 200  # the teacher is never shut out
     assert ana.post(f"/voila/api/shutdown/{kept}").status == 204  # Ana closes her page: room for Cy
     assert wait_gone(ana, kept) == 404
@@ -91,7 +91,7 @@ def test_one_page_beyond_the_servers_limit_is_the_class_is_full_page(classroom):
 
 def test_a_page_closed_for_a_newer_one_is_told_so_not_idle(classroom):
     teacher = Client(classroom["url"])  # the teacher is not held to --max-kernels, only to 4 pages at once
-    assert teacher.get("/teacher?key=" + KEY).status == 302
+    assert teacher.post("/teacher", form={"_xsrf": teacher.xsrf("/teacher"), "key": KEY}).status == 302  # by the form
     pages = [teacher.kernel_of("/voila/render/index.ipynb") for _ in range(5)]
     assert wait_gone(teacher, pages[0]) == 410  # its page shows "closed because you opened more pages..."
     gone = teacher.get(f"/api/kernels/{pages[0]}")
