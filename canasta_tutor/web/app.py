@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..classroom.downloads import worksheet_for  # noqa: F401 (its home was here; tests and older code import it from here)
+from .folders import default_lessons_dir
 from .kernel_gate import WIDGET_MESSAGES, gate_arguments  # noqa: F401 (WIDGET_MESSAGES: the deploy's import)
 from .visitors import IDENTITY_HEADER, KERNELS_PER_VISITOR, TEACHER_PAGE, TeacherKey, Visitors, loopback_addresses
 
@@ -103,11 +104,6 @@ def keep_key(folder: Path) -> str:
         with os.fdopen(fd, "w") as f:
             f.write(key)
     return key
-
-
-def default_lessons_dir() -> Path:
-    here = Path(__file__).resolve().parents[2] / "lessons"
-    return here if here.is_dir() else Path.cwd() / "lessons"
 
 
 def voila_arguments(lessons: Path, *, port: int, open_browser: bool, preheat: bool, cull_idle: int,

@@ -75,7 +75,7 @@ class LessonInfo:
 
 
 def default_lessons_dir() -> Path:
-    from ..web.app import default_lessons_dir as lessons_dir
+    from ..web.folders import default_lessons_dir as lessons_dir
 
     return lessons_dir()
 
