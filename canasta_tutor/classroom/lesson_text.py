@@ -8,6 +8,8 @@ The English prose is the notebook's own markdown. A translation is ``lessons/i18
         ...
     strings:               # a string a code cell passes to a one-line call (question=, title=) -> translation
       "One nine and a two in your hand. May you take the pile?": "..."
+    quotes:                # the rule sources' own words the cells quote (docs/sources/<number>_*.txt): a test
+      - {source: "001", text: "Har I det, må I lukke"}   # finds each in its source and in a cell
 
 Both the server (the standalone Voilà pages, whose markdown the server renders: :func:`translated_notebook`) and
 the page's kernel (the landing page's in-page lesson view, and the questions of worked examples:
@@ -51,6 +53,7 @@ class LessonText:
 
     cells: dict = field(default_factory=dict)
     strings: dict = field(default_factory=dict)
+    quotes: tuple = ()  # (source number, its words) pairs
 
 
 def translation_path(lessons_dir: Path, lang: str, stem: str) -> Path:
@@ -73,15 +76,19 @@ def _parse(path: Path) -> LessonText:
         data = yaml.safe_load(raw.decode("utf-8")) or {}
     except (UnicodeDecodeError, yaml.YAMLError) as e:
         raise LessonTextError(f"{path.name}: not readable YAML ({str(e).splitlines()[0]})") from None
-    if not isinstance(data, dict) or set(data) - {"cells", "strings"}:
-        raise LessonTextError(f"{path.name}: a lesson's translation holds 'cells' and 'strings' only")
+    if not isinstance(data, dict) or set(data) - {"cells", "strings", "quotes"}:
+        raise LessonTextError(f"{path.name}: a lesson's translation holds 'cells', 'strings' and 'quotes' only")
     parts = {}
     for key in ("cells", "strings"):
         part = data.get(key) or {}
         if not isinstance(part, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in part.items()):
             raise LessonTextError(f"{path.name}: '{key}' maps texts to texts")
         parts[key] = dict(part)
-    return LessonText(parts["cells"], parts["strings"])
+    quotes = data.get("quotes") or []
+    if not isinstance(quotes, list) or not all(isinstance(q, dict) and set(q) == {"source", "text"} and
+                                               all(isinstance(v, str) for v in q.values()) for q in quotes):
+        raise LessonTextError(f"{path.name}: 'quotes' is a list of {{source, text}}")
+    return LessonText(parts["cells"], parts["strings"], tuple((q["source"], q["text"]) for q in quotes))
 
 
 def lesson_text(lessons_dir: Path, lang: str, stem: str) -> LessonText:
