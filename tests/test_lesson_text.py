@@ -232,3 +232,20 @@ def test_a_quoted_source_is_quoted_word_for_word_in_its_own_language():
             assert _words(words) in cells, (lang, stem, words)
             quoted += 1
     assert quoted >= 5
+
+
+#: Common English words that none of the three languages writes (a left-over English sentence shows them).
+ENGLISH_WORDS = {"the", "and", "you", "your", "with", "take", "pile", "cards", "back", "lesson", "next", "previous",
+                 "may", "which", "when", "their", "points", "puzzles", "try"}
+
+
+@pytest.mark.parametrize(("lang", "stem"), TRANSLATED)
+def test_no_common_english_word_is_left_in_a_translation(lang, stem):
+    """Outside code spans, link targets and card notation, a translation has none of the common English words."""
+    import re
+
+    text = lesson_text(LESSONS_DIR, lang, stem)
+    prose = " ".join([*text.cells.values(), *text.strings.values()])
+    prose = re.sub(r"`[^`]*`|\]\([^)]*\)", " ", prose)
+    left = sorted({w for w in re.findall(r"[A-Za-zÀ-ÿ’']+", prose.lower()) if w in ENGLISH_WORDS})
+    assert left == [], (lang, stem, left)
