@@ -172,19 +172,24 @@ def _free_port() -> int:
     raise RuntimeError(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
 
 
+def small_lessons(tmp: Path) -> Path:
+    """A lessons folder of the landing page and lesson 4, with their Dutch texts (two preheated kernels)."""
+    lessons = tmp / "lessons"
+    (lessons / "i18n" / "nl").mkdir(parents=True)
+    for stem in ("index", "04-taking-the-pile"):
+        shutil.copy(LESSONS_DIR / f"{stem}.ipynb", lessons / f"{stem}.ipynb")
+        shutil.copy(translation_path(LESSONS_DIR, "nl", stem), lessons / "i18n" / "nl")
+    return lessons
+
+
 @pytest.fixture(scope="module")
 def small_server(tmp_path_factory):
-    """``canasta-tutor serve`` over a lessons folder of the landing page and lesson 4 (two preheated kernels)."""
+    """``canasta-tutor serve`` over :func:`small_lessons`."""
     from test_browser import serve
 
     tmp = tmp_path_factory.mktemp("lesson-text")
-    lessons = tmp / "lessons"
-    (lessons / "i18n" / "nl").mkdir(parents=True)
-    for name in ("index.ipynb", "04-taking-the-pile.ipynb"):
-        shutil.copy(LESSONS_DIR / name, lessons / name)
-    shutil.copy(translation_path(LESSONS_DIR, "nl", "04-taking-the-pile"), lessons / "i18n" / "nl")
-    with serve(tmp, ["--lessons", str(lessons)], host="127.0.0.1", port=_free_port(), ready_path="/voila/tree",
-               notebooks=["04-taking-the-pile.ipynb"]) as (base, _proc):
+    with serve(tmp, ["--lessons", str(small_lessons(tmp))], host="127.0.0.1", port=_free_port(),
+               ready_path="/voila/tree", notebooks=["04-taking-the-pile.ipynb"]) as (base, _proc):
         yield base
 
 
@@ -199,6 +204,8 @@ def test_a_standalone_page_with_lang_nl_shows_lesson_4_in_dutch(small_server):
     assert 'href="05-freezing-the-pile.ipynb"' in dutch  # the link keeps its target
     english = _get(small_server + "/voila/render/04-taking-the-pile.ipynb")  # the preheated kernel's page
     assert "4. Taking the pile" in english and "De aflegstapel pakken" not in english
+    assert "<h1 id=\"Canasta-leren\"" in _get(small_server + "/voila/render/index.ipynb?lang=nl")
+    assert "Canasta leren" not in _get(small_server + "/voila/render/index.ipynb?lang=fr")  # not a language: English
 
 
 @pytest.mark.parametrize(("lang", "stem"), [(lang, stem) for lang, stem in TRANSLATED if stem[:2].isdigit()])
