@@ -256,3 +256,18 @@ def test_no_common_english_word_is_left_in_a_translation(lang, stem):
     prose = re.sub(r"`[^`]*`|\]\([^)]*\)", " ", prose)
     left = sorted({w for w in re.findall(r"[A-Za-zÀ-ÿ’']+", prose.lower()) if w in ENGLISH_WORDS})
     assert left == [], (lang, stem, left)
+
+
+def test_the_kernel_reads_the_pages_language_from_the_servers_header_else_the_address(monkeypatch):
+    from canasta_tutor.engine.i18n import use_language
+    from canasta_tutor.widgets.lesson import LANGUAGE_ENV, page_language
+
+    monkeypatch.delenv(LANGUAGE_ENV, raising=False)
+    monkeypatch.setenv("QUERY_STRING", "x=1&lang=af")
+    assert page_language() == "af"  # a hub's Voilà: only the page's query string
+    monkeypatch.setenv(LANGUAGE_ENV, "da")
+    assert page_language() == "da"  # our server decided (cookie, learner, class...): it wins
+    monkeypatch.setenv(LANGUAGE_ENV, "xx")
+    monkeypatch.setenv("QUERY_STRING", "lang=fr")
+    with use_language("nl"):
+        assert page_language() == "nl"  # neither names a language: the current one

@@ -40,11 +40,18 @@ LANGUAGE_ENV = "HTTP_X_CANASTA_LANGUAGE"
 
 
 def page_language() -> str:
-    """The language of the page this kernel serves: the server's word for it, else the current language."""
-    try:
-        return normalise_language(os.environ.get(LANGUAGE_ENV) or get_language())
-    except LanguageError:
-        return get_language()
+    """The language of the page this kernel serves: the server's word for it (our server's header), else the
+    page's ``?lang=`` (Voilà gives a kernel its page's query string, as under JupyterHub, where no header is set),
+    else the current language."""
+    from urllib.parse import parse_qs
+
+    asked = [os.environ.get(LANGUAGE_ENV, "")] + parse_qs(os.environ.get("QUERY_STRING", "")).get("lang", [])
+    for code in asked:
+        try:
+            return normalise_language(code)
+        except LanguageError:
+            continue
+    return get_language()
 
 
 def lesson_string(english: str, lang: str | None = None) -> str:
