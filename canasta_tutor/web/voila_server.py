@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextvars
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import tornado.ioloop
 import tornado.web
@@ -26,6 +27,7 @@ from jupyter_server.services.kernels.handlers import KernelHandler
 from jupyter_server.utils import url_path_join
 from traitlets import Any
 from voila.app import Voila
+from voila.notebook_renderer import NotebookRenderer
 from voila.request_info_handler import RequestInfoSocketHandler
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.static_file_handler import MultiStaticFileHandler
@@ -34,8 +36,11 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
+from ..classroom.lesson_text import LessonTextError, translated_notebook
+from ..engine.i18n import SOURCE_LANGUAGE
 from .handlers import SIGN_IN, FaultPages, full_page, log_request, mount, page
 from .kernel_gate import MAX_MESSAGE_BYTES
+from .language import LANGUAGE_HEADER, request_language
 from .visitors import IDENTITY_HEADER, KernelRegistry, Visitors, is_teacher_page
 
 STATIC_CACHE_SECONDS = 3600
@@ -123,6 +128,32 @@ class RegisteringRequestInfo(RequestInfoSocketHandler):
         voila.handler.RequestInfoSocketHandler = type(cls.__name__, (cls,), {"kernels": kernels})
 
 
+class TranslatingRenderer(NotebookRenderer):
+    """Voilà's renderer of a page, whose notebook's markdown cells are read in the page's language
+    (``lessons/i18n/<lang>/<stem>.yaml``, :mod:`canasta_tutor.classroom.lesson_text`) before they are rendered.
+
+    The language is the one the page's handler decided (``ct_language``); a preheated kernel's page was rendered
+    before its visitor came, in English, so a page in another language is rendered for its visitor
+    (:meth:`GuardedVoilaHandler.should_use_rendered_notebook`)."""
+
+    async def load_notebook(self, path):
+        notebook = await super().load_notebook(path)
+        lang = getattr(self.request_handler, "ct_language", SOURCE_LANGUAGE)
+        if lang == SOURCE_LANGUAGE or not str(path).endswith(".ipynb"):
+            return notebook
+        full = Path(self.contents_manager.root_dir) / path
+        try:
+            return translated_notebook(notebook, full.parent, lang, full.stem)
+        except LessonTextError as e:  # the page in English, and the reason in the server's log
+            self.log.warning("%s", e)
+            return notebook
+
+    @classmethod
+    def install(cls) -> None:
+        """Voilà's page handler makes its renderer as ``voila.handler.NotebookRenderer``: ours."""
+        voila.handler.NotebookRenderer = cls
+
+
 class GuardedVoilaHandler(FaultPages, TornadoVoilaHandler):
     """A lesson page: only for signed-in learners when ``sign_in_required`` (classroom mode); the teacher's pages only
     for the teacher. The kernel learns who the visitor is from the header set here, never from what the browser sent.
@@ -158,6 +189,8 @@ class GuardedVoilaHandler(FaultPages, TornadoVoilaHandler):
         else:
             identity = None
         self.request.headers[IDENTITY_HEADER] = json.dumps(identity) if identity else ""
+        self.ct_language = request_language(self.request)
+        self.request.headers[LANGUAGE_HEADER] = self.ct_language
         visitor = self.visitors.key(self)
         self.ticket = self.kernel_owners.admit(visitor)
         if self.ticket is None:
@@ -166,6 +199,13 @@ class GuardedVoilaHandler(FaultPages, TornadoVoilaHandler):
             self.finish(full_page(self.sign_in_required, self.kernel_owners.registry.limit))
             return
         KernelOwners.visiting(visitor)
+
+    def should_use_rendered_notebook(self, *args, **kwargs) -> bool:
+        """A preheated kernel's page is English (rendered before its visitor came): a page in another language is
+        rendered for its visitor, with a kernel of its own."""
+        if getattr(self, "ct_language", SOURCE_LANGUAGE) != SOURCE_LANGUAGE:
+            return False
+        return super().should_use_rendered_notebook(*args, **kwargs)
 
     def on_finish(self):
         self.kernel_owners.leave(self.ticket)
@@ -320,6 +360,7 @@ class CanastaVoila(Voila):
         plan, km = self.plan, self.kernel_manager
         plan.kernels.attach(km)  # a kernel started for one request (no pool left)
         RegisteringRequestInfo.install(plan.kernels)  # a preheated kernel handed out
+        TranslatingRenderer.install()  # a page's prose in its language
         if plan.preheat and plan.pools and hasattr(km, "get_rendered_notebook"):
             class_pools(km, plan.pools)
         if plan.preheat and hasattr(km, "kernel_pools_config"):

@@ -33,7 +33,9 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
+from ..classroom.lesson_text import LessonTextError, lesson_text, translated_notebook
 from ..engine.errors import CanastaError
+from ..engine.i18n import use_language
 from . import explorers, lesson, trainer  # noqa: F401 - imported ahead of the learner (preheated kernels)
 from .keep import keeper
 
@@ -92,15 +94,19 @@ def _read(path: Path):
                               f"{str(e).splitlines()[0] if str(e) else 'damaged'})") from None
 
 
-def _title(path: Path) -> str:
-    """The first "# " heading of a notebook (read as JSON: quick, for the menu), else its file's name."""
+def _title(path: Path, lang: str = "en") -> str:
+    """The first "# " heading of a notebook (read as JSON: quick, for the menu) in ``lang``, else its file's name."""
     try:
         cells = json.loads(path.read_text("utf-8")).get("cells", [])
     except (OSError, ValueError, AttributeError):
         return path.stem
+    try:
+        translated = lesson_text(path.parent, lang, path.stem).cells
+    except LessonTextError:
+        translated = {}
     for cell in cells:
         if isinstance(cell, dict) and cell.get("cell_type") == "markdown":
-            source = cell.get("source", "")
+            source = translated.get(cell.get("id"), cell.get("source", ""))
             m = re.search(r"^#\s+(?:\d+\.\s*)?(.+?)\s*$", "".join(source) if isinstance(source, list) else
                           str(source), re.M)
             if m:
@@ -108,16 +114,16 @@ def _title(path: Path) -> str:
     return path.stem
 
 
-def lesson_list(folder: Path | None = None) -> list[LessonInfo]:
-    """The lessons of the folder in the order of their names, then the practice page."""
+def lesson_list(folder: Path | None = None, lang: str = "en") -> list[LessonInfo]:
+    """The lessons of the folder in the order of their names, then the practice page (titles in ``lang``)."""
     folder = Path(folder) if folder else default_lessons_dir()
     out = []
     for path in sorted(folder.glob("*.ipynb")):
         m = LESSON_NAME.match(path.name)
         if m:
-            out.append(LessonInfo(path.stem, path, _title(path), str(int(m.group(1)))))
+            out.append(LessonInfo(path.stem, path, _title(path, lang), str(int(m.group(1)))))
     if (folder / PRACTICE).is_file():
-        out.append(LessonInfo(Path(PRACTICE).stem, folder / PRACTICE, _title(folder / PRACTICE), ""))
+        out.append(LessonInfo(Path(PRACTICE).stem, folder / PRACTICE, _title(folder / PRACTICE, lang), ""))
     return out
 
 
@@ -196,27 +202,35 @@ def run_cell(source: str, namespace: dict, where: str) -> list[widgets.Widget]:
     return _captured(captured, stdout.getvalue()) + _shown(value)
 
 
-def render_lesson(path: Path, slugs=frozenset()) -> widgets.VBox:
-    """A lesson notebook as one box of widgets. ``box.problems`` lists what could not be shown (empty when all
-    is well); a notebook that cannot be read at all gives a box with that one message."""
+def _render_cells(notebook, path: Path, slugs, namespace: dict, children: list, problems: list) -> None:
+    """A lesson's cells as widgets, added to ``children``; what could not be shown, to ``problems``."""
+    for number, cell in enumerate(notebook.cells, start=1):
+        if cell.cell_type == "markdown":
+            box = widgets.HTML(markdown_html(cell.source, set(slugs)))
+            box.add_class("ct-md")
+            children.append(box)
+        elif cell.cell_type == "code" and cell.source.strip():
+            shown = run_cell(cell.source, namespace, f"{path.name}, cell {number}")
+            problems += [w.value for w in shown if "ct-lesson-problem" in w._dom_classes]
+            children += shown
+
+
+def render_lesson(path: Path, slugs=frozenset(), lang: str = "en") -> widgets.VBox:
+    """A lesson notebook as one box of widgets, its prose in ``lang`` (``lessons/i18n/<lang>/<stem>.yaml``; a cell
+    with no translation stays English). ``box.problems`` lists what could not be shown (empty when all is well); a
+    notebook that cannot be read at all gives a box with that one message."""
     path = Path(path)
     children: list[widgets.Widget] = []
     problems: list[str] = []
     try:
         notebook = _read(path)
-    except LessonFileError as e:
+        notebook = translated_notebook(notebook, path.parent, lang, path.stem)
+    except (LessonFileError, LessonTextError) as e:
         children, problems = [_problem(str(e))], [str(e)]
     else:
         namespace: dict = {"__name__": f"lesson_{path.stem.replace('-', '_')}"}
-        for number, cell in enumerate(notebook.cells, start=1):
-            if cell.cell_type == "markdown":
-                box = widgets.HTML(markdown_html(cell.source, set(slugs)))
-                box.add_class("ct-md")
-                children.append(box)
-            elif cell.cell_type == "code" and cell.source.strip():
-                shown = run_cell(cell.source, namespace, f"{path.name}, cell {number}")
-                problems += [w.value for w in shown if "ct-lesson-problem" in w._dom_classes]
-                children += shown
+        with use_language(lang):  # the cells' widgets and worked examples read the lesson's language
+            _render_cells(notebook, path, slugs, namespace, children, problems)
     box = widgets.VBox(children)
     box.add_class("ct-lesson")
     box.problems = [re.sub(r"<[^>]+>", "", html.unescape(p)) for p in problems]
@@ -227,9 +241,10 @@ class LessonApp(widgets.VBox):
     """The landing page's lesson viewer: a menu, and the lesson named by the page's fragment (nothing on the
     landing page itself). ``show("04-taking-the-pile")`` is what the fragment's change does."""
 
-    def __init__(self, folder: Path | None = None, **kwargs):
+    def __init__(self, folder: Path | None = None, lang: str | None = None, **kwargs):
         super().__init__(**kwargs)
-        self.lessons = lesson_list(folder)
+        self.lang = lang or lesson.page_language()
+        self.lessons = lesson_list(folder, self.lang)
         self.by_slug = {info.slug: info for info in self.lessons}
         self.built: dict[str, widgets.VBox] = {}
         self.route = widgets.Text(value="", layout=widgets.Layout(display="none"))
@@ -254,7 +269,7 @@ class LessonApp(widgets.VBox):
 
         def build():
             if slug not in self.built:
-                self.built[slug] = render_lesson(self.by_slug[slug].path, self.by_slug)
+                self.built[slug] = render_lesson(self.by_slug[slug].path, self.by_slug, self.lang)
 
         try:
             import asyncio
@@ -293,14 +308,14 @@ class LessonApp(widgets.VBox):
             self.body.children = []
             return
         if slug not in self.built:
-            self.built[slug] = render_lesson(self.by_slug[slug].path, self.by_slug)
+            self.built[slug] = render_lesson(self.by_slug[slug].path, self.by_slug, self.lang)
         self.menu.value = self._menu_html()
         self.body.children = [self.built[slug]]
 
 
-def lesson_app(folder: Path | None = None) -> LessonApp:
-    """For the landing page: every lesson shown inside it, as the page's address says."""
-    return LessonApp(folder)
+def lesson_app(folder: Path | None = None, lang: str | None = None) -> LessonApp:
+    """For the landing page: every lesson shown inside it, as the page's address says, in the page's language."""
+    return LessonApp(folder, lang)
 
 
 _preload()

@@ -16,11 +16,14 @@ True
 from __future__ import annotations
 
 import html
+import os
 from collections import Counter, defaultdict
 
 import ipywidgets as widgets
 
+from ..classroom.lesson_text import LessonTextError, translated_string
 from ..engine.errors import CanastaError, PuzzleError
+from ..engine.i18n import LanguageError, get_language, normalise_language
 from ..engine.rules import CLASSIC, PRESETS
 from ..puzzles.format import Puzzle, puzzle_from_mapping
 from ..puzzles.kinds import KINDS, get_kind
@@ -30,6 +33,35 @@ from .trainer import Trainer, load_puzzles
 from .variants import PARTNERSHIP_PRESETS, presets_html, short_title, sources_html
 
 _VERDICT = "#0d47a1"  # one colour for yes and no: a "no" is an answer, not a mistake
+
+
+#: The page's language, as the server tells the page's kernel (``web/language.py``'s header, passed on by Voilà).
+LANGUAGE_ENV = "HTTP_X_CANASTA_LANGUAGE"
+
+
+def page_language() -> str:
+    """The language of the page this kernel serves: the server's word for it (our server's header), else the
+    page's ``?lang=`` (Voilà gives a kernel its page's query string, as under JupyterHub, where no header is set),
+    else the current language."""
+    from urllib.parse import parse_qs
+
+    asked = [os.environ.get(LANGUAGE_ENV, "")] + parse_qs(os.environ.get("QUERY_STRING", "")).get("lang", [])
+    for code in asked:
+        try:
+            return normalise_language(code)
+        except LanguageError:
+            continue
+    return get_language()
+
+
+def lesson_string(english: str, lang: str | None = None) -> str:
+    """A question or title a lesson passes to a call, in the page's language (``lessons/i18n/<lang>/*.yaml``)."""
+    from ..web.app import default_lessons_dir
+
+    try:
+        return translated_string(english, default_lessons_dir(), lang or page_language())
+    except LessonTextError:
+        return english
 
 
 class Example:
@@ -90,7 +122,7 @@ def example(kind: str, *, question: str, rules: str = "classic", **situation) ->
         raise PuzzleError(f"{call}: " + (f"field '{e.field}': " if e.field else "") + e.detail) from None
     except CanastaError as e:
         raise PuzzleError(f"{call}: {e}") from None
-    return Example(puzzle, question.strip(), solution)
+    return Example(puzzle, lesson_string(question.strip()), solution)
 
 
 def lesson_puzzles(*ids: str, title: str = "Try it yourself") -> Trainer:
@@ -118,7 +150,7 @@ def lesson_puzzles(*ids: str, title: str = "Try it yourself") -> Trainer:
             files = ", ".join(sorted(p.file for p in found))
             raise PuzzleError(f"{call}: the id '{i}' is used by {len(found)} puzzles ({files}); a lesson's ids "
                               f"must name one puzzle")
-    return Trainer([by_id[i][0] for i in ids], ids=list(ids), title=title, resume=False)
+    return Trainer([by_id[i][0] for i in ids], ids=list(ids), title=lesson_string(title), resume=False)
 
 
 class PresetsTable(widgets.VBox):
