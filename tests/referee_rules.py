@@ -22,8 +22,9 @@ samba swap (004 rule 4) is a natural card laid on an unfinished group of the sid
 cards; the pile's top card and a pair go onto a finished canasta only where the top card alone may
 (``take_onto_canasta``); with the stock used up, no last discard (000: a red three drawn as
 the last card forbids it, and the referee does not look at what was drawn); a take leaves two cards in hand, one
-to discard and one to keep (``docs/game-model.md``: a take allowed only by going out at once is not offered); a
-new meld or an opening keeps two cards (the same page).
+to discard and one to keep, or else the player goes out in the same turn (rule-decisions: "then the player can
+discard, or go out legally"; for a team that has not opened, only without sequences); a new meld or an opening
+keeps two cards (``docs/game-model.md``).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from ..engine.errors import SituationError
 from ..engine.going_out import check_go_out, find_go_out
 from ..engine.melds import CANASTA_SIZE, GROUP, SEQUENCE, check_team_melds, meld_facts, meld_key
 from ..engine.pile import check_take_pile
-from ..engine.reach import go_out_within_reach, take_within_reach
+from ..engine.reach import count_hand, go_out_within_reach, take_within_reach
 from ..engine.situation import Situation
 from .actions import DISCARD, DRAW, DRAW_PHASE, END, GO_OUT, LAY_OFF, MELD, MELD_PHASE, SWAP, TAKE_PILE, Action
 from .openings import all_runs, opening_combos, runs
@@ -208,11 +208,42 @@ def _larger_takes(state: State, hand, melds, top: Card, first: Action) -> list[A
 
 def _opening_takes(state: State, hand, top: Card) -> list[Action]:
     """A team that has not opened: the top card and its natural pair (or more) open, with other melds from
-    hand; the pile's other cards come to the hand after the melds (so fewer need be kept)."""
-    pile_rest = sum(1 for c in state.pile[:-1] if not c.is_red_three)
+    hand; the pile's other cards come to the hand after the melds (so fewer need be kept). Then the openings
+    that leave fewer than two cards: the take is legal when the player goes out in the same turn (rule-decisions:
+    "then the player can discard, or go out legally"), the engine finding the way."""
+    pile_rest = [c for c in state.pile[:-1] if not c.is_red_three]
     minimum = state.rules.opening_minimum(state.score_of(state.current_player))
-    return [Action(TAKE_PILE, cards=combo[0][1:], melds=combo)
-            for combo in opening_combos(hand, state.rules, minimum, keep=2 - pile_rest, top=top)]
+    acts = [Action(TAKE_PILE, cards=combo[0][1:], melds=combo)
+            for combo in opening_combos(hand, state.rules, minimum, keep=2 - len(pile_rest), top=top)]
+    if len(pile_rest) < 2:
+        acts += _opening_takes_going_out(state, hand, top, pile_rest, minimum)
+    return acts
+
+
+def _opening_takes_going_out(state: State, hand, top: Card, pile_rest: list, minimum: int) -> list[Action]:
+    """The openings with the top card that leave fewer than two cards (with the pile's others), each offered when
+    the engine finds a way to go out with what is left on the new table (``find_go_out``); asked only when the
+    counting core's quick bound lets every card of the hand, the top card and the pile go out."""
+    rules = state.rules
+    everything = list(hand) + [top] + pile_rest
+    if not go_out_within_reach(count_hand(everything), ({}, []), rules):
+        return []
+    out = []
+    for combo in opening_combos(hand, rules, minimum, keep=0, top=top):
+        left = list(hand)
+        for m in combo:
+            for c in (m[1:] if m is combo[0] else m):
+                left.remove(c)
+        left += pile_rest
+        if len(left) >= 2:
+            continue
+        try:
+            plan, _problems = find_go_out(tuple(left), combo, rules, need=rules.canastas_to_go_out)
+        except SituationError:
+            continue
+        if plan is not None:
+            out.append(Action(TAKE_PILE, cards=combo[0][1:], melds=combo))
+    return out
 
 
 # --- the meld phase: meld, lay off, swap, discard, go out ------------------------------------------------------
