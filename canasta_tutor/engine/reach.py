@@ -108,8 +108,8 @@ def _cards_without_place(by_rank, groups, sequences, runs: bool) -> int:
 
 def _canastas_within_reach(rules, by_rank, wilds: int, groups, sequences) -> int:
     """At most how many canastas the hand and the table could still make: ranks with seven cards counting every
-    wild card that could join (the hand's, and those a swap gives back), and under sequences, per suit, its
-    cards in hand and on its unfinished sequences by sevens."""
+    wild card that could join (the hand's, and those a swap gives back), and under sequences, per suit with seven
+    distinct ranks in hand and on its unfinished sequences, its cards there by sevens."""
     swappable = sum(w for size, w in groups.values() if size < CANASTA_SIZE) if rules.wild_swap else 0
     spare_wild = min(wilds + swappable, rules.max_wild)
     potential = 0
@@ -118,15 +118,19 @@ def _canastas_within_reach(rules, by_rank, wilds: int, groups, sequences) -> int
             size = groups.get(rank, (0, 0))[0]
             if size < CANASTA_SIZE and len(by_rank.get(rank, ())) + size + spare_wild >= CANASTA_SIZE:
                 potential += 1
-    if rules.sequences:
-        by_suit: dict[str, int] = {}
+    if rules.sequences:   # per suit: none without seven distinct ranks, else at most one per seven of its cards
+        cards: dict[str, int] = {}
+        ranks: dict[str, int] = {}
         for cs in by_rank.values():
+            for suit in {c.suit for c in cs}:
+                ranks[suit] = ranks.get(suit, 0) + 1
             for c in cs:
-                by_suit[c.suit] = by_suit.get(c.suit, 0) + 1
+                cards[c.suit] = cards.get(c.suit, 0) + 1
         for suit, lo, hi in sequences:
             if hi - lo + 1 < 7:
-                by_suit[suit] = by_suit.get(suit, 0) + hi - lo + 1
-        potential += sum(v // 7 for v in by_suit.values())
+                cards[suit] = cards.get(suit, 0) + hi - lo + 1
+                ranks[suit] = ranks.get(suit, 0) + hi - lo + 1
+        potential += sum(n // 7 for suit, n in cards.items() if ranks.get(suit, 0) >= 7)
     return potential
 
 
