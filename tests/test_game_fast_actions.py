@@ -109,10 +109,10 @@ def _take_actions(state) -> list[Action]:
     if melds:
         target = index if (verdict.method == "lay-off" or (verdict.method == "pair" and index is not None)) else None
         first = Action(TAKE_PILE, cards=tuple(verdict.cards), target=target)
-        if target is not None or verdict.method == "lay-off":
+        if target is not None or verdict.method == "lay-off" or not rules.concealed_canasta_bonus:
             return [first]
-        # the same new meld showing more cards at once (003's concealed canasta): every count of the rank's natural
-        # cards and of the wild cards (twos first) that check_meld allows with the top card, two cards kept
+        # hoyle: the same new meld showing more cards at once (003's concealed canasta): every count of the rank's
+        # natural cards and of the wild cards (twos first) that check_meld allows with the top card, two cards kept
         naturals = [c for c in hand if c.rank == top.rank and c.is_natural]
         wilds = sorted((c for c in hand if c.is_wild), key=lambda c: c.points)
         lead = [c for c in first.cards if c.is_natural]

@@ -7,9 +7,13 @@ at once, and then the player can discard, or go out legally."
 
 from __future__ import annotations
 
+import pytest
+from meld_oracle import WRITTEN, names, openings
+from test_game_openings import cards_left, random_cases
 from test_rules_presets_19 import position
 
 from canasta_tutor.engine.cards import parse_cards
+from canasta_tutor.engine.rules import PRESETS
 from canasta_tutor.game import GO_OUT, TAKE_PILE, Action, apply, legal_actions
 
 
@@ -50,3 +54,28 @@ def test_an_opened_team_takes_a_one_card_pile_with_its_last_pair_and_goes_out():
     take = next(a for a in legal_actions(state) if a.kind == TAKE_PILE)
     apply(state, take)
     assert [a.kind for a in legal_actions(state)] == [GO_OUT]
+
+
+@pytest.mark.parametrize("name", [n for n, r in PRESETS.items() if r.canastas_to_go_out == 1])
+def test_every_take_that_goes_out_at_once_is_a_legal_opening_and_the_way_out_follows(name):
+    """On the random take positions of test_game_openings.py (presets that go out with one canasta, where such
+    takes come up): each offered take that leaves fewer than two cards is a legal opening by meld_oracle (the
+    rules' enumeration, keeping nothing), and after it the game offers going out and nothing else."""
+    written = WRITTEN[name]
+    found = 0
+    for seed in range(40):
+        for case in random_cases(name, seed, 30):
+            if case.top is None:
+                continue
+            rest = sum(1 for c in case.state.pile[:-1] if not c.is_red_three)
+            hand = list(case.hand.cards)
+            minimum = written.minimum(case.state.score_of(case.state.current_player))
+            legal = {o.melds for o in openings(written, case.hand, minimum, keep=0, top=case.top)}
+            for a in legal_actions(case.state):
+                if a.kind != TAKE_PILE or cards_left(a, hand, rest) >= 2:
+                    continue
+                found += 1
+                assert names(a.melds) in legal, (case.describe(), a.to_text())
+                after = apply(case.state.clone(), a)
+                assert [b.kind for b in legal_actions(after)] == [GO_OUT], (case.describe(), a.to_text())
+    assert found >= 3, found

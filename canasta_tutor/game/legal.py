@@ -152,7 +152,8 @@ def _draw_actions(state: State) -> list[Action]:
 
 def take_actions(state: State) -> list[Action]:
     """The ways to take the pile that the game offers (none; for a team that has opened the engine's way and, when
-    the top card makes a new meld, every larger new meld of its rank shown at once (003's concealed canasta);
+    the top card makes a new meld under ``concealed_canasta_bonus`` (hoyle), every larger new meld of its rank
+    shown at once (003's concealed canasta);
     for a team that has not opened one per opening that goes with it). Asked of ``check_take_pile`` whenever the
     counting core's quick bound (``engine.reach.take_within_reach``) does not rule a take out."""
     top = state.pile[-1] if state.pile else None
@@ -164,8 +165,9 @@ def take_actions(state: State) -> list[Action]:
     index = next((i for i, m in enumerate(melds) if _meld_info(m)[:2] == (GROUP, top.rank)), None)
     if not take_within_reach(hand, top, bool(melds), index is not None):
         return []
-    try:
-        verdict = check_take_pile(situation_of(state, p))
+    try:   # the positional form: the compiled check reads tuples of cards in C, no Situation built
+        verdict = check_take_pile(tuple(hand), melds, state.score_of(p), tuple(state.pile), state.rules,
+                                  stock_empty=not state.stock)
     except SituationError:
         return []
     if not verdict.ok:
@@ -174,7 +176,7 @@ def take_actions(state: State) -> list[Action]:
         return _opening_takes(state, hand, top)
     target = index if (verdict.method == "lay-off" or (verdict.method == "pair" and index is not None)) else None
     first = Action(TAKE_PILE, cards=tuple(verdict.cards), target=target)
-    if target is not None or verdict.method == "lay-off":
+    if target is not None or verdict.method == "lay-off" or not state.rules.concealed_canasta_bonus:
         return [first]
     return [first] + _larger_takes(state, hand, melds, top, first)
 
@@ -183,7 +185,9 @@ def _larger_takes(state: State, hand, melds, top: Card, first: Action) -> list[A
     """A team that has opened, the top card making a new meld: the same take showing more cards from hand at once
     (more natural cards of its rank, wild cards, twos first), each a legal new meld with the top card, leaving two
     cards in hand with the pile's other cards (what ``State.allows_take_in_one_go`` accepts; 003 "slegs die
-    boonste kaart van die weggooipaal")."""
+    boonste kaart van die weggooipaal"). Offered where a canasta melded so pays (``concealed_canasta_bonus``,
+    hoyle): elsewhere the take with the pair and the same cards laid off on its meld in the turn reach the same
+    table and the same score."""
     naturals = [c for c in hand if c.rank == top.rank and c.is_natural]
     wilds = sorted((c for c in hand if c.is_wild), key=_points)
     if len(naturals) + len(wilds) <= 2:
