@@ -22,8 +22,9 @@ samba swap (004 rule 4) is a natural card laid on an unfinished group of the sid
 cards; the pile's top card and a pair go onto a finished canasta only where the top card alone may
 (``take_onto_canasta``); with the stock used up, no last discard (000: a red three drawn as
 the last card forbids it, and the referee does not look at what was drawn); a take leaves two cards in hand, one
-to discard and one to keep (``docs/game-model.md``: a take allowed only by going out at once is not offered); a
-new meld or an opening keeps two cards (the same page).
+to discard and one to keep, or else the player goes out in the same turn (rule-decisions: "then the player can
+discard, or go out legally"; for a team that has not opened, only without sequences); a new meld or an opening
+keeps two cards (``docs/game-model.md``).
 """
 
 from __future__ import annotations
@@ -166,7 +167,7 @@ def take_witness(pos: Position) -> str | None:
     if not pos.table:
         found = best_opening(rules, pos.hand, written.minimum(pos.score), keep=KEEP - rest, top=top)
         if found is None:
-            return None
+            return _take_and_go_out_unopened(pos, top, rest)
         melds, points = found
         return f"take the pile, opening with {' | '.join(codes(m) for m in melds)} ({points} points)"
     naturals = [c for c in pos.hand if c.rank == top.rank]
@@ -174,15 +175,71 @@ def take_witness(pos: Position) -> str | None:
     group = Table.of(pos.table).groups.get(top.rank)
     finished = group is not None and group[0] + group[1] >= CANASTA
     onto = "onto the team's meld of that rank" if group else "as a new meld"
-    if len(naturals) >= 2 and len(pos.hand) - 2 + rest >= KEEP and (not finished or rules.take_onto_canasta):
-        return f"take the pile with the natural pair {codes(naturals[:2])} and {top.code} {onto}"
-    if pile_frozen(pos):
+    ways = []   # (words, cards shown, the table after)
+    if len(naturals) >= 2 and (not finished or rules.take_onto_canasta):
+        after = _table_after(pos.table, group, (top,) + tuple(naturals[:2]))
+        ways.append((f"take the pile with the natural pair {codes(naturals[:2])} and {top.code} {onto}",
+                     naturals[:2], after))
+    if not pile_frozen(pos):
+        if group is None and naturals and wilds and rules.take_with_natural_and_wild and written.most_wild(2) >= 1:
+            ways.append((f"take the pile with {naturals[0].code} and the wild card {wilds[0].code} and {top.code} "
+                         f"as a new meld", [naturals[0], wilds[0]], pos.table + ((top, naturals[0], wilds[0]),)))
+        if group is not None and (not finished or rules.take_onto_canasta):
+            ways.append((f"take the pile, laying {top.code} off on the team's meld {codes(pos.table[group[2]])}", [],
+                         _table_after(pos.table, group, (top,))))
+    for words, shown, _after in ways:
+        if len(pos.hand) - len(shown) + rest >= KEEP:
+            return words
+    # rule-decisions: "Taking the pile must leave a turn that can be finished legally: ... then the player can
+    # discard, or go out legally": with fewer than two cards left, the take is allowed when he then goes out
+    for words, shown, after in ways:
+        left = list(pos.hand)
+        for c in shown:
+            left.remove(c)
+        left += [c for c in pos.pile[:-1] if not is_red_three(c)]
+        out = go_out_witness(Position(rules, tuple(left), after, pos.score, (), pos.stock))
+        if out is not None:
+            return f"{words}, then {out}"
+    return None
+
+
+def _table_after(table: tuple, group, cards: tuple) -> tuple:
+    """The side's melds after ``cards`` (the top card and those shown) go onto its group (``Table`` entry) or, with
+    no group, make a new meld."""
+    if group is None:
+        return table + (cards,)
+    i = group[2]
+    return table[:i] + (table[i] + cards,) + table[i + 1:]
+
+
+def _take_and_go_out_unopened(pos: Position, top: Card, rest: int) -> str | None:
+    """A team that has not opened takes the pile and goes out in the same turn (rule-decisions: the turn is
+    finished by going out): every card of the hand, the top card and the pile's other cards placed in new melds
+    (one last discard at most), the top card's rank with a natural pair or more from hand, the minimum reached by
+    the top card and the cards from hand only ("no other pile card does"). Narrow reading: without sequences
+    only (where a rank's natural cards all go to its one group), and the cards from hand counted only when they
+    are melded (a discarded one does not count)."""
+    rules = pos.rules
+    if rules.sequences or rest > 1 or sum(1 for c in pos.hand if c.rank == top.rank) < 2:
         return None
-    if group is None and naturals and wilds and rules.take_with_natural_and_wild and written.most_wild(2) >= 1 \
-            and len(pos.hand) - 2 + rest >= KEEP:
-        return f"take the pile with {naturals[0].code} and the wild card {wilds[0].code} and {top.code} as a new meld"
-    if group is not None and (not finished or rules.take_onto_canasta) and len(pos.hand) + rest >= KEEP:
-        return f"take the pile, laying {top.code} off on the team's meld {codes(pos.table[group[2]])}"
+    minimum = written_of(rules).minimum(pos.score)
+    pile_rest = [c for c in pos.pile[:-1] if not is_red_three(c)]
+    cards = Counter(pos.hand) + Counter([top] + pile_rest)
+    if any(is_red_three(c) for c in cards):
+        return None
+    for d in [None] + sorted(set(cards), key=lambda c: c.code) if pos.stock else [None]:
+        placed = cards.copy()
+        if d is not None:
+            placed[d] -= 1
+        placed = +placed
+        from_hand = Counter(pos.hand) - Counter([d] if d is not None else [])
+        if VALUE[top.rank] + sum(VALUE[c.rank] for c in from_hand.elements()) < minimum:
+            continue
+        empty = Position(rules, tuple(placed.elements()), (), pos.score, (), pos.stock)
+        plan = _place_all(empty, placed, Table({}, []))
+        if plan is not None:
+            return ("take the pile and go out at once: " + "; ".join(plan + ([f"discard {d.code}"] if d is not None
+                                                                            else ["no discard"])))
     return None
 
 

@@ -11,7 +11,6 @@ against the rules, by brute force.
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -20,10 +19,10 @@ from hypothesis import strategies as st
 from canasta_tutor.engine.cards import SEQUENCE_ORDER, Card
 from canasta_tutor.engine.errors import SituationError
 from canasta_tutor.engine.going_out import find_go_out
-from canasta_tutor.engine.melds import CANASTA_SIZE, GROUP, SEQUENCE, meld_facts, meld_key
+from canasta_tutor.engine.melds import CANASTA_SIZE, GROUP, check_meld, meld_facts, meld_key
 from canasta_tutor.engine.pile import check_take_pile
 from canasta_tutor.engine.rules import PRESETS
-from canasta_tutor.engine.situation import Situation, max_hand_cards
+from canasta_tutor.engine.situation import Situation
 from canasta_tutor.game import (
     DISCARD,
     DRAW,
@@ -58,6 +57,11 @@ def reference_legal_actions(state) -> list[Action]:
     by ``find_go_out`` itself): what ``legal_actions`` must return, in the same order."""
     if state.phase == DRAW_PHASE:
         return _draw_actions(state)
+    if state.phase == MELD_PHASE and state.red_three_last:
+        # 000: a red three drawn as the stock's last card: meld and lay off, every card too (no discard), then end
+        acts = [a for a in _meld_phase_actions(state) if a.kind not in (DISCARD, GO_OUT)]
+        out = _go_out_action(state, allow_discard=False)
+        return acts + ([out] if out is not None else []) + [Action(END)]
     if state.phase == MELD_PHASE:
         return _meld_phase_actions(state) or [Action(END)]
     return []
@@ -95,12 +99,7 @@ def _take_actions(state) -> list[Action]:
     hand = state.hands[p]
     melds = state.melds[t]
     rules = state.rules
-    naturals = [c for c in hand if c.rank == top.rank and not c.is_wild]
     index = next((i for i, m in enumerate(melds) if meld_key(m) == (GROUP, top.rank)), None)
-    if len(naturals) < 2 and index is None and not (naturals and melds and any(c.is_wild for c in hand)):
-        return []
-    if len(hand) > max_hand_cards(rules):
-        return []   # beyond any real game's hand: the engine does not judge it (docs/game-model.md)
     try:
         verdict = check_take_pile(_situation(state, p))
     except SituationError:
@@ -109,7 +108,25 @@ def _take_actions(state) -> list[Action]:
         return []
     if melds:
         target = index if (verdict.method == "lay-off" or (verdict.method == "pair" and index is not None)) else None
-        return [Action(TAKE_PILE, cards=tuple(verdict.cards), target=target)]
+        first = Action(TAKE_PILE, cards=tuple(verdict.cards), target=target)
+        if target is not None or verdict.method == "lay-off" or not rules.concealed_canasta_bonus:
+            return [first]
+        # hoyle: the same new meld showing more cards at once (003's concealed canasta): every count of the rank's
+        # natural cards and of the wild cards (twos first) that check_meld allows with the top card, two cards kept
+        naturals = [c for c in hand if c.rank == top.rank and c.is_natural]
+        wilds = sorted((c for c in hand if c.is_wild), key=lambda c: c.points)
+        lead = [c for c in first.cards if c.is_natural]
+        others = list(naturals)
+        for c in lead:
+            others.remove(c)
+        rest = sum(1 for c in pile[:-1] if not c.is_red_three)
+        more = []
+        for k in range(len(lead), len(naturals) + 1):
+            for w in range(len(wilds) + 1):
+                shown = tuple(lead + others[:k - len(lead)]) + tuple(wilds[:w])
+                if len(shown) > 2 and len(hand) - len(shown) + rest >= 2 and check_meld((top,) + shown, rules).ok:
+                    more.append(Action(TAKE_PILE, cards=shown))
+        return [first] + more
     # A team that has not opened: the top card and its natural pair (or more) open, with other melds from hand
     # (the game's openings, checked against the rules in test_game_openings.py).
     pile_rest = sum(1 for c in pile[:-1] if not c.is_red_three)
@@ -204,74 +221,25 @@ def _swaps(hand, melds) -> list[Action]:
     return acts
 
 
-def _go_out_action(state) -> Action | None:
-    """The engine's way out for the player to move (``find_go_out``), if there is one."""
+def _go_out_action(state, *, allow_discard: bool = True) -> Action | None:
+    """The engine's way out for the player to move (``find_go_out``, asked of every hand: no quick bound), if
+    there is one."""
     p = state.current_player
     hand = state.hands[p]
     melds = state.melds[state.team_of(p)]
     rules = state.rules
-    if len(hand) > max_hand_cards(rules) or not _may_go_out(hand, melds, rules):
-        return None
     minimum = 0
     if not melds and not rules.concealed_needs_no_minimum:
         minimum = rules.opening_minimum(own_score(state, p))
     try:
         plan, _problems = find_go_out(tuple(hand), tuple(melds), rules, need=rules.canastas_to_go_out,
-                                      minimum=minimum)
+                                      minimum=minimum, allow_discard=allow_discard)
     except SituationError:
         return None
     if plan is None:
         return None
     return Action(GO_OUT, melds=tuple(plan.new_melds), lay_offs=tuple(plan.lay_offs),
                   swaps=tuple(plan.swaps), discard=plan.discard)
-
-
-def _may_go_out(hand, melds, rules) -> bool:
-    """Quick necessary conditions (the search is the engine's, and slow): enough cards of a kind for the
-    canastas needed, and at most one card (the discard) without a place to go."""
-    counts = Counter(c.rank for c in hand)
-    suit_orders = {(c.suit, SEQUENCE_ORDER[c.rank]) for c in hand if c.is_natural}
-    wilds = sum(1 for c in hand if c.is_wild)
-    groups = {key: m for m in melds for kind, key in [meld_key(m)] if kind == GROUP}
-    on_table = {(key, SEQUENCE_ORDER[c.rank]) for m in melds for kind, key in [meld_key(m)] if kind == SEQUENCE
-                for c in m}
-    short = rules.canastas_to_go_out - sum(1 for m in melds if len(m) >= CANASTA_SIZE)
-    if short > 0 and _canastas_within_reach(counts, suit_orders, wilds, groups, melds, rules) < short:
-        return False
-    placed = suit_orders | on_table
-    lone = 0
-    for c in hand:
-        if c.is_natural and counts[c.rank] == 1 and c.rank not in groups:
-            if rules.sequences:
-                o, su = SEQUENCE_ORDER[c.rank], c.suit
-                if any((su, o + a) in placed and (su, o + b) in placed for a, b in ((-2, -1), (-1, 1), (1, 2))):
-                    continue   # it may be part of a run of three, from hand or with a sequence on the table
-            lone += 1
-    black = counts.get("3", 0)
-    if black:   # black threes: one meld of three or four (two and a wild card where allowed), the rest lone
-        sizes = (2, 3, 4) if rules.black_threes_with_wild else (3, 4)
-        lone += min([black - v for v in sizes if v <= black] + [black])
-    return lone <= 1
-
-
-def _canastas_within_reach(counts, suit_orders, wilds, groups, melds, rules) -> int:
-    swappable = sum(1 for m in groups.values() if len(m) < CANASTA_SIZE for c in m if c.is_wild) \
-        if rules.wild_swap else 0
-    spare_wild = min(wilds + swappable, rules.max_wild)
-    potential = 0
-    for rank in set(counts) | set(groups):
-        if rank in SEQUENCE_ORDER:
-            group = groups.get(rank, ())
-            if len(group) < CANASTA_SIZE and counts.get(rank, 0) + len(group) + spare_wild >= CANASTA_SIZE:
-                potential += 1
-    if rules.sequences:
-        by_suit = Counter(suit for suit, _o in suit_orders)
-        for m in melds:
-            kind, key = meld_key(m)
-            if kind == SEQUENCE and len(m) < CANASTA_SIZE:
-                by_suit[key] += len(m)
-        potential += sum(1 for v in by_suit.values() if v >= CANASTA_SIZE)
-    return potential
 
 
 # --- the comparison ---------------------------------------------------------------------------------------------

@@ -198,6 +198,11 @@ ALLOWED = [   # (what the referee must find, the position); each one checked by 
     # a team that has opened: an unfrozen pile with one natural card and a wild card (classic), onto a meld
     (take_witness, pos("classic", "9C 2D 4H 5S", table="KC KD KS", pile="7D 9H")),
     (take_witness, pos("classic", "4H 5S 6D", table="KC KD KS", pile="7D KH")),
+    # rule-decisions: a take "then the player can discard, or go out legally": minimum 90, only melding every card
+    # reaches it (dropping two cards falls below), with a canasta of kings: the take goes out at once
+    (take_witness, pos("classic", "7H 7S KH KS KD KC KH KS KD 4H 4S 4D", score=1500, pile="7D")),
+    # a team that has opened takes a one-card pile with its last pair and goes out
+    (take_witness, pos("classic", "9H 9S", table=CANASTA_K, pile="9D")),
     # a new meld needing three of the four sixes (all four would leave one card)
     (new_meld_witnesses, pos("classic", "6D AH 6H 6D 6C", table="KC KD KS")),
     # going out: a meld and a discard; black threes (three, no wild card); danish: two and a wild card
@@ -216,6 +221,8 @@ REFUSED = [   # one rule broken in each
     (take_witness, pos("samba", "10D 10H 3C 4C 5H 5S 6H 8D 9D JC JD KC KD KS QC", score=7000, pile="2H JD")),
     (take_witness, pos("classic", "9C 2D 4H 5S", table="KC KD KS", pile="2S 7D 9H")),  # frozen: no 9 + wild card
     (take_witness, pos("classic", "9C 9D 4H", table="KC KD KS", pile="7D 3S")),       # a black three on top
+    (take_witness, pos("classic", "9H 9S", table="KC KD KS", pile="9D")),             # no canasta to go out
+    (take_witness, pos("classic", "7H 7S KH KS KD KC KH KS 4H 4S 4D", score=1500, pile="7D")),  # six kings
     (go_out_witness, pos("classic", "5H 5S 9C 8D", table=CANASTA_K)),                 # two cards with no place
     (go_out_witness, pos("classic", "5H 5S 5D 9C", table="KC KD KS")),                # no canasta
     (go_out_witness, pos("classic", "3C 3S 2H 9C", table=CANASTA_K)),                 # classic: no wild card

@@ -193,12 +193,14 @@ def test_hoyle_a_canasta_melded_in_one_go_from_the_hand_and_the_piles_top_card_i
 
 def test_hoyle_a_team_that_has_opened_takes_the_pile_melding_a_canasta_in_one_go():
     """003 line 24 again ("of slegs die boonste kaart van die weggooipaal vereis"), for a team that has opened: the
-    game lists the take with a pair; ``apply`` also takes it with all six eights shown, melded at once with the top
+    game offers the take with a pair and with more eights shown (issue 19), all six too, melded at once with the top
     card, and that canasta is a concealed one. A take showing a card that does not fit is refused."""
     hand = "8H 8S 8D 8C 8H 8S KC KD 4C 5C"
     state = position("hoyle", hands={0: hand, 2: "4S 4D"}, melds={0: ["9H 9S 9D"]}, pile="5D 8D")
-    listed = only(legal_actions(state), TAKE_PILE)
-    assert len(listed.cards) == 2
+    # issue 19: every take apply accepts is offered, the six eights shown at once too
+    takes = [a for a in legal_actions(state) if a.kind == TAKE_PILE]
+    assert [len(a.cards) for a in takes] == [2, 3, 4, 5, 6]
+    assert Action(TAKE_PILE, cards=tuple(parse_cards("8H 8S 8D 8C 8H 8S"))) in takes
     bad = state.clone()
     with pytest.raises(IllegalMove):
         apply(bad, Action(TAKE_PILE, cards=tuple(parse_cards("8H 8S KC"))))
@@ -256,17 +258,35 @@ def test_a_red_three_drawn_as_the_last_card_of_the_stock_ends_the_hand_without_a
     assert sheet.total == 35 + 30 + 500 + 100 - 25
 
 
-def test_a_red_three_as_the_last_card_allows_no_going_out():
-    """A hand that could go out (all its cards melded, no discard) after a red three as the last card: the hand
-    ends without it ("krijgt geen bonus voor uitgaan")."""
+def test_a_red_three_as_the_last_card_leaves_melding_out_open_without_a_bonus():
+    """000 line 46: "De speler die deze trekt mag nog sets maken of kaarten aanleggen, maar hij mag geen kaart
+    afgooien en krijgt geen bonus voor uitgaan": a hand whose cards all find a place (no discard) may be melded out,
+    and it is offered (a ``go_out`` without a discard); the hand ends with no going-out bonus. A way out with a
+    discard is refused, and so is melding out without the canasta going out needs."""
     state = position("classic", hands={0: "KH KS KD", 2: "4C 4S"}, melds={0: ["7H 7S 7D 7C 7H 7S 7D"]},
                      pile="6D", draws="3D", melded=(2,), rest_to=1)
     apply(state, Action(DRAW))
-    kinds = [a.kind for a in legal_actions(state)]
-    assert GO_OUT not in kinds and kinds[-1] == END
+    acts = legal_actions(state)
+    assert [a.kind for a in acts][-1] == END
+    out = only(acts, GO_OUT)
+    assert out.discard is None and out.melds == (tuple(parse_cards("KH KS KD")),)
+    with pytest.raises(IllegalMove) as refused:
+        apply(state.clone(), Action(GO_OUT, melds=(tuple(parse_cards("KH KS")),), discard=Card("KD")))
+    assert refused.value.verdict.reasons[0].code == "red-three-last"
+    apply(state, Action(GO_OUT, melds=(tuple(parse_cards("KH KS KD")),)))   # accepted as written, too
+    assert state.is_terminal() and state.went_out is None and not state.hands[0]
+    sheet = state.hand_result()[0]
+    assert item(sheet, "Going out") is None and item(sheet, "Going out concealed") is None
+    # 35 + 30 melded, a natural canasta 500, the red three 100, the partner's 4C 4S left: -10
+    assert sheet.total == 35 + 30 + 500 + 100 - 10
+    # no canasta on the table: the kings may be melded only keeping cards, never melded out
+    state = position("classic", hands={0: "KH KS KD", 2: "4C 4S"}, melds={0: ["7H 7S 7D"]},
+                     pile="6D", draws="3D", melded=(2,), rest_to=1)
+    apply(state, Action(DRAW))
+    assert GO_OUT not in {a.kind for a in legal_actions(state)}
     with pytest.raises(IllegalMove) as refused:
         apply(state, Action(GO_OUT, melds=(tuple(parse_cards("KH KS KD")),)))
-    assert refused.value.verdict.reasons[0].code == "red-three-last"
+    assert refused.value.verdict.reasons[0].code == "cannot-meld-out"
 
 
 @pytest.mark.parametrize("name", [n for n in PRESETS if get_rules(n).draw_count == 2])

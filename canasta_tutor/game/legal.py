@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine.cards import RED_THREES, SEQUENCE_ORDER, Card
+from ..engine.cards import SEQUENCE_ORDER, Card
 from ..engine.errors import SituationError
 from ..engine.going_out import check_go_out, find_go_out
-from ..engine.melds import CANASTA_SIZE, GROUP, SEQUENCE, meld_facts, meld_key
-from ..engine.pile import _fast_take, check_take_pile
-from ..engine.situation import Situation, max_hand_cards
+from ..engine.melds import CANASTA_SIZE, GROUP, SEQUENCE, check_team_melds, meld_facts, meld_key
+from ..engine.pile import check_take_pile
+from ..engine.reach import count_hand, go_out_within_reach, take_within_reach
+from ..engine.situation import Situation
 from .actions import DISCARD, DRAW, DRAW_PHASE, END, GO_OUT, LAY_OFF, MELD, MELD_PHASE, SWAP, TAKE_PILE, Action
 from .openings import all_runs, opening_combos, runs
 
@@ -30,8 +31,12 @@ def legal_actions(state: State) -> list[Action]:
             acts = _draw_actions(state)
         elif state.phase == MELD_PHASE:
             acts = _meld_phase_actions(state)
-            if state.red_three_last:  # 000: the hand ends; he may meld and lay off, not discard or go out
-                acts = [a for a in acts if a.kind not in (DISCARD, GO_OUT)] + [_END_ACTION]
+            if state.red_three_last:
+                # 000: the hand ends with this turn; he may still meld and lay off (every card too: melding out,
+                # a go_out without a discard, and no bonus), but not discard
+                acts = [a for a in acts if a.kind not in (DISCARD, GO_OUT)]
+                out = _meld_out_action(state)
+                acts += ([out] if out is not None else []) + [_END_ACTION]
             if not acts:  # no discard keeps a card and no way out: the hand ends (only a hand of one card)
                 acts = [_END_ACTION]
         else:
@@ -146,8 +151,11 @@ def _draw_actions(state: State) -> list[Action]:
 
 
 def take_actions(state: State) -> list[Action]:
-    """The ways to take the pile that the game offers (none, one, or for a team that has not opened one per
-    opening that goes with it)."""
+    """The ways to take the pile that the game offers (none; for a team that has opened the engine's way and, when
+    the top card makes a new meld under ``concealed_canasta_bonus`` (hoyle), every larger new meld of its rank
+    shown at once (003's concealed canasta);
+    for a team that has not opened one per opening that goes with it). Asked of ``check_take_pile`` whenever the
+    counting core's quick bound (``engine.reach.take_within_reach``) does not rule a take out."""
     top = state.pile[-1] if state.pile else None
     if top is None or not top.is_natural:   # an empty pile; a wild card or a three on top stops it
         return []
@@ -155,61 +163,91 @@ def take_actions(state: State) -> list[Action]:
     hand = state.hands[p]
     melds = state.melds[state.team_of(p)]
     index = next((i for i, m in enumerate(melds) if _meld_info(m)[:2] == (GROUP, top.rank)), None)
-    if not _may_try_take(hand, melds, top, index, state.rules):
+    if not take_within_reach(hand, top, bool(melds), index is not None):
         return []
-    way = _take_way(state, hand, melds, top, index)
-    if not way:
+    try:   # the positional form: the compiled check reads tuples of cards in C, no Situation built
+        verdict = check_take_pile(tuple(hand), melds, state.score_of(p), tuple(state.pile), state.rules,
+                                  stock_empty=not state.stock)
+    except SituationError:
+        return []
+    if not verdict.ok:
         return []
     if not melds:
         return _opening_takes(state, hand, top)
-    method, cards = way
-    target = index if (method == "lay-off" or (method == "pair" and index is not None)) else None
-    return [Action(TAKE_PILE, cards=tuple(cards), target=target)]
+    target = index if (verdict.method == "lay-off" or (verdict.method == "pair" and index is not None)) else None
+    first = Action(TAKE_PILE, cards=tuple(verdict.cards), target=target)
+    if target is not None or verdict.method == "lay-off" or not state.rules.concealed_canasta_bonus:
+        return [first]
+    return [first] + _larger_takes(state, hand, melds, top, first)
 
 
-def _may_try_take(hand, melds, top: Card, index: int | None, rules) -> bool:
-    """Could the hand take the pile at all (a natural pair of the top card's rank, the team's meld of that rank,
-    or one natural and a wild card for a team that has opened), and is it a hand the engine judges?"""
-    naturals = [c for c in hand if c.rank == top.rank and not c.is_wild]
-    if len(naturals) < 2 and index is None and not (naturals and melds and any(c.is_wild for c in hand)):
-        return False
-    return len(hand) <= max_hand_cards(rules)  # beyond any real game's hand the engine does not judge it
-
-
-def _take_way(state: State, hand, melds, top: Card, index: int | None):
-    """``(method, cards shown)`` when the pile may be taken (``check_take_pile``, or its fast path for a team
-    that has opened under rules without sequences), else ``None`` or ``()``."""
-    quick = _quick_take(state, hand, melds, top, index) if melds and not state.rules.sequences else None
-    if quick is not None:
-        return quick
-    try:
-        verdict = check_take_pile(situation_of(state, state.current_player))
-    except SituationError:
-        return None
-    return (verdict.method, verdict.cards) if verdict.ok else None
-
-
-def _quick_take(state: State, hand, melds, top: Card, index: int | None):
-    """``check_take_pile``'s answer for a team that has opened, under rules without sequences, from the engine's
-    fast path (no situation built, no sentence written): ``(method, cards shown)`` when the pile may be taken,
-    ``()`` when not, ``None`` to ask ``check_take_pile`` (a red three in hand, or a case the fast path leaves to
-    the explained one)."""
-    if not RED_THREES.isdisjoint(hand):
-        return None
-    verdict = _fast_take(hand, list(melds), state.score_of(state.current_player), state.pile, state.rules,
-                         not state.stock)
-    if verdict is None:
-        return None
-    return (verdict.method, verdict.cards) if verdict.ok else ()
+def _larger_takes(state: State, hand, melds, top: Card, first: Action) -> list[Action]:
+    """A team that has opened, the top card making a new meld: the same take showing more cards from hand at once
+    (more natural cards of its rank, wild cards, twos first), each a legal new meld with the top card, leaving two
+    cards in hand with the pile's other cards (what ``State.allows_take_in_one_go`` accepts; 003 "slegs die
+    boonste kaart van die weggooipaal"). Offered where a canasta melded so pays (``concealed_canasta_bonus``,
+    hoyle): elsewhere the take with the pair and the same cards laid off on its meld in the turn reach the same
+    table and the same score."""
+    naturals = [c for c in hand if c.rank == top.rank and c.is_natural]
+    wilds = sorted((c for c in hand if c.is_wild), key=_points)
+    if len(naturals) + len(wilds) <= 2:
+        return []
+    pile_rest = sum(1 for c in state.pile[:-1] if not c.is_red_three)
+    caps = state.game.wild_caps
+    lead = [c for c in first.cards if c.is_natural]
+    others = list(naturals)
+    for c in lead:
+        others.remove(c)
+    out = []
+    for k in range(len(lead), len(naturals) + 1):
+        base = tuple(lead + others[:k - len(lead)])
+        for w in range(0, min(caps[k + 1], len(wilds)) + 1):
+            shown = base + tuple(wilds[:w])
+            if len(shown) <= 2 or len(hand) - len(shown) + pile_rest < 2 or k + 1 + w < 3:
+                continue
+            if check_team_melds(tuple(melds) + ((top,) + shown,), state.rules):
+                out.append(Action(TAKE_PILE, cards=shown))
+    return out
 
 
 def _opening_takes(state: State, hand, top: Card) -> list[Action]:
     """A team that has not opened: the top card and its natural pair (or more) open, with other melds from
-    hand; the pile's other cards come to the hand after the melds (so fewer need be kept)."""
-    pile_rest = sum(1 for c in state.pile[:-1] if not c.is_red_three)
+    hand; the pile's other cards come to the hand after the melds (so fewer need be kept). Then the openings
+    that leave fewer than two cards: the take is legal when the player goes out in the same turn (rule-decisions:
+    "then the player can discard, or go out legally"), the engine finding the way."""
+    pile_rest = [c for c in state.pile[:-1] if not c.is_red_three]
     minimum = state.rules.opening_minimum(state.score_of(state.current_player))
-    return [Action(TAKE_PILE, cards=combo[0][1:], melds=combo)
-            for combo in opening_combos(hand, state.rules, minimum, keep=2 - pile_rest, top=top)]
+    acts = [Action(TAKE_PILE, cards=combo[0][1:], melds=combo)
+            for combo in opening_combos(hand, state.rules, minimum, keep=2 - len(pile_rest), top=top)]
+    if len(pile_rest) < 2:
+        acts += _opening_takes_going_out(state, hand, top, pile_rest, minimum)
+    return acts
+
+
+def _opening_takes_going_out(state: State, hand, top: Card, pile_rest: list, minimum: int) -> list[Action]:
+    """The openings with the top card that leave fewer than two cards (with the pile's others), each offered when
+    the engine finds a way to go out with what is left on the new table (``find_go_out``); asked only when the
+    counting core's quick bound lets every card of the hand, the top card and the pile go out."""
+    rules = state.rules
+    everything = list(hand) + [top] + pile_rest
+    if not go_out_within_reach(count_hand(everything), ({}, []), rules):
+        return []
+    out = []
+    for combo in opening_combos(hand, rules, minimum, keep=0, top=top):
+        left = list(hand)
+        for m in combo:
+            for c in (m[1:] if m is combo[0] else m):
+                left.remove(c)
+        left += pile_rest
+        if len(left) >= 2:
+            continue
+        try:
+            plan, _problems = find_go_out(tuple(left), combo, rules, need=rules.canastas_to_go_out)
+        except SituationError:
+            continue
+        if plan is not None:
+            out.append(Action(TAKE_PILE, cards=combo[0][1:], melds=combo))
+    return out
 
 
 # --- the meld phase: meld, lay off, swap, discard, go out ------------------------------------------------------
@@ -242,7 +280,7 @@ def _meld_phase_actions(state: State) -> list[Action]:
             acts += _swap_actions(melds, infos, distinct)
     if len(hand) >= 2:
         acts += map(_discard_action, distinct)
-    go = _go_out_action(state, by_rank, len(wilds), infos, threes)
+    go = None if state.red_three_last else _go_out_action(state, by_rank, len(wilds), infos, threes)
     if go is not None:
         acts.append(go)
     return acts
@@ -348,106 +386,38 @@ def _swap_actions(melds, infos, distinct) -> list[Action]:
 
 # --- going out -------------------------------------------------------------------------------------------------
 
-def _go_out_action(state: State, by_rank, wilds: int, infos, black: int) -> Action | None:
-    """The engine's way out for the player to move (``find_go_out``), if there is one. ``by_rank`` (natural
-    cards in hand by rank), ``wilds`` (how many wild cards), ``infos`` (``_meld_info`` of the team's melds) and
-    ``black`` (how many threes), as the caller read them."""
+def _go_out_action(state: State, by_rank, wilds: int, infos, black: int, *, allow_discard: bool = True
+                   ) -> Action | None:
+    """The engine's way out for the player to move (``find_go_out`` / ``check_go_out``), if there is one, asked
+    only when the counting core's quick bound (``engine.reach.go_out_within_reach``) does not rule it out.
+    ``by_rank`` (natural cards in hand by rank), ``wilds`` (how many wild cards), ``infos`` (``_meld_info`` of
+    the team's melds) and ``black`` (how many threes), as the caller read them. ``allow_discard=False``: every
+    card melded or laid off (a red three drawn as the stock's last card: no discard, 000)."""
     p = state.current_player
     hand = state.hands[p]
     melds = state.melds[state.team_of(p)]
     rules = state.rules
-    if len(hand) > max_hand_cards(rules):
+    groups = {info[1]: (len(m), info[2]) for m, info in zip(melds, infos) if info[0] == GROUP}
+    sequences = [(info[1], info[4], info[5]) for info in infos if info[0] == SEQUENCE]
+    if not go_out_within_reach((by_rank, wilds, black), (groups, sequences), rules, allow_discard=allow_discard):
         return None
-    # Quick necessary conditions first (the search is the engine's, and slow).
-    groups = {info[1]: (m, info[2]) for m, info in zip(melds, infos) if info[0] == GROUP}
-    if not _may_go_out(rules, by_rank, wilds, black, melds, infos, groups):
-        return None
-    plan = _way_out(state, p, hand, melds)
+    plan = _way_out(state, p, hand, melds, allow_discard)
     if plan is None:
         return None
     return Action(GO_OUT, melds=tuple(plan.new_melds), lay_offs=tuple(plan.lay_offs),
                   swaps=tuple(plan.swaps), discard=plan.discard)
 
 
-def _may_go_out(rules, by_rank, wilds: int, black: int, melds, infos, groups) -> bool:
-    """Necessary conditions to go out: at most one card (the discard) without a place to go, and enough cards
-    of a kind for the canastas needed."""
-    lone = _cards_without_place(by_rank, groups, melds, infos, rules.sequences)
-    if black:   # black threes: one meld of three or four (two and a wild card where allowed), the rest lone
-        sizes = (2, 3, 4) if rules.black_threes_with_wild else (3, 4)
-        lone += min([black - v for v in sizes if v <= black] + [black])
-    if lone > 1:
-        return False
-    if not rules.sequences and not rules.wild_swap and _pairs_short_of_wild(by_rank, groups, black) > wilds:
-        return False
-    canastas = sum(1 for m in melds if len(m) >= CANASTA_SIZE)
-    short = rules.canastas_to_go_out - canastas
-    return short <= 0 or _canastas_within_reach(rules, by_rank, wilds, melds, infos, groups) >= short
+def _meld_out_action(state: State) -> Action | None:
+    """After a red three drawn as the stock's last card: every card melded or laid off, no discard (000 "mag nog
+    sets maken of kaarten aanleggen, maar hij mag geen kaart afgooien"), as the engine finds it."""
+    p = state.current_player
+    by_rank, wilds, threes = _hand_by_rank(state.hands[p])
+    infos = [_meld_info(m) for m in state.melds[state.side[p]]]
+    return _go_out_action(state, by_rank, len(wilds), infos, threes, allow_discard=False)
 
 
-def _cards_without_place(by_rank, groups, melds, infos, sequences: bool) -> int:
-    """How many natural cards are alone in hand with no meld of their rank on the table (under sequences: nor
-    two neighbours of their suit, in hand or on a sequence); counting stops at two."""
-    lone = 0
-    placed = None
-    for rank, cs in by_rank.items():
-        if len(cs) != 1 or rank in groups:
-            continue
-        if sequences:
-            if placed is None:
-                placed = _suit_orders(by_rank, melds, infos)
-            c = cs[0]
-            o, su = SEQUENCE_ORDER[c.rank], c.suit
-            if any((su, o + a) in placed and (su, o + b) in placed for a, b in ((-2, -1), (-1, 1), (1, 2))):
-                continue   # it may be part of a run of three, from hand or with a sequence on the table
-        lone += 1
-        if lone > 1:
-            return lone
-    return lone
-
-
-def _suit_orders(by_rank, melds, infos) -> set[tuple[str, int]]:
-    """``(suit, rank order)`` of every natural card in hand and on the team's sequences."""
-    placed = {(c.suit, SEQUENCE_ORDER[c.rank]) for cs in by_rank.values() for c in cs}
-    for m, info in zip(melds, infos):
-        if info[0] == SEQUENCE:
-            placed.update((info[1], SEQUENCE_ORDER[x.rank]) for x in m)
-    return placed
-
-
-def _pairs_short_of_wild(by_rank, groups, black: int) -> int:
-    """Without sequences or swaps: each natural pair that is no meld of the team needs a wild card to become a
-    meld (the search's "wild-short"), and so do two black threes; discarding a card of a pair leaves its partner
-    alone."""
-    pairs = sum(1 for rank, cs in by_rank.items() if len(cs) == 2 and rank not in groups)
-    return pairs + (black == 2)
-
-
-def _canastas_within_reach(rules, by_rank, wilds: int, melds, infos, groups) -> int:
-    """How many canastas the hand and the table could make at most: ranks with seven cards counting the spare
-    wild cards (and under sequences, suits with seven distinct ranks)."""
-    potential = 0
-    swappable = sum(m_wild for m, m_wild in groups.values() if len(m) < CANASTA_SIZE) if rules.wild_swap else 0
-    spare_wild = min(wilds + swappable, rules.max_wild)
-    for rank in set(by_rank) | set(groups):
-        if rank in SEQUENCE_ORDER:
-            group = groups.get(rank)
-            glen = len(group[0]) if group else 0
-            if glen < CANASTA_SIZE and len(by_rank.get(rank, ())) + glen + spare_wild >= CANASTA_SIZE:
-                potential += 1
-    if rules.sequences:
-        by_suit: dict[str, int] = {}
-        for cs in by_rank.values():   # distinct ranks of each suit
-            for suit in {c.suit for c in cs}:
-                by_suit[suit] = by_suit.get(suit, 0) + 1
-        for m, info in zip(melds, infos):
-            if info[0] == SEQUENCE and len(m) < CANASTA_SIZE:
-                by_suit[info[1]] = by_suit.get(info[1], 0) + len(m)
-        potential += sum(1 for v in by_suit.values() if v >= CANASTA_SIZE)
-    return potential
-
-
-def _way_out(state: State, p: int, hand, melds):
+def _way_out(state: State, p: int, hand, melds, allow_discard: bool = True):
     """The engine's plan to go out (``find_go_out``; without a minimum and sequences its fast path,
     ``check_go_out``, which skips the discards that surely fail), or ``None``."""
     rules = state.rules
@@ -455,9 +425,9 @@ def _way_out(state: State, p: int, hand, melds):
     if not melds and not rules.concealed_needs_no_minimum:
         minimum = rules.opening_minimum(state.score_of(p))
     try:
-        if minimum or rules.sequences:
+        if minimum or rules.sequences or not allow_discard:
             plan, _problems = find_go_out(tuple(hand), tuple(melds), rules, need=rules.canastas_to_go_out,
-                                          minimum=minimum)
+                                          minimum=minimum, allow_discard=allow_discard)
         else:
             plan = check_go_out(situation_of(state, p)).plan
     except SituationError:

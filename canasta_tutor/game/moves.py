@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..engine.cards import format_cards
 from ..engine.errors import CanastaError, SituationError, clip
+from ..engine.go_out_search import find_go_out
 from ..engine.going_out import check_go_out
 from ..engine.melds import CANASTA_SIZE, GROUP, check_add_to_meld, check_meld, check_swap, check_team_melds, meld_key
 from ..engine.opening import check_opening
@@ -236,7 +237,8 @@ def _do_go_out(state: State, a: Action) -> None:
     if a.discard is not None:
         hand.remove(a.discard)
         state.pile.append(a.discard)
-    state.went_out = (p, state.goes_out_concealed())
+    # 000: after a red three drawn as the stock's last card, melding out ends the hand with no going-out bonus
+    state.went_out = None if state.red_three_last else (p, state.goes_out_concealed())
     state.phase = HAND_OVER
     if state.rules.lone_hand and state.lone is None:
         _form_partnership(state, p)
@@ -439,9 +441,30 @@ def _why_discard(state: State, action: Action, hand, rest, missing) -> list[Reas
 
 def _why_go_out(state: State, action: Action, hand, rest, missing) -> list[Reason]:
     if state.red_three_last:
-        return [state.red_three_last_reason()]
+        if action.discard is not None:
+            return [state.red_three_last_reason()]
+        return _why_not_melding_out(state)
     return _engine_refusal(state, check_go_out, lambda v: "You may go out, but not this way: "
                            + " ".join(r.text for r in v.reasons[:1]))
+
+
+def _why_not_melding_out(state: State) -> list[Reason]:
+    """After a red three drawn as the stock's last card, a go_out without a discard (melding out) refused: the
+    engine's reasons why not every card can be melded or laid off, or the way it finds."""
+    p = state.current_player
+    t = state.team_of(p)
+    try:
+        plan, problems = find_go_out(tuple(state.hands[p]), tuple(state.melds[t]), state.rules,
+                                     need=state.rules.canastas_to_go_out, allow_discard=False)
+    except SituationError as e:
+        return [Reason("too-large", str(e))]
+    if plan is None:
+        lead = Reason("cannot-meld-out", "The last card of the stock was a red three: you may meld and lay off every "
+                                         "card only if they all find a place, with the canastas your team needs "
+                                         f"({state.rules.canastas_to_go_out}), and no discard.")
+        return [lead] + [r for r in problems[:1]]
+    ways = "; ".join(plan.describe(state.melds[t]))
+    return [Reason("not-this-way", f"You may meld and lay off every card, but not this way: you could {ways}.")]
 
 
 _REFUSALS = {DRAW: _why_draw, TAKE_PILE: _why_take, MELD: _why_meld, LAY_OFF: _why_lay_off, SWAP: _why_swap,

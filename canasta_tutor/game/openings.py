@@ -3,8 +3,9 @@
 Every legal opening, named as the rules see it (how many natural cards of each rank, how many wild cards with
 each, which runs of one suit): first the whole shapes (each rank's natural cards all together, samba's runs
 whole, as the game offered before issue 19), then every other one (part of a rank, part of a run). The cards
-of a name are chosen one way: natural cards in hand order, wild cards jokers first. At most
-:data:`OPENING_LIMIT` of the whole shapes and :data:`EXTRA_LIMIT` others (``apply`` accepts any legal opening).
+of a name are chosen one way: natural cards in hand order, wild cards jokers first. Beyond :data:`OPENING_LIMIT`
+whole shapes or :data:`EXTRA_LIMIT` others, the compact form (:func:`minimal_combos`): the openings from which no
+meld can be left out, the others reached by the new melds offered once the team has opened.
 
 >>> from canasta_tutor.engine.cards import format_cards, parse_cards
 >>> from canasta_tutor.engine.rules import CLASSIC
@@ -21,8 +22,11 @@ from ..engine.rules import RuleSet
 #: How many opening combinations of the whole shape (each rank's natural cards together, runs whole) the action
 #: list offers at most.
 OPENING_LIMIT = 64
-#: How many other openings (part of a rank, part of a run) it offers besides, at most.
+#: How many other openings (part of a rank, part of a run) it offers besides, at most: beyond either limit the
+#: list is offered in its compact form (:func:`minimal_combos`), which leaves no legal opening out.
 EXTRA_LIMIT = 2000
+#: The least meld points of no meld at all (a number above any meld's).
+_NO_MELD = 1 << 30
 
 
 def runs(naturals, rules: RuleSet) -> list[tuple[Card, ...]]:
@@ -49,14 +53,44 @@ def runs(naturals, rules: RuleSet) -> list[tuple[Card, ...]]:
 def opening_combos(hand, rules: RuleSet, minimum: int, *, keep: int, top: Card | None = None) -> list[tuple]:
     """Every set of melds an unopened team may put down together from ``hand`` (with the pile's ``top`` card in
     the first meld, when taking the pile), reaching ``minimum`` card points and leaving ``keep`` cards in hand:
-    the whole shapes first (:func:`whole_combos`), then the others (:func:`other_combos`)."""
+    the whole shapes first (:func:`whole_combos`), then the others (:func:`other_combos`). When they are more than
+    :data:`OPENING_LIMIT` whole shapes or :data:`EXTRA_LIMIT` others, the compact form instead
+    (:func:`minimal_combos`): every opening from which no meld can be left out, which with the new melds offered
+    once the team has opened (in the same turn) still reaches every legal opening."""
     if not rules.sequences:   # one pass: the whole shapes come in the order whole_combos gives them
         search = _EveryOpening(hand, rules, minimum, keep, top, frozenset(), split=True)
         search.run((), search.naturals)
-        return search.whole + search.out
+        if not search.cut:
+            return search.whole + search.out
+        return minimal_combos(hand, rules, minimum, keep=keep, top=top)
     whole = whole_combos(hand, rules, minimum, keep=keep, top=top)
     seen = {meld_names(c) for c in whole}
-    return whole + [c for c in other_combos(hand, rules, minimum, keep=keep, top=top, seen=seen)]
+    search = _EveryOpening(hand, rules, minimum, keep, top, seen)
+    sets = _run_sets(search.naturals, rules, EXTRA_LIMIT)
+    for chosen_runs, rest in sets:
+        search.run(chosen_runs, rest)
+    if len(whole) >= OPENING_LIMIT or search.cut or len(sets) >= EXTRA_LIMIT:
+        return minimal_combos(hand, rules, minimum, keep=keep, top=top)
+    return whole + search.out
+
+
+#: The most openings of the compact form (far above what a hand of a game gives; a guard against runaway work).
+MINIMAL_LIMIT = 100_000
+
+
+def minimal_combos(hand, rules: RuleSet, minimum: int, *, keep: int, top: Card | None = None) -> list[tuple]:
+    """The compact form of the openings (issue 19: "if the list is too long, offer a compact form that still
+    covers every legal opening"): every legal opening from which no meld can be left out while reaching
+    ``minimum`` (its points less its smallest meld's fall short; the top card's meld, which every take holds, is
+    never left out). Any legal opening is one of them plus other
+    melds, and those are new melds the game offers once the team has opened, in the same turn (a meld of a rank
+    the team has no group of, of any legal size and wild cards; samba's runs), keeping two cards as the opening
+    did; melded in one go from the hand, a canasta among them is a concealed one all the same. With the top card
+    (taking the pile) its meld is in every one."""
+    search = _EveryOpening(hand, rules, minimum, keep, top, frozenset(), minimal=True)
+    for chosen_runs, rest in _run_sets(search.naturals, rules, MINIMAL_LIMIT, minimum=minimum):
+        search.run(chosen_runs, rest)
+    return search.out
 
 
 def whole_combos(hand, rules: RuleSet, minimum: int, *, keep: int, top: Card | None = None) -> list[tuple]:
@@ -176,15 +210,20 @@ def all_runs(naturals, rules: RuleSet) -> list[tuple[Card, ...]]:
     return out
 
 
-def _run_sets(naturals: list[Card], rules: RuleSet, limit: int):
+def _run_sets(naturals: list[Card], rules: RuleSet, limit: int, *, minimum: int | None = None):
     """Every set of runs the natural cards make at once (no card used twice; a run twice where the decks give
-    the copies), with the natural cards left: ``(runs, rest)``, the empty set first."""
+    the copies), with the natural cards left: ``(runs, rest)``, the empty set first. With ``minimum``: only the
+    sets from which no run can be left out while reaching it (the compact form)."""
     candidates = all_runs(naturals, rules)
     out: list = []
 
     def choose(i: int, chosen: tuple, rest: list) -> None:
         if len(out) >= limit:
             return
+        if minimum is not None and chosen:
+            points = sum(card_points(r) for r in chosen)
+            if points - min(card_points(r) for r in chosen) >= minimum:
+                return   # a run could be left out: no set with these runs is minimal
         out.append((chosen, rest))
         for j in range(i, len(candidates)):
             left = _without(rest, (candidates[j],))
@@ -210,8 +249,13 @@ class _EveryOpening:
     two to all of its natural cards, with 0 to the allowed number of the wild cards still unused; pruned when
     the points still to come cannot reach the minimum, or too few cards would be kept."""
 
-    def __init__(self, hand, rules: RuleSet, minimum: int, keep: int, top: Card | None, seen, split: bool = False):
+    def __init__(self, hand, rules: RuleSet, minimum: int, keep: int, top: Card | None, seen, split: bool = False,
+                 minimal: bool = False):
         self.rules, self.minimum, self.keep, self.top, self.seen = rules, minimum, keep, top, seen
+        #: ``cut``: an opening was left out by the limits; ``minimal``: the compact form (no limit but
+        #: MINIMAL_LIMIT; only the openings from which no meld can be left out)
+        self.cut = False
+        self.minimal = minimal
         #: ``split``: the whole shapes (each rank's natural cards all together) go to ``whole`` (at most
         #: OPENING_LIMIT), the others to ``out``; else every opening whose name is not in ``seen`` goes to ``out``
         self.split = split
@@ -242,11 +286,19 @@ class _EveryOpening:
         if top is not None:
             ahead[0] += top.points
         self.ahead = ahead
-        self.extend(0, 0, [], sum(card_points(r) for r in chosen_runs), sum(len(r) for r in chosen_runs), True)
+        least = min((card_points(r) for r in chosen_runs), default=_NO_MELD)
+        self.extend(0, 0, [], sum(card_points(r) for r in chosen_runs), sum(len(r) for r in chosen_runs), True,
+                    least)
 
-    def extend(self, i: int, used_wild: int, melds: list, points: int, used: int, whole: bool) -> None:
-        if self.n_hand - used < self.keep or (len(self.out) >= EXTRA_LIMIT
-                                              and not (whole and len(self.whole) < OPENING_LIMIT)):
+    def extend(self, i: int, used_wild: int, melds: list, points: int, used: int, whole: bool,
+               least: int = 0) -> None:
+        if self.n_hand - used < self.keep:
+            return
+        if self.minimal:
+            if points - least >= self.minimum or len(self.out) >= MINIMAL_LIMIT:
+                return   # a meld could be left out: no opening with these melds is minimal
+        elif len(self.out) >= EXTRA_LIMIT and not (whole and len(self.whole) < OPENING_LIMIT):
+            self.cut = True
             return
         if points + self.ahead[i] + self.wild_after[used_wild] < self.minimum:
             return
@@ -254,25 +306,33 @@ class _EveryOpening:
             combo = tuple(melds) + self.runs
             if not combo or points < self.minimum:
                 return
-            if self.split:
+            if self.minimal:
+                self.out.append(combo)
+            elif self.split:
                 if whole and len(self.whole) < OPENING_LIMIT:
                     self.whole.append(combo)
                 elif len(self.out) < EXTRA_LIMIT:   # (the whole shapes beyond OPENING_LIMIT among the others)
                     self.out.append(combo)
-            elif len(self.out) < EXTRA_LIMIT and meld_names(combo) not in self.seen:
-                self.out.append(combo)
+                else:
+                    self.cut = True
+            elif meld_names(combo) not in self.seen:
+                if len(self.out) < EXTRA_LIMIT:
+                    self.out.append(combo)
+                else:
+                    self.cut = True
             return
         group = self.by_rank[self.ranks[i]]
         forced = self.top is not None and i == 0
         if not forced:
-            self.extend(i + 1, used_wild, melds, points, used, whole)
+            self.extend(i + 1, used_wild, melds, points, used, whole, least)
         lead = (self.top,) if forced else ()
         wilds = self.wilds
         for k in range(2, len(group) + 1):
             cards = lead + tuple(group[:k])
             n = len(cards)
-            base = points + card_points(cards)
+            base = card_points(cards)
             for w in range(max(0, 3 - n), min(self.rules.wild_capacity(n), len(wilds) - used_wild) + 1):
                 extra = tuple(wilds[used_wild:used_wild + w])
-                self.extend(i + 1, used_wild + w, melds + [cards + extra], base + card_points(extra), used + k + w,
-                            whole and k == len(group))
+                meld_points = base + card_points(extra)
+                self.extend(i + 1, used_wild + w, melds + [cards + extra], points + meld_points, used + k + w,
+                            whole and k == len(group), least if forced else min(least, meld_points))
