@@ -28,9 +28,10 @@ def upgrade() -> None:
     columns = {c["name"] for c in sa.inspect(bind).get_columns("live_answers")}
     if "learner_id" in columns and "id" in columns:
         return  # made by 0001 from the current declaration (a new database)
+    key = sa.inspect(bind).get_pk_constraint("live_answers").get("name")
     op.rename_table("live_answers", OLD)
-    if bind.dialect.name == "postgresql":  # the old key's name goes with the old table; the new one needs it
-        op.execute(f'ALTER TABLE {OLD} RENAME CONSTRAINT live_answers_pkey TO {OLD}_pkey')
+    if bind.dialect.name == "postgresql" and key == "live_answers_pkey":  # the new table's key takes that name
+        op.execute(f"ALTER TABLE {OLD} RENAME CONSTRAINT live_answers_pkey TO {OLD}_pkey")
     db.live_answers.create(bind)
     meta = sa.MetaData()
     old = sa.Table(OLD, meta, autoload_with=bind)
