@@ -101,8 +101,7 @@ class Roster:
         def work(conn):
             conn.execute(lr.update().where(lr.c.id == who["learner_id"]).values(name=shown, name_key=name_key(shown)))
             conn.execute(t.update().where(t.c.learner_id == who["learner_id"]).values(learner=shown))
-            conn.execute(la.update().where(la.c.learner == who["name"],
-                                           la.c.live_id.in_(self._live_ids(conn))).values(learner=shown))
+            conn.execute(la.update().where(la.c.learner_id == who["learner_id"]).values(learner=shown))
         try:
             self._write("rename a learner", work)
         except sa.exc.IntegrityError:
@@ -124,12 +123,15 @@ class Roster:
         def work(conn):
             conn.execute(t.update().where(t.c.learner_id == other["learner_id"])
                          .values(learner_id=keep["learner_id"], learner=keep["name"]))
-            live = self._live_ids(conn)
-            kept = {r[0] for r in conn.execute(sa.select(la.c.live_id).where(la.c.learner == keep["name"],
-                                                                             la.c.live_id.in_(live)))}
-            conn.execute(la.delete().where(la.c.learner == other["name"], la.c.live_id.in_(kept)))
-            conn.execute(la.update().where(la.c.learner == other["name"], la.c.live_id.in_(live))
-                         .values(learner=keep["name"]))
+            both: dict = {}
+            for r in conn.execute(sa.select(la.c.id, la.c.live_id, la.c.answered_at).where(
+                    la.c.learner_id.in_([keep["learner_id"], other["learner_id"]]))):
+                both.setdefault(r.live_id, []).append(r)
+            later = [max(rows, key=lambda r: (r.answered_at, r.id)).id for rows in both.values() if len(rows) > 1]
+            if later:  # one learner answered one live puzzle under both names: the first answer stays
+                conn.execute(la.delete().where(la.c.id.in_(later)))
+            conn.execute(la.update().where(la.c.learner_id == other["learner_id"])
+                         .values(learner_id=keep["learner_id"], learner=keep["name"]))
             conn.execute(s.update().where(s.c.learner_id == other["learner_id"]).values(learner_id=keep["learner_id"]))
             conn.execute(m.update().where(m.c.new_id == other["learner_id"]).values(new_id=keep["learner_id"]))
             conn.execute(m.insert().values(old_id=other["learner_id"], new_id=keep["learner_id"]))
@@ -167,11 +169,6 @@ class Roster:
             conn.execute(s.delete().where(s.c.learner_id == who["learner_id"]))
         self._write("give a new code", work)
         return RosterVerdict(True, (Reason("new-code", f"{who['name']}'s new code is {code}."),), {**who, "code": code})
-
-    def _live_ids(self, conn):
-        """The live puzzles of the open class (live answers are kept by name, per class code)."""
-        lp = db.live_puzzles
-        return sa.select(lp.c.id).where(lp.c.class_code == self.room.current().code)
 
 
 class Sessions:

@@ -255,11 +255,15 @@ class AssignmentBook:
         query = query.order_by(sa.case((a.c.due.is_(None), 1), else_=0), a.c.due, a.c.id)
         return [self._row(r) for r in self._query(query)]
 
-    def progress(self, learner: str, assignment: Assignment) -> Progress:
-        """How far ``learner`` is with ``assignment`` (from the attempts table)."""
+    def progress(self, learner: str, assignment: Assignment, *, learner_id: int | None = None) -> Progress:
+        """How far ``learner`` is with ``assignment`` (from the attempts table): with ``learner_id`` (a learner of a
+        class), that learner's answers only, whatever their name (a namesake of another class is someone else);
+        without, the answers given under that name by no learner of a class."""
         t = db.attempts
+        whose = (t.c.learner_id == int(learner_id) if learner_id is not None
+                 else (t.c.learner == learner) & t.c.learner_id.is_(None))
         rows = self._query(sa.select(t.c.puzzle_id, t.c.correct)
-                           .where(t.c.learner == learner, t.c.puzzle_set == assignment.set_title).order_by(t.c.id))
+                           .where(whose, t.c.puzzle_set == assignment.set_title).order_by(t.c.id))
         wanted = set(assignment.puzzle_ids)
         last: dict[str, bool] = {}
         for pid, correct in rows:
@@ -276,40 +280,68 @@ class AssignmentBook:
         rows = self._query(sa.select(t.c.learner).distinct().where(t.c.puzzle_set.in_(titles)).order_by(t.c.learner))
         return [r[0] for r in rows]
 
-    def results(self, class_code: str | None = None, learners=None):
+    def class_learners(self, class_id: int) -> list[tuple[int, str]]:
+        """(learner_id, name) of the learners of class ``class_id``, by name."""
+        lr = db.learners
+        return [(r[0], r[1]) for r in self._query(sa.select(lr.c.id, lr.c.name).where(lr.c.class_id == int(class_id))
+                                                  .order_by(lr.c.name_key))]
+
+    def results(self, class_code: str | None = None, learners=None, *, class_id: int | None = None):
         """Learners x assignments as a long pandas DataFrame: learner, assignment (its title), due, puzzles,
-        done, right (each puzzle's last answer, as :meth:`progress`), complete; read in one query."""
+        done, right (each puzzle's last answer, as :meth:`progress`), complete; read in one query.
+
+        ``class_id``: the learners of that class (every one, also those who have not started), each with their own
+        answers by their id, whatever their name; else ``learners`` (names) or everyone who answered, by name."""
         import pandas as pd
 
         chosen = self.list(class_code)
-        names = list(learners) if learners is not None else self.learners(class_code)
-        columns = ["learner", "assignment", "due", "puzzles", "done", "right", "complete"]
-        if not chosen or not names:
-            return pd.DataFrame(columns=columns)
         t = db.attempts
-        rows = self._query(sa.select(t.c.learner, t.c.puzzle_set, t.c.puzzle_id, t.c.correct)
-                           .where(t.c.puzzle_set.in_([a.set_title for a in chosen]), t.c.learner.in_(names))
-                           .order_by(t.c.id))
+        if class_id is not None:
+            who = self.class_learners(class_id)
+            whose, key = t.c.learner_id.in_([i for i, _n in who]), t.c.learner_id
+        else:
+            names = list(learners) if learners is not None else self.learners(class_code)
+            who = [(n, n) for n in names]
+            whose, key = t.c.learner.in_(names), t.c.learner
+        columns = ["learner", "assignment", "due", "puzzles", "done", "right", "complete"]
+        if not chosen or not who:
+            return pd.DataFrame(columns=columns)
+        rows = self._query(sa.select(key, t.c.puzzle_set, t.c.puzzle_id, t.c.correct)
+                           .where(t.c.puzzle_set.in_([a.set_title for a in chosen]), whose).order_by(t.c.id))
         last: dict[tuple, bool] = {}
         for learner, pset, pid, correct in rows:
             last[(learner, pset, pid)] = bool(correct)
         out = []
-        for name in names:
+        for ident, name in who:
             for a in chosen:
-                marks = [last[(name, a.set_title, pid)] for pid in a.puzzle_ids if (name, a.set_title, pid) in last]
+                marks = [last[(ident, a.set_title, pid)] for pid in a.puzzle_ids if (ident, a.set_title, pid) in last]
                 out.append({"learner": name, "assignment": a.title, "due": a.due or "", "puzzles": a.count,
                             "done": len(marks), "right": sum(marks), "complete": len(marks) >= a.count})
         return pd.DataFrame(out, columns=columns)
 
-    def completion(self, class_code: str | None = None, learners=None):
-        """Learners x assignments: ``done/total`` per cell, as a pandas DataFrame (learners as the index)."""
+    def completion(self, class_code: str | None = None, learners=None, *, class_id: int | None = None):
+        """Learners x assignments: ``done/total`` per cell, as a pandas DataFrame (learners as the index);
+        ``class_id``: that class's learners, by id (as :meth:`results`)."""
         import pandas as pd
 
         chosen = self.list(class_code)
-        names = list(learners) if learners is not None else self.learners(class_code)
-        data = {a.title: [str(self.progress(n, a)) for n in names] for a in chosen}
+        if class_id is not None:
+            who = self.class_learners(class_id)
+            names = [n for _i, n in who]
+            data = {a.title: [str(self.progress(n, a, learner_id=i)) for i, n in who] for a in chosen}
+        else:
+            names = list(learners) if learners is not None else self.learners(class_code)
+            data = {a.title: [str(self._name_progress(n, a)) for n in names] for a in chosen}
         frame = pd.DataFrame(data, index=pd.Index(names, name="learner"), columns=[a.title for a in chosen])
         return frame
+
+    def _name_progress(self, name: str, assignment: Assignment) -> Progress:
+        """Every answer given under ``name`` (a table by names, as :meth:`results` without a class)."""
+        t = db.attempts
+        rows = self._query(sa.select(t.c.puzzle_id, t.c.correct)
+                           .where(t.c.learner == name, t.c.puzzle_set == assignment.set_title).order_by(t.c.id))
+        last = {pid: bool(ok) for pid, ok in rows if pid in set(assignment.puzzle_ids)}
+        return Progress(done=len(last), right=sum(last.values()), total=assignment.count)
 
 
 def _generated(spec: dict) -> list[Puzzle]:

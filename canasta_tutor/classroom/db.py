@@ -104,13 +104,21 @@ live_puzzles = sa.Table(
     sqlite_autoincrement=True,
 )
 
+#: one answer per learner per live puzzle: a signed-in learner's by their id (``learner_id``; ``learner`` is their
+#: name when they answered), an answer without an id by its name (migration 0003)
 live_answers = sa.Table(
     "live_answers", metadata,
-    sa.Column("live_id", sa.Integer, sa.ForeignKey("live_puzzles.id"), primary_key=True),
-    sa.Column("learner", sa.Text, primary_key=True),
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("live_id", sa.Integer, sa.ForeignKey("live_puzzles.id"), nullable=False),
+    sa.Column("learner", sa.Text, nullable=False),
     sa.Column("answer", sa.Text, nullable=False),
     sa.Column("correct", sa.Integer, sa.CheckConstraint("correct IN (0, 1)"), nullable=False),
     sa.Column("answered_at", sa.Text, nullable=False),
+    sa.Column("learner_id", sa.Integer),
+    sa.Index("live_answers_by_learner_id", "live_id", "learner_id", unique=True),
+    sa.Index("live_answers_by_name", "live_id", "learner", unique=True,
+             sqlite_where=sa.text("learner_id IS NULL"), postgresql_where=sa.text("learner_id IS NULL")),
+    sqlite_autoincrement=True,
 )
 
 assignments = sa.Table(
@@ -252,7 +260,7 @@ class _Tx:
 
 
 #: The newest migration's revision (``migrations/versions``); tests/test_storage.py checks it is Alembic's head.
-HEAD_REVISION = "0002"
+HEAD_REVISION = "0003"
 
 
 def _at_head(where: Target, busy_seconds: float) -> bool:

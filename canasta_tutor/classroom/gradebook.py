@@ -114,7 +114,7 @@ class Gradebook:
         counted = frame if live else frame.loc[~frame["live"]]
         self.report = ClassReport(counted, self.names)
         self.everything = ClassReport(frame, self.names)
-        self._homework = _homework(room, info.code, self.everything.names)
+        self._homework = _homework(room, info.code, info.id)
 
     @property
     def time_column(self) -> str:
@@ -247,31 +247,46 @@ def _live_answers(room, class_code: str) -> list[tuple]:
 
 
 def _live_flags(frame, live_answers) -> list[bool]:
-    """For each attempt of ``frame``: whether it is the trainer's copy of a live answer (same learner and puzzle,
-    the nearest in time within LIVE_MATCH_SECONDS, each live answer matched once)."""
+    """For each attempt of ``frame``: whether it is the trainer's copy of a live answer (same learner, by their id
+    when both have one, else by name; same puzzle; the nearest in time within LIVE_MATCH_SECONDS, each live answer
+    matched once)."""
     import pandas as pd
 
     flags = [False] * len(frame)
     if not len(frame) or not live_answers:
         return flags
     stamps = pd.to_datetime(frame["timestamp"], utc=True, errors="coerce", format="ISO8601")
+    ids = frame["learner_id"] if "learner_id" in frame else pd.Series([None] * len(frame))
     rows: dict[tuple, list[int]] = {}
-    for i, (learner, pid) in enumerate(zip(frame["learner"], frame["puzzle_id"])):
-        rows.setdefault((learner, pid), []).append(i)
+    for i, (learner, learner_id, pid) in enumerate(zip(frame["learner"], ids, frame["puzzle_id"])):
+        rows.setdefault((_whose(learner, learner_id), pid), []).append(i)
+        rows.setdefault((("name", learner), pid), []).append(i)
     window = timedelta(seconds=LIVE_MATCH_SECONDS)
-    for learner, puzzle_id, answered_at in live_answers:
+    for learner, puzzle_id, answered_at, *learner_id in live_answers:
         when = pd.to_datetime(answered_at, utc=True, errors="coerce", format="ISO8601")
-        near = [(abs(stamps.iloc[i] - when), i) for i in rows.get((learner, puzzle_id), ())
+        whose = _whose(learner, learner_id[0] if learner_id else None)  # an answer without an id: by its name
+        near = [(abs(stamps.iloc[i] - when), i) for i in rows.get((whose, puzzle_id), ())
                 if not flags[i] and pd.notna(stamps.iloc[i]) and abs(stamps.iloc[i] - when) <= window]
         if near:
             flags[min(near)[1]] = True
     return flags
 
 
-def _homework(room, class_code: str, learners):
+def _whose(name, learner_id):
+    """Who gave an answer: the learner's id when there is one (a learner of the class), else the name."""
+    try:
+        if learner_id is not None and learner_id == learner_id:  # (NaN: no id)
+            return ("id", int(learner_id))
+    except (TypeError, ValueError):
+        pass
+    return ("name", name)
+
+
+def _homework(room, class_code: str, class_id: int):
+    """Every learner of the class x the class's assignments, each learner's answers by their id."""
     from .assignments import AssignmentBook
 
-    return AssignmentBook(room.path).results(class_code, learners)
+    return AssignmentBook(room.path).results(class_code, class_id=class_id)
 
 
 __all__ = ["FORMULA_START", "Gradebook", "answer_words", "is_formula_like", "neutral", "neutral_frame",

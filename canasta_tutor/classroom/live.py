@@ -3,8 +3,10 @@
 Learners' kernels share nothing but the progress database, so the live
 puzzle lives there: ``live_puzzles`` holds the puzzles sent to a class (the
 newest is the current one) and ``live_answers`` one answer per learner per
-live puzzle. The teacher's panel and every learner's view poll
-:meth:`LiveClass.current` and :meth:`LiveClass.counts`; a learner who joins
+live puzzle: a signed-in learner's by their id in the class
+(``learner_id``), whatever their name now: a later namesake is someone else.
+The teacher's panel and every learner's view poll :meth:`LiveClass.current`
+and :meth:`LiveClass.counts`; a learner who joins
 late simply reads the current puzzle. Nothing here imports Jupyter.
 
 >>> import tempfile, os
@@ -73,6 +75,7 @@ class LiveAnswer:
     answer: dict
     correct: bool
     label: str
+    learner_id: int | None = None
 
     def __bool__(self) -> bool:
         return self.correct
@@ -151,18 +154,20 @@ class LiveClass:
             return []
         la = db.live_answers
         rows = self._run(lambda conn: conn.execute(
-            sa.select(la.c.learner, la.c.answer, la.c.correct).where(la.c.live_id == live.id)
+            sa.select(la.c.learner, la.c.answer, la.c.correct, la.c.learner_id).where(la.c.live_id == live.id)
             .order_by(la.c.answered_at, la.c.learner)).fetchall())
         return [LiveAnswer(learner=r[0], answer=json.loads(r[1]), correct=bool(r[2]),
-                           label=answer_label(live.puzzle.kind, json.loads(r[1]), live.puzzle.rules)) for r in rows]
+                           label=answer_label(live.puzzle.kind, json.loads(r[1]), live.puzzle.rules),
+                           learner_id=r[3]) for r in rows]
 
-    def all_answers(self) -> list[tuple[str, str, str]]:
-        """Every answer to this class's live puzzles, oldest first: (learner, the puzzle's id, when answered)."""
+    def all_answers(self) -> list[tuple]:
+        """Every answer to this class's live puzzles, oldest first: (learner, the puzzle's id, when answered,
+        the learner's id: None for an answer given without one)."""
         la, lp = db.live_answers, db.live_puzzles
         rows = self._run(lambda conn: conn.execute(
-            sa.select(la.c.learner, lp.c.puzzle, la.c.answered_at).join(lp, lp.c.id == la.c.live_id)
+            sa.select(la.c.learner, lp.c.puzzle, la.c.answered_at, la.c.learner_id).join(lp, lp.c.id == la.c.live_id)
             .where(lp.c.class_code == self.class_code).order_by(la.c.answered_at)).fetchall())
-        return [(r[0], str(json.loads(r[1]).get("id", "")), r[2]) for r in rows]
+        return [(r[0], str(json.loads(r[1]).get("id", "")), r[2], r[3]) for r in rows]
 
     # --- everyone ----------------------------------------------------------------------
     def current(self) -> LivePuzzle | None:
@@ -185,8 +190,11 @@ class LiveClass:
         return LivePuzzle(id=row[0], class_code=row[1], puzzle=puzzle, sent_at=row[4], revealed=row[5] is not None)
 
     # --- the learner ---------------------------------------------------------------------
-    def answer(self, learner: str, given: dict, *, live_id: int | None = None) -> LiveAnswer:
-        """Record ``learner``'s answer to the current (or given) live puzzle; one answer each.
+    def answer(self, learner: str, given: dict, *, live_id: int | None = None,
+               learner_id: int | None = None) -> LiveAnswer:
+        """Record ``learner``'s answer to the current (or given) live puzzle; one answer each (``learner_id``: the
+        signed-in learner's id in the class, whose answer it is, whatever their name; a learner merged into another
+        answers as the one kept).
 
         Returns the answer, truthy when right. Raises :class:`CanastaError` when there is no live puzzle,
         it is no longer the current one, it was revealed, or this learner has answered already.
@@ -212,21 +220,34 @@ class LiveClass:
         label = answer_label(live.puzzle.kind, {**solution.answer, **given}, live.puzzle.rules)
 
         def insert(conn):
-            conn.execute(db.live_answers.insert().values(live_id=live.id, learner=learner, answer=json.dumps(given),
-                                                         correct=int(correct), answered_at=_now()))
+            m, lr = db.merged, db.learners
+            whose = learner_id
+            if whose is not None:
+                whose = conn.execute(sa.select(m.c.new_id).where(m.c.old_id == int(whose))).scalar() or int(whose)
+                learner_now = conn.execute(sa.select(lr.c.name).where(lr.c.id == whose)).scalar()
+            else:
+                learner_now = None
+            conn.execute(db.live_answers.insert().values(live_id=live.id, learner=learner_now or learner,
+                                                         answer=json.dumps(given), correct=int(correct),
+                                                         answered_at=_now(), learner_id=whose))
 
         try:
             self._run(insert, write=True)
         except sa.exc.IntegrityError:
             raise CanastaError(f"{learner} has answered this puzzle already: one answer each") from None
-        return LiveAnswer(learner=learner, answer=dict(given), correct=correct, label=label)
+        return LiveAnswer(learner=learner, answer=dict(given), correct=correct, label=label, learner_id=learner_id)
 
-    def answer_of(self, learner: str, live_id: int | None = None) -> LiveAnswer | None:
-        """``learner``'s answer to the current (or given) live puzzle, if any."""
-        for a in self.answers(live_id):
-            if a.learner == learner:
-                return a
-        return None
+    def answer_of(self, learner: str, live_id: int | None = None, *, learner_id: int | None = None
+                  ) -> LiveAnswer | None:
+        """``learner``'s answer to the current (or given) live puzzle, if any: with ``learner_id``, that learner's
+        (by id, whatever the name), else the answer given under that name without an id."""
+        if learner_id is not None:
+            m = db.merged
+            kept = self._run(lambda conn: conn.execute(sa.select(m.c.new_id).where(m.c.old_id == int(learner_id)))
+                             .scalar())
+            ids = {int(learner_id)} | ({kept} if kept is not None else set())
+            return next((a for a in self.answers(live_id) if a.learner_id in ids), None)
+        return next((a for a in self.answers(live_id) if a.learner_id is None and a.learner == learner), None)
 
 
 def _now() -> str:

@@ -199,7 +199,8 @@ class Classroom:
         cid = self.current().id if class_id is None else class_id
         t = db.attempts
         query = sa.select(t.c.id, t.c.learner, t.c.puzzle_set, t.c.puzzle_id, t.c.kind, t.c.topic, t.c.difficulty,
-                          t.c.answer, t.c.correct, t.c.seconds, t.c.timestamp).where(t.c.class_id == cid)
+                          t.c.answer, t.c.correct, t.c.seconds, t.c.timestamp, t.c.learner_id
+                          ).where(t.c.class_id == cid)
         if learner is not None:
             query = query.where(t.c.learner == learner)
         try:
@@ -315,7 +316,7 @@ class ClassReport:
         buffer = io.BytesIO()
         with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
             for name, frame in (("Learners", self.per_learner()), ("Puzzles", self.per_puzzle()),
-                                ("Attempts", self.frame.drop(columns=["id"]))):
+                                ("Attempts", self.frame.drop(columns=["id", "learner_id"], errors="ignore"))):
                 neutral_frame(frame).to_excel(writer, sheet_name=name, index=False)
         return buffer.getvalue()
 

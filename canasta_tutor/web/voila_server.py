@@ -36,7 +36,9 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
+from ..classroom.db import DB_ERRORS
 from ..classroom.lesson_text import LessonTextError, translated_notebook
+from ..engine.errors import CanastaError
 from ..engine.i18n import SOURCE_LANGUAGE
 from .handlers import SIGN_IN, FaultPages, full_page, log_request, mount, page
 from .kernel_gate import MAX_MESSAGE_BYTES
@@ -44,10 +46,32 @@ from .language import LANGUAGE_HEADER, request_language
 from .visitors import IDENTITY_HEADER, KernelRegistry, Visitors, is_teacher_page
 
 STATIC_CACHE_SECONDS = 3600
+START_FAILED_BODY = ("<h1>Your page could not be started</h1><p>The computer could not start this page just now. "
+                     "<b>Reload the page</b> in a few seconds: your answers so far are saved.</p>")
+#: the end of a page whose kernel died while it was being sent (its beginning has gone out already)
+START_FAILED_NOTICE = ("<div class='ct-start-failed' role='alert' style='font:1.2em system-ui,sans-serif;margin:2em'>"
+                       "<b>This page could not be started.</b> Reload it in a few seconds: your answers so far are "
+                       "saved.</div></body></html>")
 
 #: the visitor whose request is being answered (set by the lesson page's handler): a kernel started or handed
 #: out meanwhile is theirs
 _VISITOR: contextvars.ContextVar[str | None] = contextvars.ContextVar("canasta_visitor", default=None)
+
+
+class KernelStartFailed(RuntimeError):
+    """A page's kernel could not be started (twice), or the preheated ones kept for it had died."""
+
+
+async def start_twice(start, log, *args, **kwargs):
+    """``await start(*args, **kwargs)``, once more when it raises (a new kernel: new ports); the log has one line per
+    failure, never a traceback. :class:`KernelStartFailed` when the second try fails too."""
+    for attempt in (1, 2):
+        try:
+            return await start(*args, **kwargs)
+        except Exception as e:  # noqa: BLE001 - whatever stopped it (zmq, OSError, a timeout), the page must answer
+            log.warning("A kernel did not start (%s: %s)%s", type(e).__name__, e,
+                        ": trying once more, on new ports" if attempt == 1 else "")
+    raise KernelStartFailed("the page's kernel did not start")
 
 
 class KernelOwners:
@@ -68,7 +92,10 @@ class KernelOwners:
         kernel_manager.start_kernel = self.start_kernel
 
     async def start_kernel(self, *args, **kwargs) -> str:
-        kernel_id = await self._start_kernel(*args, **kwargs)
+        """Start a kernel for the request being answered; one that fails to start (e.g. ``ZMQError: Address already
+        in use``: a port taken between its choice and the kernel's bind) is tried once more, on new ports; a second
+        failure is :class:`KernelStartFailed` (the page says so, never a traceback)."""
+        kernel_id = await start_twice(self._start_kernel, self.kernel_manager.log, *args, **kwargs)
         self.hand_out(kernel_id)
         return kernel_id
 
@@ -202,14 +229,41 @@ class GuardedVoilaHandler(FaultPages, TornadoVoilaHandler):
 
     def should_use_rendered_notebook(self, *args, **kwargs) -> bool:
         """A preheated kernel's page is English (rendered before its visitor came): a page in another language is
-        rendered for its visitor, with a kernel of its own."""
-        if getattr(self, "ct_language", SOURCE_LANGUAGE) != SOURCE_LANGUAGE:
+        rendered for its visitor, with a kernel of its own; so is a page whose preheated kernels failed it."""
+        if getattr(self, "ct_language", SOURCE_LANGUAGE) != SOURCE_LANGUAGE or getattr(self, "_skip_pool", False):
             return False
         return super().should_use_rendered_notebook(*args, **kwargs)
 
     def on_finish(self):
         self.kernel_owners.leave(self.ticket)
         super().on_finish()
+
+    @tornado.web.authenticated
+    async def get(self, path=None):
+        """Voilà's page; when its kernel cannot be started (or the preheated ones died), a kernel of its own is tried
+        (preheated ones failed), else a short page says to reload: never a traceback, and the request ends (its
+        place in the server's limit is freed)."""
+        for attempt in (1, 2):
+            try:
+                async for html in self.get_generator(path=path):
+                    self.write(html)
+                    self.flush()
+                return
+            except Exception as e:  # noqa: BLE001 - the visitor gets a page whatever went wrong
+                if isinstance(e, tornado.web.HTTPError) or isinstance(e, (CanastaError, *DB_ERRORS)):
+                    raise  # Voilà's own answers (404...) and database faults (FaultPages) as before
+                self.log.warning("The page %s could not be started: %s: %s", self.request.path, type(e).__name__, e)
+                if self._headers_written:  # part of the page has gone out: end it with the notice
+                    self.finish(START_FAILED_NOTICE)
+                    return
+                if attempt == 1 and not getattr(self, "_skip_pool", False):
+                    self._skip_pool = True
+                    continue
+                self.clear()
+                self.set_status(503)
+                self.set_header("Retry-After", "5")
+                self.finish(page("Reload this page", START_FAILED_BODY))
+                return
 
 
 class GuardedTreeHandler(TornadoVoilaTreeHandler):
@@ -363,6 +417,8 @@ class CanastaVoila(Voila):
         TranslatingRenderer.install()  # a page's prose in its language
         if plan.preheat and plan.pools and hasattr(km, "get_rendered_notebook"):
             class_pools(km, plan.pools)
+        if plan.preheat and hasattr(km, "get_rendered_notebook"):
+            pass_over_failed(km)
         if plan.preheat and hasattr(km, "kernel_pools_config"):
             # A class arrives at once: more kernels kept ready for the pages it opens together.
             for notebook, size in plan.pools.items():
@@ -400,3 +456,52 @@ def class_pools(km, pools: dict) -> None:
     km.fill_if_needed = fill_if_needed  # (Voilà's get_rendered_notebook refills through it, before it returns:
     km.get_rendered_notebook = get_rendered_notebook  # the first arrival starts one kernel more than N)
     km.class_pools_in_use = in_use
+
+
+def pass_over_failed(km) -> None:
+    """Voilà's preheated kernels, without the ones that failed: a pool's kernel that did not start is started once
+    more (new ports); one whose start failed, or that died before its page was asked for (its first run failed), is
+    never handed to a visitor: it is shut down (no restarts on ports still taken) and the pool's next kernel is
+    taken; when none is left, :class:`KernelStartFailed` (the page then starts a kernel of its own)."""
+    initialize, get = km._initialize, km.get_rendered_notebook
+
+    async def _initialize(notebook_path, kernel_id=None, **kwargs):
+        if kernel_id is not None:  # a restart of a kernel that exists: as Voilà does
+            return await initialize(notebook_path, kernel_id, **kwargs)
+        return await start_twice(initialize, km.log, notebook_path, None, **kwargs)
+
+    async def get_rendered_notebook(notebook_name, *args, **kwargs):
+        while km.get_pool_size(notebook_name):
+            pool = km._pools[notebook_name]
+            first = pool[0]
+            problem = None
+            if first.done() and first.exception() is not None:
+                problem = first.exception()
+            elif first.done():
+                content = first.result()
+                task, kernel_id = content["task"], content["kernel_id"]
+                if task.done() and task.exception() is not None:
+                    problem = task.exception()
+                elif kernel_id not in km:
+                    problem = RuntimeError("its kernel is gone")
+            if problem is None:
+                return await get(notebook_name, *args, **kwargs)
+            pool.pop(0)
+            km.log.warning("A preheated kernel for %s failed (%s: %s): passed over", notebook_name,
+                           type(problem).__name__, problem)
+            if first.done() and first.exception() is None:
+                dead = first.result()["kernel_id"]
+                if dead in km:
+                    tornado.ioloop.IOLoop.current().add_callback(_shut_down_quietly, km, dead)
+            km.fill_if_needed(delay=0, notebook_name=notebook_name)
+        raise KernelStartFailed(f"no preheated kernel for {notebook_name} started")
+
+    km._initialize = _initialize
+    km.get_rendered_notebook = get_rendered_notebook
+
+
+async def _shut_down_quietly(km, kernel_id: str) -> None:
+    try:
+        await km.shutdown_kernel(kernel_id, now=True)
+    except Exception as e:  # noqa: BLE001 - it may be gone meanwhile
+        km.log.info("The failed kernel %s is gone: %s", kernel_id, e)

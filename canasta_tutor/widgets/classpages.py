@@ -52,7 +52,7 @@ class HomeworkPanel(widgets.VBox):
         self.room = classroom
         self.class_code = class_code
         self._on_created = on_created
-        self.progress = AssignmentProgress(class_code, path=path, learners=self.roster())
+        self.progress = AssignmentProgress(class_code, path=path, class_id=self.class_id())
         self.progress.refresh_button.on_click(lambda _b: self.refresh())
         self.form = NewAssignment(class_code, path=path, on_created=self._created)
         self.children = [self.progress, self.form]
@@ -68,6 +68,13 @@ class HomeworkPanel(widgets.VBox):
             except RuntimeError:
                 self._task = None
 
+    def class_id(self) -> int | None:
+        """The open class, whose learners the table lists (each with their answers, by their id)."""
+        try:
+            return self.room.current().id
+        except CanastaError:
+            return None
+
     def roster(self) -> list[str]:
         """The names signed in to the open class."""
         try:
@@ -76,7 +83,7 @@ class HomeworkPanel(widgets.VBox):
             return []
 
     def refresh(self) -> None:
-        self.progress.learners = self.roster()
+        self.progress.class_id = self.class_id()
         self.progress.refresh()
 
     def _created(self, made) -> None:
@@ -191,8 +198,9 @@ def learner_corner(*, path=None, poll: float = 1.5, auto: bool = True):
         code = class_code(who, room)
     except CanastaError as e:
         return _problem(str(e))
-    live = LiveLearnerView(learner=who.name, class_code=code, path=room.path, poll=poll, auto=auto)
-    homework = MyAssignments(learner=who.name, class_code=code, path=room.path)
+    live = LiveLearnerView(learner=who.name, class_code=code, path=room.path, poll=poll, auto=auto,
+                           learner_id=who.learner_id)
+    homework = MyAssignments(learner=who.name, class_code=code, path=room.path, learner_id=who.learner_id)
     box = widgets.VBox([widgets.HTML("<h2 style='margin:8px 0 4px'>Class puzzle</h2>"), live, homework])
     box.add_class("ct-learner-corner")
     box.live, box.homework = live, homework
@@ -205,7 +213,7 @@ def assignments_state(homework: MyAssignments) -> tuple:
     """What the learner's list shows: each assignment with the learner's progress on it."""
     if homework.book is None:
         return ()
-    return tuple((a.id, a.title, a.due, str(homework.book.progress(homework.learner, a)))
+    return tuple((a.id, a.title, a.due, str(homework.mine(a)))
                  for a in homework.assignments())
 
 

@@ -34,11 +34,14 @@ def _open_book(path):
 
 
 class MyAssignments(widgets.VBox):
-    """A learner's assignments with their progress; a button opens the trainer on an assignment's puzzles."""
+    """A learner's assignments with their progress; a button opens the trainer on an assignment's puzzles.
+    ``learner_id``: the signed-in learner of a class, whose progress it is (by their id, not their name)."""
 
-    def __init__(self, learner: str, class_code: str = "", *, path=None, today: date | None = None, **kwargs):
+    def __init__(self, learner: str, class_code: str = "", *, path=None, today: date | None = None,
+                 learner_id: int | None = None, **kwargs):
         super().__init__(**kwargs)
         self.learner = (learner or "").strip() or "learner"
+        self.learner_id = learner_id
         self.class_code = class_code or ""
         self.today = today
         self.book, problem = _open_book(path)
@@ -55,6 +58,10 @@ class MyAssignments(widgets.VBox):
     def assignments(self) -> list[Assignment]:
         return self.book.list(self.class_code) if self.book is not None else []
 
+    def mine(self, assignment: Assignment):
+        """This learner's progress on ``assignment``."""
+        return self.book.progress(self.learner, assignment, learner_id=self.learner_id)
+
     def refresh(self) -> None:
         """Re-read the assignments and this learner's progress on each."""
         if self.book is None:
@@ -68,7 +75,7 @@ class MyAssignments(widgets.VBox):
             self.message.value = _problem(str(e))
             return
         for a in chosen:
-            p = self.book.progress(self.learner, a)
+            p = self.mine(a)
             if p.complete:
                 state = f"<span style='color:{_OK}'>✔ done</span> · {p.right} right"
             else:
@@ -99,7 +106,7 @@ class MyAssignments(widgets.VBox):
             self.message.value = _problem(f"This assignment cannot be opened: {e}")
             return None
         self.message.value = ""
-        done = self.book.progress(self.learner, a).complete
+        done = self.mine(a).complete
         self.trainer = Trainer(puzzles, ids=[p.id for p in puzzles], learner=self.learner, store=self.book.store,
                                endless=False, ask_name=False, title=a.title, resume=not done)
         close = widgets.Button(description="Back to my assignments")
@@ -115,12 +122,14 @@ class MyAssignments(widgets.VBox):
 
 class AssignmentProgress(widgets.VBox):
     """The teacher's table: learners down, assignments across; in each cell the puzzles done of the total and,
-    beside them, how many were answered right (each puzzle's last answer)."""
+    beside them, how many were answered right (each puzzle's last answer). ``class_id``: the class whose learners
+    are listed, each with their own answers by id (else ``learners``, names)."""
 
-    def __init__(self, class_code: str = "", *, path=None, learners=None, **kwargs):
+    def __init__(self, class_code: str = "", *, path=None, learners=None, class_id: int | None = None, **kwargs):
         super().__init__(**kwargs)
         self.class_code = class_code or ""
         self.learners = learners
+        self.class_id = class_id
         self.book, problem = _open_book(path)
         self.table = widgets.HTML()
         self.refresh_button = widgets.Button(description="Refresh")
@@ -133,14 +142,14 @@ class AssignmentProgress(widgets.VBox):
 
     def frame(self):
         """The completion table as a pandas DataFrame (``done/total`` strings)."""
-        return self.book.completion(self.class_code, self.learners)
+        return self.book.completion(self.class_code, self.learners, class_id=self.class_id)
 
     def refresh(self) -> None:
         if self.book is None:
             return
         try:
             chosen = self.book.list(self.class_code)
-            results = self.book.results(self.class_code, self.learners)
+            results = self.book.results(self.class_code, self.learners, class_id=self.class_id)
         except CanastaError as e:
             self.message.value = _problem(str(e))
             return

@@ -77,9 +77,11 @@ class _Poller:
 class _LiveTrainer(Trainer):
     """The trainer on one live puzzle: answers go to the live class too; the explanation waits for Reveal."""
 
-    def __init__(self, puzzle: Puzzle, *, live: LiveClass, live_id: int, learner: str, store):
+    def __init__(self, puzzle: Puzzle, *, live: LiveClass, live_id: int, learner: str, store,
+                 learner_id: int | None = None):
         self._live = live
         self._live_id = live_id
+        self._learner_id = learner_id
         self._pending: tuple[bool, dict, dict] | None = None
         self._revealed = False
         super().__init__([puzzle], learner=learner, store=store, endless=False, ask_name=False, resume=False,
@@ -94,7 +96,7 @@ class _LiveTrainer(Trainer):
             given, _problem = self._parse(value)
             if given is not None:
                 try:
-                    self._live.answer(self.learner, given, live_id=self._live_id)
+                    self._live.answer(self.learner, given, live_id=self._live_id, learner_id=self._learner_id)
                 except CanastaError as e:
                     self._say(str(e), error=True)
                     return None
@@ -143,12 +145,14 @@ class _LiveTrainer(Trainer):
 
 
 class LiveLearnerView(_Poller, widgets.VBox):
-    """A learner's screen for the class's live puzzle: it appears, the learner answers once, the teacher reveals."""
+    """A learner's screen for the class's live puzzle: it appears, the learner answers once, the teacher reveals.
+    ``learner_id``: the signed-in learner of the class, whose answer it is (by their id, not their name)."""
 
     def __init__(self, learner: str, class_code: str = "", *, path=None, poll: float = 1.5, auto: bool = True,
-                 **kwargs):
+                 learner_id: int | None = None, **kwargs):
         super().__init__(**kwargs)
         self.learner = (learner or "").strip() or "learner"
+        self.learner_id = learner_id
         self.class_code = class_code or ""
         self._lock = threading.RLock()
         self.status = widgets.HTML()
@@ -179,8 +183,8 @@ class LiveLearnerView(_Poller, widgets.VBox):
             if current.id != self.live_id:
                 self.live_id = current.id
                 self.trainer = _LiveTrainer(current.puzzle, live=self.live, live_id=current.id, learner=self.learner,
-                                            store=self._store)
-                earlier = self.live.answer_of(self.learner, current.id)
+                                            store=self._store, learner_id=self.learner_id)
+                earlier = self.live.answer_of(self.learner, current.id, learner_id=self.learner_id)
                 if earlier is not None:
                     self.trainer.mark_answered(earlier.answer, earlier.correct)
                 self.area.children = [self.trainer]
