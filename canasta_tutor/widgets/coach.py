@@ -188,8 +188,10 @@ class PlayAHand(widgets.VBox):
         if not text:
             self.feedback.value = ""
             return
-        colour, cls, role = (_BAD, "ct-refusal", "alert") if error else (_COACH, "ct-hint", "status")
-        self.feedback.value = (f"<div class='ct-feedback {cls}' role='{role}' tabindex='-1' style='color:{colour}'>"
+        # a refusal is an alert and leaves the focus at the table (the page moves it to a .ct-feedback): the learner
+        # plays on by keyboard; the coach's hint, asked for by its button, takes the focus
+        colour, cls, role = (_BAD, "ct-refusal", "alert") if error else (_COACH, "ct-hint ct-feedback", "status")
+        self.feedback.value = (f"<div class='{cls}' role='{role}' tabindex='-1' style='color:{colour}'>"
                                f"{html.escape(text)}</div>")
 
     def _hand_cards(self) -> list[Card]:
@@ -222,7 +224,8 @@ class PlayAHand(widgets.VBox):
         if hand.coach:
             head, *rest = hand.coach
             more = "".join(f"<li>{html.escape(t)}</li>" for t in rest)
-            self.coach_box.value = (f"<div class='ct-coach ct-feedback' tabindex='-1' "
+            # not a .ct-feedback (the page would move the focus out of the hand): the live region says it
+            self.coach_box.value = (f"<div class='ct-coach' "
                                     f"style='border-left:4px solid {_COACH};padding:4px 10px;color:{_COACH}'>"
                                     f"<b>Coach:</b> {html.escape(head)}"
                                     f"{f'<ul style=margin:2px 0>{more}</ul>' if more else ''}</div>")

@@ -150,9 +150,11 @@ function render({ model, el }) {
     focusIndex = Math.max(0, Math.min(focusIndex, hand.length - 1));
     const option = (code, i) => h("div", {
       class: `ctt-card ct-hand-card${sel.has(i) ? " ctt-selected" : ""}`, role: "option", "data-index": i,
-      "data-code": code, "aria-selected": sel.has(i) ? "true" : "false", "aria-label": names[code] || code,
-      tabindex: interactive && i === focusIndex ? "0" : "-1", html: faces("normal", code),
-      onclick: interactive ? () => { toggle(i); } : null });
+      "data-code": code, "aria-selected": sel.has(i) ? "true" : "false",
+      tabindex: interactive && i === focusIndex ? "0" : "-1",
+      onclick: interactive ? () => { toggle(i); } : null },
+      h("span", { class: "ctt-sr" }, names[code] || code),
+      h("span", { "aria-hidden": "true", html: faces("normal", code) }));
     const groups = [];
     const wf = view.wild_from ?? hand.length;
     if (wf > 0) {
@@ -235,7 +237,8 @@ function render({ model, el }) {
         || (place === "south" ? table.querySelector(".ctt-south-bubble") : null);
       if (!seat) continue;
       const name = (view.seats || []).find((s) => s.place === place)?.name || "";
-      seat.textContent = m.text.startsWith(name + " ") ? m.text.slice(name.length + 1) : m.text;
+      // at another seat the seat's name is there already ("discards 9♦"); the learner's own reads "You discard 9♦."
+      seat.textContent = place !== "south" && m.text.startsWith(name + " ") ? m.text.slice(name.length + 1) : m.text;
       seat.hidden = false;
     }
     const last = recent[recent.length - 1];
