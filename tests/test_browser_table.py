@@ -63,13 +63,13 @@ def wait_moves_past(page, n: int) -> None:
 
 def open_lesson(page, url: str):
     page.goto(url + "/voila/render/10-play-a-hand.ipynb")
-    page.locator(".ct-coached-hand").get_by_text("Your turn.").wait_for()
+    page.locator(".ct-turn", has_text="Your turn.").wait_for()
     page.locator(".ctt-card").first.wait_for()
 
 
 def choose_random_bots(page) -> None:
     page.get_by_role("combobox", name="Other players").select_option(label="random bots")
-    page.get_by_text("Your turn.").wait_for()
+    page.locator(".ct-turn", has_text="Your turn.").wait_for()
     page.locator(".ctt-card").first.wait_for()
 
 
@@ -171,7 +171,7 @@ def test_a_whole_turn_by_keyboard_only_and_the_bots_moves_announced(browser, tab
         page.keyboard.press("Enter")
         text = Card(card["code"]).text
         page.locator(".ct-event-you", has_text=f"You: Discard {text}.").wait_for()
-        page.get_by_text("Your turn.").wait_for()
+        page.locator(".ct-turn", has_text="Your turn.").wait_for()
         assert moves(page) > before + 1  # the bots played
         # the live region tells every bot's move in a sentence
         page.wait_for_function("() => document.querySelector('.ctt-live').textContent.endsWith('Your turn.')")
@@ -262,7 +262,7 @@ def test_in_the_classroom_the_table_plays_through_the_kernel_gate(browser, class
         page.keyboard.press("Space")
         page.keyboard.press("Enter")  # discard the first card
         page.locator(".ct-event-you", has_text="You: Discard").wait_for()
-        page.get_by_text("Your turn.").wait_for()
+        page.locator(".ct-turn", has_text="Your turn.").wait_for()
     finally:
         context.close()
     assert not context.outside, context.outside
