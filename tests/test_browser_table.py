@@ -123,13 +123,14 @@ def test_lesson_10_shows_the_card_table(browser, table_server):  # noqa: F811
         assert cards == sorted(naturals, key=sort_key) + sorted([c for c in cards if c.is_wild], key=sort_key)
         wild = page.locator(".ctt-wildgroup .ctt-card").evaluate_all("els => els.map(e => e.dataset.code)")
         assert wild == [c.code for c in cards if c.is_wild]
-        # a selected card is lifted
-        first = page.locator(".ctt-hand .ctt-card").first
-        y = first.bounding_box()["y"]
+        # a selected card is lifted above its neighbour
+        first, second = page.locator(".ctt-hand .ctt-card").nth(0), page.locator(".ctt-hand .ctt-card").nth(1)
+        assert abs(first.bounding_box()["y"] - second.bounding_box()["y"]) < 1
         first.click()
         page.locator(".ct-selected", has_text="selected:").wait_for()
         page.wait_for_timeout(300)
-        assert first.get_attribute("aria-selected") == "true" and first.bounding_box()["y"] <= y - 8
+        assert first.get_attribute("aria-selected") == "true"
+        assert first.bounding_box()["y"] <= second.bounding_box()["y"] - 8
         first.click()
         shot(page, "table-1280")
         problems = axe_violations(page)
