@@ -16,7 +16,17 @@ import shutil
 
 import nbformat
 import pytest
-from test_browser import PHONE, ROOT, axe_violations, browser, serve, shot, too_wide  # noqa: F401
+from test_browser import (  # noqa: F401
+    CLIPPED,
+    CUT_SELECTS,
+    PHONE,
+    ROOT,
+    axe_violations,
+    browser,
+    serve,
+    shot,
+    too_wide,
+)
 from test_browser_classroom import free_port, new_context, run_server, sign_in
 
 from canasta_tutor.engine.cards import Card, sort_key
@@ -206,6 +216,8 @@ def test_at_360_px_the_table_is_compact_with_no_sideways_scroll(browser, table_s
         page.locator(".ct-selected", has_text="selected:").wait_for()
         wide = too_wide(page)
         assert wide["scrollWidth"] <= PHONE["width"] and not wide["wide"], wide
+        for check in (CLIPPED, CUT_SELECTS):  # what every lesson is checked for at 360 px (test_browser.py)
+            assert not page.evaluate(check), page.evaluate(check)
         # the three other seats share one row above the table's middle
         tops = [page.locator(f".ctt-seat[data-place='{p}']").bounding_box()["y"] for p in ("west", "north", "east")]
         assert max(tops) - min(tops) < 4, tops
