@@ -48,6 +48,17 @@ after = state.clone(); draw = legal_actions(after)[0]; apply(after, draw)
 discard = [a for a in legal_actions(after) if a.kind == "discard"][0]
 table = CardTable(); table.replay(replay_views(state, [draw, discard], 0)); table
 """
+#: A table later in a hand: canastas closed (natural and mixed), an open meld, red threes, a pile frozen by 2♣.
+LATE_TABLE = """from canasta_tutor.engine.cards import parse_cards as p
+from canasta_tutor.game import Observation
+from canasta_tutor.widgets.table import CardTable
+from canasta_tutor.widgets.table_model import table_view
+ours = (p("KH KS KD KC KH KS KD"), p("7C 7S 2D")); theirs = (p("8S 8C 8D 8H JK 2H 8S"),)
+obs = Observation(hand="QH 4S 9D JK", melds=ours, pile="5C 2C 9H 7H", rules="classic", player=0, team=0,
+                  current_player=0, phase="draw", hand_sizes=(4, 6, 9, 2), stock_left=30, table=(ours, theirs),
+                  table_red_threes=(p("3H"), p("3D 3H")), sides=((0, 2), (1, 3)), opponents_melds=theirs)
+late = CardTable(); late.show(table_view(obs, moves=40, status="Later in a hand")); late
+"""
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +68,8 @@ def table_server(tmp_path_factory):
     lessons.mkdir()
     for name in NOTEBOOKS[:2]:
         shutil.copy(ROOT / "lessons" / name, lessons / name)
-    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(REPLAY_PAGE)]), lessons / "replay.ipynb")
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(REPLAY_PAGE),
+                                                   nbformat.v4.new_code_cell(LATE_TABLE)]), lessons / "replay.ipynb")
     with serve(tmp, ["--ip", HOST, "--lessons", str(lessons)], host=HOST, port=free_port(HOST, PORTS),
                ready_path="/voila/tree", notebooks=NOTEBOOKS) as (base, _proc):
         yield {"url": base, "log": tmp / "serve.log"}
@@ -238,18 +250,33 @@ def test_a_replay_steps_through_its_views(browser, table_server):  # noqa: F811
         step = page.locator(".ctt-step")
         step.wait_for()
         assert step.inner_text() == "Step 1 of 3: Before"
-        hand = page.locator(".ctt-hand .ctt-card")
+        replay = page.locator(".ctt").first
+        hand = replay.locator(".ctt-hand .ctt-card")
         n = hand.count()
-        assert page.locator(".ctt-moves").count() == 0  # nothing can be played in a replay
+        assert replay.locator(".ctt-moves").count() == 0  # nothing can be played in a replay
         page.get_by_role("button", name="Next").click()
         page.wait_for_function("() => document.querySelector('.ctt-step').textContent.startsWith('Step 2')")
         assert hand.count() == n + 1
         page.get_by_role("button", name="Next").click()
         page.wait_for_function("() => document.querySelector('.ctt-step').textContent.startsWith('Step 3')")
         assert hand.count() == n and page.get_by_role("button", name="Next").is_disabled()
-        assert page.locator(".ctt-south-bubble").inner_text().startswith("You discard")
+        assert replay.locator(".ctt-south-bubble").inner_text().startswith("You discard")
         page.get_by_role("button", name="Previous").click()
         page.wait_for_function("() => document.querySelector('.ctt-step').textContent.startsWith('Step 2')")
+        # later in a hand: canastas squared up as stacks and marked, red threes beside, the freezing card sideways
+        late = page.locator(".ctt", has_text="Later in a hand")
+        late.wait_for()
+        assert late.locator(".ctt-ours .ctt-closed .ctt-badge").all_inner_texts() == ["natural · 7"]
+        assert late.locator(".ctt-theirs .ctt-closed .ctt-badge").all_inner_texts() == ["mixed · 7"]
+        assert late.locator(".ctt-closed .ctt-stack .ct-card").count() == 2  # one card shows of each canasta
+        assert late.locator(".ctt-ours .ctt-meld:not(.ctt-closed) .ct-card").count() == 3
+        assert late.locator(".ctt-theirs .ctt-reds .ct-card").count() == 2
+        assert late.locator(".ctt-pile .ctt-sideways .ct-card").get_attribute("data-card") == "2C"
+        assert late.locator(".ctt-pile .ctt-top .ct-card").get_attribute("data-card") == "7H"
+        assert "Pile 4 cards" in " ".join(late.locator(".ctt-pile").inner_text().split())
+        assert late.locator(".ctt-frozen-mark").inner_text() == "❄ frozen"
+        assert late.locator(".ctt-wildgroup .ctt-card").evaluate_all("els => els.map(e => e.dataset.code)") == ["JK"]
+        shot(page, "table-later-in-a-hand")
         problems = axe_violations(page)
         assert not problems, problems
     finally:

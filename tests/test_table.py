@@ -162,7 +162,8 @@ def test_a_replay_is_the_table_before_and_after_each_move():
     assert views[1].last.kind == "draw" and views[2].last.kind == "discard"
     assert views[2].last.text == f"You discard {discard.cards[0].text}."
     assert len(views[1].hand) == len(views[0].hand) + 1 and len(views[2].hand) == len(views[0].hand)
-    assert views[2].pile.top == discard.cards[0] and views[2].caption == "Step 2 of 2"
+    assert views[2].pile.top == discard.cards[0] and views[2].caption == views[2].last.text
+    assert replay_views(state, [draw], 0, captions=["Draw first"])[1].caption == "Draw first"
 
 
 # --- the widget -----------------------------------------------------------------------------------------------

@@ -327,7 +327,8 @@ def move_view(player: int, action: Action, viewer: int, players: int, melds=None
 
 def replay_views(state, moves, viewer: int, *, captions=()) -> list[TableView]:
     """A replay: the table before ``moves`` (``Action`` s played from ``state``, which is not changed), then after
-    each of them, as ``viewer`` sees it; ``captions``: a line for each step after the first (optional)."""
+    each of them, as ``viewer`` sees it; ``captions``: a line for each step after the first (default: the move in
+    words)."""
     from ..game import apply, observation
 
     state = state.clone()
@@ -337,9 +338,9 @@ def replay_views(state, moves, viewer: int, *, captions=()) -> list[TableView]:
         player = state.current_player
         melds = observation(state, player).melds
         apply(state, action)
-        caption = captions[i] if i < len(captions) else f"Step {i + 1} of {len(moves)}"
-        views.append(table_view(observation(state, viewer), recent=(move_view(player, action, viewer, n, melds),),
-                                caption=caption))
+        move = move_view(player, action, viewer, n, melds)
+        caption = captions[i] if i < len(captions) else move.text
+        views.append(table_view(observation(state, viewer), recent=(move,), caption=caption))
     return views
 
 

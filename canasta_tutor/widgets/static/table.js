@@ -111,7 +111,8 @@ function render({ model, el }) {
       : h("div", { class: "ctt-none" }, "no melds yet");
     const canastas = side.canastas ? ` · ${side.canastas} canasta${side.canastas > 1 ? "s" : ""}` : "";
     const reds = side.red_threes.length
-      ? h("div", { class: "ctt-reds" }, h("span", { class: "ctt-sr" }, `Red threes: ${side.red_threes.length}. `),
+      ? h("div", { class: "ctt-reds" }, h("span", { class: "ctt-reds-label" }, "red threes"),
+          h("span", { class: "ctt-sr" }, `: ${side.red_threes.length}. `),
           h("span", { "aria-hidden": "true", html: side.red_threes.map((c) => faces("small", c)).join("") }))
       : null;
     return h("div", { class: `ctt-side ${side.mine ? "ctt-ours" : "ctt-theirs"}`, "data-side": side.index },
