@@ -3,10 +3,11 @@
 bots, so every run plays the same hand.
 
 The table is drawn (seats, stock, pile, the hand as the lessons' cards in order, wild cards apart); a whole turn is
-played by keyboard only (arrow keys, Space, Enter); the live region announces the bots' moves and the last one is
-shown at its seat; at 360 px nothing scrolls sideways and the cards and buttons are at least 44 px; axe-core finds
-no serious violation; a replay steps through its views. In the classroom the same table plays through the kernel
-gate, and the gate drops none of its messages. Screenshots go to test-artifacts/screenshots/table-*.png.
+played by keyboard only (arrow keys, Space, Enter), and a whole hand at 360 px; the live region announces the bots'
+moves and the last one is shown at its seat; at 360 px nothing scrolls sideways and the cards and buttons are at
+least 44 px; axe-core finds no serious violation; a replay steps through its views. In the classroom the same table
+plays through the kernel gate, and the gate drops none of its messages. Screenshots go to
+test-artifacts/screenshots/table-*.png.
 """
 
 from __future__ import annotations
@@ -307,3 +308,35 @@ def test_in_the_classroom_the_table_plays_through_the_kernel_gate(browser, class
         context.close()
     assert not context.outside, context.outside
     assert "a page's message was dropped" not in class_server["log"].read_text(errors="replace")
+
+
+def test_a_whole_hand_by_keyboard_only_on_a_phone(browser, table_server):  # noqa: F811
+    """Tab once into the hand, then only Home, Space and Enter, turn after turn, up to the score sheet, at 360 px."""
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        open_lesson(page, table_server["url"])
+        choose_random_bots(page)
+        tab_into_the_hand(page)
+        turns = 0
+        while not page.locator(".ct-score-sheet").count():
+            before = moves(page)
+            default = page.locator(".ctt-move.ctt-default").inner_text()
+            if not default.endswith(("Draw from the stock", "End the hand (the stock is used up)")):
+                page.keyboard.press("Home")
+                page.keyboard.press("Space")
+                page.wait_for_function("() => document.activeElement.getAttribute('aria-selected') === 'true'")
+                turns += 1
+            page.keyboard.press("Enter")
+            wait_moves_past(page, before)
+            page.wait_for_function("() => document.querySelector('.ct-score-sheet') || "
+                                   "document.activeElement.getAttribute('role') === 'option'")
+            assert turns < 60, "the hand does not end"
+        assert "Score sheet" in page.locator(".ct-score-sheet").inner_text() and turns > 5
+        wide = too_wide(page)
+        assert wide["scrollWidth"] <= PHONE["width"] and not wide["wide"], wide
+        shot(page, "table-360-hand-over")
+        problems = axe_violations(page)
+        assert not problems, problems
+    finally:
+        context.close()
