@@ -529,5 +529,6 @@ def test_touch_targets_and_the_deal_button_on_a_phone(page, server):
     box = page.get_by_label("Hand number").bounding_box()
     button = deal.bounding_box()
     assert abs((box["y"] + box["height"]) - (button["y"] + button["height"])) <= 3, (box, button)
-    toggles = page.locator(".ct-card-toggle")
-    assert toggles.count() and all(t.bounding_box()["height"] >= 44 for t in toggles.all())
+    cards = page.locator(".ctt-hand .ctt-card")  # the card table's (widgets/table.py)
+    cards.first.wait_for()
+    assert cards.count() and all(t.bounding_box()["height"] >= 44 for t in cards.all())

@@ -10,6 +10,7 @@ two cards a turn: the hand grows by one card a turn).
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 
@@ -19,10 +20,16 @@ from playwright.sync_api import expect
 from test_browser import AXE, CHROMIUM, CHROMIUM_ARGS, PHONE, ROOT, axe_violations, browser, serve, shot, too_wide  # noqa: F401
 from test_browser_classroom import free_port, new_context
 
+from canasta_tutor.engine.cards import Card
+
 pytestmark = pytest.mark.browser
 
 HOST = "127.0.0.6"
-PORTS = range(9430, 9440)
+# another range in $CANASTA_COACH_PORTS ("9312-9319"), for a machine where these are taken
+_first, _, _last = os.environ.get("CANASTA_COACH_PORTS", "9430-9439").partition("-")
+PORTS = range(int(_first), int(_last or _first) + 1)
+#: the learner's cards at the table (widgets/table.py)
+CARDS = ".ctt-hand .ctt-card"
 NOTEBOOKS = ["index.ipynb", "10-play-a-hand.ipynb", "cards.ipynb"]
 #: A page of jokers as the widgets draw cards in narrow places: small, normal and large cards in a meld and on the
 #: pile, card buttons and toggles as the trainer and the coached hand make them, the deck picker.
@@ -57,6 +64,11 @@ def coach_server(tmp_path_factory):
         yield {"url": base}
 
 
+def codes(hand) -> list[str]:
+    """The learner's cards as the table shows them, by code."""
+    return hand.locator(CARDS).evaluate_all("els => els.map(e => e.dataset.code)")
+
+
 def moves(hand) -> int:
     return int(hand.locator(".ct-turn").get_attribute("data-moves"))
 
@@ -79,7 +91,7 @@ def play_to_the_score_sheet(page, hand, limit: int = 60) -> int:
         elif end.is_visible():
             end.click()
         else:
-            hand.locator(".ct-card-toggle").first.click()
+            hand.locator(CARDS).first.click()
             hand.locator(".ct-selected", has_text="selected:").wait_for()
             hand.get_by_role("button", name="Discard the selected card").click()
             turns += 1
@@ -93,7 +105,7 @@ def open_lesson_10(context, server):
     page = context.new_page()
     page.goto(server["url"] + "/voila/render/10-play-a-hand.ipynb")
     hand = page.locator(".ct-coached-hand")
-    hand.get_by_text("Your turn.").wait_for()
+    hand.locator(".ct-turn", has_text="Your turn.").wait_for()
     return page, hand
 
 
@@ -104,13 +116,13 @@ def test_a_whole_hand_to_its_score_sheet_by_clicking_only(browser, coach_server)
         page, hand = open_lesson_10(context, coach_server)
         hand.get_by_role("combobox", name="Other players").select_option(label="random bots")
         page.wait_for_function("() => document.querySelector('.ct-turn').textContent.includes('Hand 1')")
-        hand.get_by_text("Your turn.").wait_for()
-        first_cards = hand.locator(".ct-card-toggle").all_inner_texts()
+        hand.locator(".ct-turn", has_text="Your turn.").wait_for()
+        first_cards = codes(hand)
         # an illegal meld: one card is not a meld; the engine says why and nothing changes
         hand.get_by_role("button", name="Draw from the stock").click()
         meld = hand.get_by_role("button", name="Meld the selected cards")
         meld.wait_for()
-        cards = hand.locator(".ct-card-toggle")
+        cards = hand.locator(CARDS)
         n = cards.count()
         cards.first.click()
         hand.locator(".ct-selected", has_text="selected:").wait_for()
@@ -126,28 +138,32 @@ def test_a_whole_hand_to_its_score_sheet_by_clicking_only(browser, coach_server)
         assert "Coach:" in hand.locator(".ct-coach").inner_text()
         hand.get_by_role("button", name="Undo my last turn").click()
         page.wait_for_function("() => document.querySelector('.ct-turn').dataset.moves === '0'")
-        expect(hand.locator(".ct-card-toggle")).to_have_text(first_cards)
-        # one turn by keyboard only: Tab to a button or card, Enter or Space presses it
-        focused = "() => document.activeElement && document.activeElement.textContent.trim()"
+        page.wait_for_function(f"() => Array.from(document.querySelectorAll('{CARDS}')).map(e => e.dataset.code)"
+                               f".join(' ') === {' '.join(first_cards)!r}")
+        # one turn by keyboard only: Tab to a button or card, Enter or Space presses it (the table's own keys, arrows
+        # and Enter in the hand, are tested in test_browser_table.py)
+        focused = ("() => document.activeElement && (document.activeElement.dataset.code || "
+                   "document.activeElement.textContent.replace('⏎', '').trim())")
 
         def tab_to(text: str) -> None:
             for _ in range(80):
-                page.keyboard.press("Tab")
                 if page.evaluate(focused) == text:
                     return
+                page.keyboard.press("Tab")
             pytest.fail(f"Tab never reached {text!r}")
 
         tab_to("Draw from the stock")
         page.keyboard.press("Enter")
         wait_moves_past(page, 0)
-        card = hand.locator(".ct-card-toggle").first.inner_text().strip()
+        card = codes(hand)[0]
+        page.locator("body").focus()
         tab_to(card)
         page.keyboard.press("Space")
         hand.locator(".ct-selected", has_text="selected:").wait_for()
         tab_to("Discard the selected card")
         page.keyboard.press("Enter")
         wait_moves_past(page, 1)
-        assert hand.locator(".ct-event-you", has_text=f"You: Discard {card}.").count() == 1
+        assert hand.locator(".ct-event-you", has_text=f"You: Discard {Card(card).text}.").count() == 1
         # the whole hand: draw (or end the hand when the stock is used up), click a card, discard it
         turns = play_to_the_score_sheet(page, hand)
         sheet = hand.locator(".ct-score-sheet")
@@ -185,19 +201,19 @@ def test_classic_for_two_and_samba_to_their_score_sheets_by_clicking_only(browse
         hand.get_by_role("combobox", name="Rules").select_option(label=title)
         page.wait_for_function(f"() => document.querySelector('.ct-turn').textContent.includes('· {title} ·')")
         hand.get_by_role("combobox", name="Other players").select_option(label="random bots")
-        hand.get_by_text("Your turn.").wait_for()
+        hand.locator(".ct-turn", has_text="Your turn.").wait_for()
         assert hand.locator(".ct-turn").inner_text().startswith(f"Hand 1 · {title} · move 1")
-        dealt = hand.locator(".ct-card-toggle").count()
+        dealt = hand.locator(CARDS).count()
         assert dealt == 15, dealt                      # both deal 15 cards (sources 000, 004)
         # one turn: two cards drawn, one discarded
         hand.get_by_role("button", name="Draw from the stock").click()
         wait_moves_past(page, 0)
-        expect(hand.locator(".ct-card-toggle")).to_have_count(dealt + 2)
-        hand.locator(".ct-card-toggle").first.click()
+        expect(hand.locator(CARDS)).to_have_count(dealt + 2)
+        hand.locator(CARDS).first.click()
         hand.locator(".ct-selected", has_text="selected:").wait_for()
         hand.get_by_role("button", name="Discard the selected card").click()
         hand.locator(".ct-coach").wait_for()
-        expect(hand.locator(".ct-card-toggle")).to_have_count(dealt + 1)
+        expect(hand.locator(CARDS)).to_have_count(dealt + 1)
         turns = 1 + play_to_the_score_sheet(page, hand, limit=80)
         sheet = hand.locator(".ct-score-sheet")
         text = sheet.inner_text()

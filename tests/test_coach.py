@@ -16,6 +16,7 @@ from canasta_tutor.engine.cards import Card, parse_cards
 from canasta_tutor.engine.melds import check_meld
 from canasta_tutor.game import Action, IllegalMove
 from canasta_tutor.widgets.coach import PlayAHand
+from canasta_tutor.widgets.render import card_html
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "lessons" / "10-play-a-hand.ipynb"
@@ -25,20 +26,25 @@ def visible(page: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
 
 
+def log_text(w: PlayAHand) -> str:
+    """The table's log, as the learner reads it."""
+    return " ".join(e["text"] for e in w.table.log)
+
+
 def play_simply(w: PlayAHand, limit: int = 400) -> int:
     """Play the learner's seat to the end of the hand by pressing buttons: draw (or end the hand when the stock is
     used up), then discard the first card. Returns the number of button presses."""
     presses = 0
     while not w.hand.over:
-        shown = [k for k, b in w.buttons.items() if b.layout.display != "none"]
+        shown = w.shown_moves
         if "draw" in shown:
-            w.buttons["draw"].click()
+            w.press("draw")
         elif "end" in shown:
-            w.buttons["end"].click()
+            w.press("end")
         else:
             assert "discard" in shown, shown
-            w.toggles[0].value = True
-            w.buttons["discard"].click()
+            w.table.selected = [0]
+            w.press("discard")
         presses += 1
         assert presses < limit, "the hand does not end"
     return presses
@@ -56,8 +62,8 @@ def greedy(hand: CoachedHand):
 @pytest.mark.parametrize("rules", ["classic", "classic-2p", "samba"])
 def test_a_whole_hand_played_by_buttons_ends_with_both_teams_score_sheets(rules):
     w = PlayAHand(rules=rules, level="random", seed=5)
-    assert w.hand.your_turn and w.buttons["draw"].layout.display != "none"
-    assert w.buttons["discard"].layout.display == "none"  # not before drawing
+    assert w.hand.your_turn and "draw" in w.shown_moves
+    assert "discard" not in w.shown_moves  # not before drawing
     assert w.sheet.value == ""
     play_simply(w)
     sheet = visible(w.sheet.value)
@@ -77,16 +83,16 @@ def test_a_whole_hand_played_by_buttons_ends_with_both_teams_score_sheets(rules)
     ours, theirs = (("You and your partner", "Left opponent and right opponent") if w.hand.players == 4
                     else ("You", "Your opponent"))
     assert re.search(rf"{ours} : -?\d+ points", sheet) and re.search(rf"{theirs} : -?\d+ points", sheet), sheet
-    assert all(b.layout.display == "none" for b in w.buttons.values())  # no moves once the hand is over
-    assert "is over" in visible(w.log_box.value)
+    assert w.shown_moves == []  # no moves once the hand is over
+    assert "is over" in log_text(w)
 
 
 def test_bots_turns_are_told_with_their_own_sentences():
     w = PlayAHand(level="random", seed=5)
-    w.buttons["draw"].click()
-    w.select(w.toggles and w._hand_cards()[0].code)
-    w.buttons["discard"].click()
-    log = visible(w.log_box.value)
+    w.press("draw")
+    w.select(w._hand_cards()[0].code)
+    w.press("discard")
+    log = log_text(w)
     for who in ("Left opponent", "Your partner", "Right opponent"):
         assert re.search(who + r": (Draw from the stock|Take the pile)[^.]*\. “I picked one of the \d+ legal moves",
                          log)
@@ -117,11 +123,11 @@ def test_the_coach_compares_each_turn_with_its_bot_and_says_so():
 def test_the_coach_box_shows_the_comparison_after_a_turn():
     w = PlayAHand(level="random", seed=5)
     assert w.coach_box.value == ""
-    w.buttons["draw"].click()
+    w.press("draw")
     advice, _ = w.hand.advice()
     other = next(a for a in w.hand.legal() if a.kind == "discard" and a != advice)
     w.select(other.cards[0].code)
-    w.buttons["discard"].click()
+    w.press("discard")
     text = visible(w.coach_box.value)
     assert "Coach:" in text and ("differently" in text or "same way" in text)
     if advice.kind == "discard":
@@ -131,13 +137,13 @@ def test_the_coach_box_shows_the_comparison_after_a_turn():
 # --- illegal moves -------------------------------------------------------------------------------------------
 def test_an_illegal_meld_is_refused_with_the_engines_reason_and_nothing_changes():
     w = PlayAHand(level="random", seed=5)
-    w.buttons["draw"].click()
-    assert w.buttons["meld"].layout.display != "none"  # seed 5 offers an opening meld
+    w.press("draw")
+    assert "meld" in w.shown_moves  # seed 5 offers an opening meld
     hand_before = list(w._hand_cards())
     history = len(w.hand.state.history)
     card = hand_before[0]
     w.select(card.code)
-    w.buttons["meld"].click()
+    w.press("meld")
     refusal = visible(w.feedback.value).strip()
     engine = check_meld([card], "classic")  # the engine's own words for this meld
     assert not engine.ok
@@ -146,7 +152,7 @@ def test_an_illegal_meld_is_refused_with_the_engines_reason_and_nothing_changes(
     assert w._hand_cards() == hand_before and len(w.hand.state.history) == history
     # the legal move still works afterwards
     w.select(hand_before[-1].code)
-    w.buttons["discard"].click()
+    w.press("discard")
     assert w.feedback.value == "" and len(w.hand.state.history) > history
 
 
@@ -161,20 +167,20 @@ def test_taking_a_pile_the_wrong_way_is_refused_with_the_engines_reasons():
 
 def test_a_discard_needs_one_selected_card():
     w = PlayAHand(level="random", seed=5)
-    w.buttons["draw"].click()
-    w.buttons["discard"].click()
+    w.press("draw")
+    w.press("discard")
     assert "Select exactly one card to discard" in w.feedback.value
     w.select(*[c.code for c in w._hand_cards()[:2]])
-    w.buttons["discard"].click()
+    w.press("discard")
     assert "you selected 2" in w.feedback.value
 
 
 def test_a_meld_selected_by_the_learner_is_the_engines_legal_meld():
     w = PlayAHand(level="random", seed=5)
-    w.buttons["draw"].click()
+    w.press("draw")
     meld = next(a for a in w.hand.legal() if a.kind == "meld")
     w.select(*[c.code for m in reversed(meld.melds) for c in reversed(m)])  # any order of clicking
-    w.buttons["meld"].click()
+    w.press("meld")
     assert w.feedback.value == "" and w.hand.state.history[-1] == meld
     for m in meld.melds:
         assert m in w.hand.observation().melds
@@ -185,20 +191,20 @@ def test_undo_takes_back_the_last_turn_and_the_bots_turns_after_it():
     w = PlayAHand(level="random", seed=7)
     assert w.undo_button.disabled
     start_hand, start_pile = w._hand_cards(), w.hand.observation().pile
-    w.buttons["draw"].click()
+    w.press("draw")
     w.select(w._hand_cards()[0].code)
-    w.buttons["discard"].click()
+    w.press("discard")
     after_one = (w._hand_cards(), w.hand.observation().pile, len(w.hand.state.history))
     assert len(w.hand.state.history) > 2  # the bots played too
     assert not w.undo_button.disabled
     w.undo_button.click()
     assert w._hand_cards() == start_hand and w.hand.observation().pile == start_pile
-    assert w.hand.state.history == [] and w.buttons["draw"].layout.display != "none"
-    assert "took back" in visible(w.log_box.value)
+    assert w.hand.state.history == [] and "draw" in w.shown_moves
+    assert "took back" in log_text(w)
     # the same turn again meets the same bots' answers
-    w.buttons["draw"].click()
+    w.press("draw")
     w.select(after_one[0] and w._hand_cards()[0].code)
-    w.buttons["discard"].click()
+    w.press("discard")
     assert (w._hand_cards(), w.hand.observation().pile, len(w.hand.state.history)) == after_one
 
 
@@ -235,10 +241,10 @@ def test_the_rules_choice_deals_a_hand_of_those_rules():
     assert len(w._hand_cards()) == 11 and w.hand.players == 4
     w.rules_choice.value = "classic-2p"
     assert w.hand.rules.name == "classic-2p" and w.hand.players == 2 and len(w._hand_cards()) == 15
-    assert "Your opponent" in visible(w.table.value)
+    assert [(s["place"], s["name"]) for s in w.table.view["seats"]] == [("south", "You"), ("north", "Your opponent")]
     w.rules_choice.value = "samba"
     assert w.hand.rules.name == "samba" and len(w._hand_cards()) == 15
-    w.buttons["draw"].click()
+    w.press("draw")
     assert len(w._hand_cards()) == 17  # samba draws two
 
 
@@ -269,12 +275,17 @@ def test_another_seat_plays_too():
     assert len(hand.log) > 1  # the seats before the learner's played first
 
 
-def test_every_button_is_labelled_and_the_hand_is_drawn_as_card_toggles():
+def test_every_move_is_labelled_and_the_hand_is_drawn_as_the_lessons_cards():
+    """The table's move buttons carry the coach's labels, and its cards are the lessons' drawing (render.card_html)
+    of exactly the cards of the hand (before: grey text buttons unlike every other lesson)."""
     w = PlayAHand(level="random", seed=5)
-    assert all(b.description for b in w.buttons.values()) and set(w.buttons) == set(KIND_LABELS)
-    assert all("ct-card-toggle" in t._dom_classes for t in w.toggles)
-    assert [t.description for t in w.toggles] == [("Joker" if c.rank == "JK" else c.text) for c in w._hand_cards()]
-    assert "ct-card" in w.table.value  # the pile and melds drawn as cards
+    assert w.table.moves == [{"kind": "draw", "label": KIND_LABELS["draw"]}]
+    w.press("draw")
+    assert [m["label"] for m in w.table.moves] == [KIND_LABELS[k] for k in w.hand.legal_kinds()]
+    assert Counter(w._hand_cards()) == Counter(w.hand.observation().hand)
+    for size in ("small", "normal"):
+        for code in w.table.hand:
+            assert w.table.faces[size][code] == card_html(code, size=size, title="")
 
 
 # --- the lesson ----------------------------------------------------------------------------------------------
@@ -311,8 +322,8 @@ def test_the_engine_side_of_the_coach_imports_no_jupyter():
 def test_taking_the_pile_one_of_several_ways_is_chosen_by_the_selected_cards():
     w = PlayAHand(level="random", seed=11)
     ways = [a for a in w.hand.legal() if a.kind == "take_pile"]
-    assert len(ways) > 1 and w.buttons["take_pile"].layout.display != "none"
-    w.buttons["take_pile"].click()
+    assert len(ways) > 1 and "take_pile" in w.shown_moves
+    w.press("take_pile")
     text = visible(w.feedback.value).strip()
     assert "Select the cards from your hand that take the pile with its top card" in text, text
     assert w.hand.state.history == []
@@ -330,7 +341,7 @@ def test_taking_the_pile_one_of_several_ways_is_chosen_by_the_selected_cards():
     top = w.hand.observation().pile[-1]
     pile = len(w.hand.observation().pile)
     w.select(*[c.code for c in cards])
-    w.buttons["take_pile"].click()
+    w.press("take_pile")
     assert w.feedback.value == "" and w.hand.state.history == [chosen]
     assert all(m in w.hand.observation().melds for m in chosen.melds) and top in chosen.melds[0]
     assert len(w._hand_cards()) == 11 - sum(len(m) for m in chosen.melds) + pile
@@ -344,18 +355,18 @@ def test_a_card_is_added_to_a_meld_chosen_from_the_list():
         w.hand.play(greedy(w.hand))
     w.update()
     lay = next(a for a in w.hand.legal() if a.kind == "lay_off")
-    assert w.buttons["lay_off"].layout.display != "none" and w.target.layout.display != "none"
+    assert "lay_off" in w.shown_moves and w.table.targets
     meld = w.hand.observation().melds[lay.target]
-    assert [v for _label, v in w.target.options] == list(range(len(w.hand.observation().melds)))
+    assert [t["index"] for t in w.table.targets] == list(range(len(w.hand.observation().melds)))
     w.select(*[c.code for c in lay.cards])
-    w.target.value = lay.target
-    w.buttons["lay_off"].click()
+    w.table.target = lay.target
+    w.press("lay_off")
     assert w.feedback.value == "" and w.hand.state.history[-1] == lay
     assert w.hand.observation().melds[lay.target] == meld + lay.cards
     # a card that does not fit the meld is refused with the engine's reason
     wrong = next(c for c in w._hand_cards() if not c.is_wild and c.rank != meld[0].rank)
     w.select(wrong.code)
-    w.buttons["lay_off"].click()
+    w.press("lay_off")
     assert "Not allowed:" in w.feedback.value and w.hand.state.history[-1] == lay
 
 
@@ -366,10 +377,10 @@ def test_going_out_by_the_button_ends_the_hand_with_the_going_out_bonus_on_our_s
             break
         w.hand.play(greedy(w.hand))
     w.update()
-    assert w.buttons["go_out"].layout.display != "none"
-    w.buttons["go_out"].click()
+    assert "go_out" in w.shown_moves
+    w.press("go_out")
     assert w.hand.over and w.hand.state.went_out[0] == w.hand.seat
-    assert "You went out" in visible(w.log_box.value)
+    assert "You went out" in log_text(w)
     (ours, our_sheet), (_theirs, their_sheet) = w.hand.score_sheets()
     assert any(i.label == "Going out" and i.points > 0 for i in our_sheet.items)
     assert not any(i.label == "Going out" and i.points for i in their_sheet.items)
@@ -597,13 +608,18 @@ def test_a_meld_of_two_ranks_is_refused_for_its_ranks_not_card_by_card():
     assert len(_meld_move([], parse_cards("5H 5S 5D KH KS"), rules).melds) == 2
 
 
-def test_the_table_counts_cards_in_the_singular_and_the_deal_nests_no_brackets():
-    """"Right opponent: 1 cards" and "Hand 1 is dealt (Classic Canasta (four players, two partnerships))"."""
+def test_the_table_counts_each_seats_cards_and_the_deal_nests_no_brackets():
+    """Each seat's count is its hand's, one card too (the page writes "1 card"); "Hand 1 is dealt (Classic Canasta
+    (four players, two partnerships))" once nested brackets."""
     import dataclasses
+
+    from canasta_tutor.widgets.table_model import table_view
 
     w = PlayAHand(rules="classic", level="random", seed=5)
     obs = dataclasses.replace(w.hand.observation(), hand_sizes=(11, 1, 11, 1), stock_left=1)
-    text = visible(w._table_html(w.hand, obs))
-    assert "Left opponent: 1 card, Your partner: 11 cards, Right opponent: 1 card · stock: 1 card" in text, text
+    view = table_view(obs).to_json()
+    assert [(s["name"], s["cards"]) for s in view["seats"]] == [
+        ("You", 11), ("Left opponent", 1), ("Your partner", 11), ("Right opponent", 1)]
+    assert view["stock"] == 1
     assert w.hand.log[0].text == "Hand 5 is dealt: Classic Canasta (four players, two partnerships)."
-    assert "(11 cards;" in visible(w.hand_label.value)
+    assert len(w.table.hand) == 11

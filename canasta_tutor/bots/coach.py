@@ -168,11 +168,14 @@ def bot_words(move: str, reason: str) -> str:
 class Event:
     """One line of the hand's story: who (``player``; ``None`` for the table) and what, in a sentence.
 
-    ``kind``: ``deal``, ``bot``, ``you``, ``coach``, ``undo`` or ``end``."""
+    ``kind``: ``deal``, ``bot``, ``you``, ``coach``, ``undo`` or ``end``. A move's line carries the ``action``
+    and the mover's side's ``melds`` before it (so that a view can show the move where it happened)."""
 
     player: int | None
     text: str
     kind: str = "bot"
+    action: Action | None = None
+    melds: tuple = ()
 
 
 def player_name(player: int, seat: int, players: int) -> str:
@@ -314,7 +317,7 @@ class CoachedHand:
             new = Counter(self.observation().hand) - Counter(obs.hand)
             if new:
                 text += f" New in your hand: {format_cards(sorted(new.elements(), key=sort_key))}."
-        self.log.append(Event(self.seat, text, "you"))
+        self.log.append(Event(self.seat, text, "you", action, tuple(obs.melds)))
         if advice != action:
             # one note per move the coach would have made: the latest says it best ("you could have put more
             # cards down first" at the discard, after "I would have chosen" at a lay-off that differed)
@@ -362,7 +365,7 @@ class CoachedHand:
             text = f"{self.name(player)}: {move}"
             if reason:
                 text += f" {bot_words(move, reason)}"
-            self.log.append(Event(player, text, "bot"))
+            self.log.append(Event(player, text, "bot", action, tuple(obs.melds)))
         if self.over:
             self.log.append(Event(None, self._ending(), "end"))
         return moves

@@ -1,15 +1,18 @@
-"""Lesson 10: play a hand with a coach (``PlayAHand()``), drawn with ipywidgets over :mod:`canasta_tutor.bots.coach`.
+"""Lesson 10: play a hand with a coach (``PlayAHand()``), at a card table (:class:`~.table.CardTable`) over
+:mod:`canasta_tutor.bots.coach`.
 
-The learner's cards are toggle buttons (click to select); a button for each kind of action legal now acts on the
-selected cards; the engine refuses an illegal choice with its reason, in a sentence; the bots' turns are told in
-their own sentences; after each of the learner's turns the coach says what it would have done differently.
-Every button can be reached with Tab and pressed with Enter or Space; the layout wraps at 360 px.
+The table shows the hand as the learner sees it (partner across, opponents left and right, the melds, the stock and
+the pile, the learner's cards at the bottom); the learner selects cards by click, tap or keyboard and plays the
+moves legal now from buttons (or Enter); the engine refuses an illegal choice with its reason, in a sentence; the
+bots' moves are shown where they happened, announced in the table's live region and kept in its log; after each of
+the learner's turns the coach says what it would have done differently.
 Nothing here knows a rule: the game model decides, the coach compares.
 """
 
 from __future__ import annotations
 
 import html
+import re
 
 import ipywidgets as widgets
 
@@ -23,21 +26,40 @@ from ..bots.coach import (
     bot_words,
     default_level,
 )
-from ..engine.cards import Card, sort_key
+from ..engine.cards import Card, format_cards
 from ..engine.errors import CanastaError
 from ..engine.rules import PRESETS
-from ..game import IllegalMove
-from .cardbuttons import card_button
-from .render import cards_html, melds_html, pile_html
+from ..game import DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE, IllegalMove
+from .table import CardTable
+from .table_model import announce, move_view, table_view
 from .variants import short_title
 
 _BAD = "#b71c1c"
 _COACH = "#0d47a1"
-_LOG_LINES = 14
+#: How many lines of the hand's story the table's log keeps.
+_LOG_LINES = 60
+#: The move Enter plays, by how many cards are selected (none, one, two or more): the first of each list that is
+#: legal now.
+_DEFAULT_ORDER = ((DRAW, END, GO_OUT, DISCARD, TAKE_PILE, MELD),
+                  (TAKE_PILE, DISCARD, LAY_OFF, SWAP, MELD, DRAW),
+                  (TAKE_PILE, MELD, LAY_OFF, GO_OUT, DISCARD, DRAW))
 
 
 def _box(children=(), **layout) -> widgets.HBox:
     return widgets.HBox(list(children), layout=widgets.Layout(flex_flow="row wrap", max_width="100%", **layout))
+
+
+def default_moves(kinds) -> list[str]:
+    """The move Enter plays with none, one, and two or more cards selected, of the legal ``kinds``.
+
+    >>> default_moves(["draw", "take_pile"]), default_moves(["meld", "lay_off", "discard"])
+    (['draw', 'take_pile', 'take_pile'], ['discard', 'discard', 'meld'])
+    """
+    kinds = list(kinds)
+    out = []
+    for order in _DEFAULT_ORDER:
+        out.append(next((k for k in order if k in kinds), kinds[0] if kinds else ""))
+    return out
 
 
 class PlayAHand(widgets.VBox):
@@ -65,22 +87,10 @@ class PlayAHand(widgets.VBox):
         self.next_button = widgets.Button(description="Next hand", tooltip="deal the hand with the next number",
                                           layout=widgets.Layout(width="auto"))
         self.next_button.on_click(lambda _b: self.deal(self.number.value % MAX_HAND_NUMBER + 1))
-        self.table = widgets.HTML(layout=widgets.Layout(max_width="100%"))
-        self.log_box = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        self.table = CardTable(layout=widgets.Layout(max_width="100%"))
+        self.table.on_press(self.press)
         self.coach_box = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.feedback = widgets.HTML(layout=widgets.Layout(max_width="100%"))
-        self.hand_label = widgets.HTML()
-        self.hand_box = _box()
-        self.target = widgets.Dropdown(description="onto:", style={"description_width": "initial"},
-                                       layout=widgets.Layout(width="auto", max_width="100%"))
-        self.buttons: dict[str, widgets.Button] = {}
-        for kind, label in KIND_LABELS.items():  # made once, shown when legal: keyboard focus stays where it was
-            b = widgets.Button(description=label, button_style="primary" if kind in ("draw", "discard") else "",
-                               layout=widgets.Layout(width="auto", display="none"))
-            b.on_click(lambda _b, k=kind: self.press(k))
-            b.add_class(f"ct-action-{kind}")
-            self.buttons[kind] = b
-        self.actions = _box(list(self.buttons.values()) + [self.target])
         self.undo_button = widgets.Button(description="Undo my last turn", tooltip="take back your last turn",
                                           layout=widgets.Layout(width="auto"))
         self.undo_button.on_click(lambda _b: self.undo())
@@ -89,13 +99,11 @@ class PlayAHand(widgets.VBox):
                                           layout=widgets.Layout(width="auto"))
         self.hint_button.on_click(lambda _b: self.hint())
         self.sheet = widgets.HTML(layout=widgets.Layout(max_width="100%"))
-        self.toggles: list[widgets.ToggleButton] = []
         self.children = [
             _box([self.rules_choice, self.level_choice]),
             # the buttons sit beside the number box, not beside its label (which goes above the box on a phone)
             _box([self.number, self.deal_button, self.next_button], align_items="flex-end"),
-            self.table, self.log_box, self.coach_box, self.feedback,
-            self.hand_label, self.hand_box, self.actions, _box([self.hint_button, self.undo_button]), self.sheet]
+            self.feedback, self.table, self.coach_box, _box([self.hint_button, self.undo_button]), self.sheet]
         self.add_class("ct-coached-hand")
         self.hand: CoachedHand | None = None
         self.deal(seed)
@@ -114,31 +122,39 @@ class PlayAHand(widgets.VBox):
             return
         self._say("")
         self.coach_box.value = ""
+        self._shown_from = 0
         self.update()
 
     def select(self, *codes: str) -> None:
         """Select exactly these cards of the hand (one card per code, as clicking them would)."""
         wanted = [Card(c) for c in codes]
-        for toggle, card in zip(self.toggles, self._hand_cards()):
+        chosen = []
+        for i, card in enumerate(self._hand_cards()):
             if card in wanted:
                 wanted.remove(card)
-                toggle.value = True
-            else:
-                toggle.value = False
+                chosen.append(i)
         if wanted:
             raise CanastaError(f"select: {' '.join(c.code for c in wanted)} not in your hand")
+        self.table.selected = chosen
 
     @property
     def selected(self) -> list[Card]:
-        return [card for toggle, card in zip(self.toggles, self._hand_cards()) if toggle.value]
+        cards = self._hand_cards()
+        return [cards[i] for i in self.table.selected if 0 <= i < len(cards)]
+
+    @property
+    def shown_moves(self) -> list[str]:
+        """The kinds of the moves whose buttons the table shows now."""
+        return [m["kind"] for m in self.table.moves]
 
     def press(self, kind: str) -> None:
         """Press the button for ``kind`` (``draw``, ``take_pile``, ``meld``, ``lay_off``, ``discard``...)."""
         hand = self.hand
         if hand is None:
             return
+        start = len(hand.log)
         try:
-            hand.play(hand.move(kind, self.selected, self.target.value))
+            hand.play(hand.move(kind, self.selected, self.table.target))
         except IllegalMove as e:
             self._say(_refusal(e.verdict), error=True)
             return
@@ -146,6 +162,7 @@ class PlayAHand(widgets.VBox):
             self._say(str(e), error=True)
             return
         self._say("")
+        self._shown_from = start
         self.update()
 
     def hint(self) -> None:
@@ -161,6 +178,7 @@ class PlayAHand(widgets.VBox):
     def undo(self) -> None:
         if self.hand is not None and self.hand.undo():
             self._say("")
+            self._shown_from = len(self.hand.log) - 1
             self.update()
         else:
             self._say("There is no turn of yours to take back yet.", error=True)
@@ -170,77 +188,76 @@ class PlayAHand(widgets.VBox):
         if not text:
             self.feedback.value = ""
             return
-        colour, cls, role = (_BAD, "ct-refusal", "alert") if error else (_COACH, "ct-hint", "status")
-        self.feedback.value = (f"<div class='ct-feedback {cls}' role='{role}' tabindex='-1' style='color:{colour}'>"
+        # a refusal is an alert and leaves the focus at the table (the page moves it to a .ct-feedback): the learner
+        # plays on by keyboard; the coach's hint, asked for by its button, takes the focus
+        colour, cls, role = (_BAD, "ct-refusal", "alert") if error else (_COACH, "ct-hint ct-feedback", "status")
+        self.feedback.value = (f"<div class='{cls}' role='{role}' tabindex='-1' style='color:{colour}'>"
                                f"{html.escape(text)}</div>")
 
     def _hand_cards(self) -> list[Card]:
-        return sorted(self.hand.observation().hand, key=sort_key) if self.hand is not None else []
+        return [Card(c) for c in self.table.hand]
+
+    def _new_events(self):
+        return self.hand.log[min(self._shown_from, len(self.hand.log)):]
 
     def update(self) -> None:
-        """Draw the hand as it is now. The table (with the move number) is written last, so that a page showing
-        the new move number shows the new cards and buttons too."""
+        """Draw the hand as it is now: the table, its moves and log in one update; the coach's words; the moves
+        since the learner's last one shown where they happened and announced."""
         hand = self.hand
         obs = hand.observation()
-        old = self.toggles
-        self.toggles = [card_button(c, toggle=True, width="60px" if c.rank == "JK" else "46px", height="44px",
-                                    tooltip=f"select {'the joker' if c.rank == 'JK' else c.text}")
-                        for c in self._hand_cards()]
-        for toggle in self.toggles:
-            toggle.observe(lambda _c: self._show_selected(), "value")
-        self.hand_box.children = self.toggles
-        for toggle in old:  # the old cards' views go away with them
-            toggle.close()
-        self._show_selected()
+        events = self._new_events()
+        recent = [move_view(e.player, e.action, hand.seat, hand.players, e.melds) for e in events
+                  if e.action is not None]
+        moves = len(hand.state.history)
+        turn = ("Your turn." if hand.your_turn else
+                "The hand is over." if hand.over else f"{hand.name(hand.state.current_player)} plays.")
+        status = f"Hand {hand.seed} · {short_title(hand.rules)} · move {moves + 1} · {turn}"
+        view = table_view(obs, recent=recent, moves=moves, status=status)
         kinds = hand.legal_kinds()
-        for kind, button in self.buttons.items():
-            button.layout.display = "" if kind in kinds else "none"
-        targets = hand.lay_off_targets()
-        self.target.options = [(f"{i + 1}: {' '.join(c.text for c in meld)}", i) for i, meld in targets]
-        self.target.layout.display = "" if "lay_off" in kinds or "swap" in kinds else "none"
+        targets = [(i, f"{i + 1}: {format_cards(meld)}") for i, meld in hand.lay_off_targets()] \
+            if LAY_OFF in kinds or SWAP in kinds else []
+        log = [(e.kind, e.text) for e in hand.log if e.kind != "coach"][-_LOG_LINES:]
+        self.table.show(view, moves=[(k, KIND_LABELS[k]) for k in kinds], defaults=default_moves(kinds),
+                        targets=targets, log=log)
         self.undo_button.disabled = not hand.can_undo
         self.hint_button.disabled = not hand.your_turn
-        lines = hand.log[-_LOG_LINES:]
-        items = "".join(f"<li class='ct-event ct-event-{e.kind}'>{html.escape(e.text)}</li>" for e in lines
-                        if e.kind != "coach")
-        self.log_box.value = (f"<div class='ct-log' role='log' aria-label='what happened'><b>What happened</b>"
-                              f"<ul style='margin:2px 0;padding-left:1.2em'>{items}</ul></div>")
         if hand.coach:
             head, *rest = hand.coach
             more = "".join(f"<li>{html.escape(t)}</li>" for t in rest)
-            self.coach_box.value = (f"<div class='ct-coach ct-feedback' role='status' tabindex='-1' "
+            # not a .ct-feedback (the page would move the focus out of the hand): the live region says it
+            self.coach_box.value = (f"<div class='ct-coach' "
                                     f"style='border-left:4px solid {_COACH};padding:4px 10px;color:{_COACH}'>"
                                     f"<b>Coach:</b> {html.escape(head)}"
                                     f"{f'<ul style=margin:2px 0>{more}</ul>' if more else ''}</div>")
         else:
             self.coach_box.value = ""
         self.sheet.value = self._sheet_html(hand) if hand.over else ""
-        self.table.value = self._table_html(hand, obs)
+        spoken = self._spoken(events, obs)
+        if hand.your_turn and (self._shown_from == 0 or any(e.kind == "bot" for e in events)):
+            spoken.append("Your turn.")
+        if spoken:
+            self.table.announce(" ".join(spoken))
 
-    def _show_selected(self) -> None:
-        chosen = self.selected
-        what = (f"selected: {' '.join(c.text for c in chosen)}" if chosen else "click cards to select them")
-        self.hand_label.value = (f"<b>Your hand</b> ({_cards(len(self.toggles))}; <span class='ct-selected'>"
-                                 f"{html.escape(what)}</span>)")
-
-    def _table_html(self, hand: CoachedHand, obs) -> str:
-        turn = ("<b>Your turn.</b>" if hand.your_turn else
-                "The hand is over." if hand.over else f"{hand.name(hand.state.current_player)} plays.")
-        others = ", ".join(f"{hand.name(p)}: {_cards(n)}" for p, n in enumerate(obs.hand_sizes)
-                           if p != hand.seat)
-        rules = hand.rules
-        moves = len(hand.state.history)
-        theirs = [c for t, reds in enumerate(obs.table_red_threes) if t != obs.team for c in reds]
-        parts = [f"<div class='ct-turn' data-moves='{moves}'>Hand {hand.seed} · {html.escape(short_title(rules))} · "
-                 f"move {moves + 1} · {turn}</div>",
-                 f"<div><small>{html.escape(others)} · stock: {_cards(obs.stock_left)}</small></div>",
-                 melds_html(obs.melds, rules, title="Your team's melds"),
-                 melds_html(obs.opponents_melds, rules, title="Opponents' melds").replace(
-                     "your team has not melded", "they have not melded"),
-                 f"<div><b>Red threes</b>: yours {cards_html(obs.red_threes, size='small', empty='none')}; "
-                 f"theirs {cards_html(theirs, size='small', empty='none')}</div>",
-                 pile_html(obs.pile)]
-        return "<div class='ct-table' style='max-width:100%'>" + "".join(parts) + "</div>"
+    def _spoken(self, events, obs) -> list[str]:
+        """What the live region says for ``events``: each move as a sentence ("Left opponent takes the pile with
+        9♣ 9♦."), the coach's words, the end of the hand."""
+        out = []
+        coached = False  # a coach's line follows another: no second "Coach:"
+        for e in events:
+            if e.action is not None:
+                text = announce(self.hand.name(e.player), e.action, e.melds)
+                if e.action.kind == DRAW and e.player == self.hand.seat:
+                    new = re.search(r"New in your hand: .*$", e.text)
+                    text += f" {new.group(0)}" if new else ""
+                out.append(text)
+            elif e.kind == "coach":
+                out.append(e.text if coached else f"Coach: {e.text}")
+                coached = True
+                continue
+            elif e.kind in ("end", "undo"):
+                out.append(e.text)
+            coached = False
+        return out
 
     def _sheet_html(self, hand: CoachedHand) -> str:
         parts = ["<style>.ct-score-sheet th, .ct-score-sheet td:last-child { white-space: nowrap; }</style>"
@@ -253,11 +270,6 @@ class PlayAHand(widgets.VBox):
         parts.append("<div>Press <i>Next hand</i> to play another, or type a hand number and "
                      "<i>Deal this hand</i>.</div></div>")
         return "".join(parts)
-
-
-def _cards(n: int) -> str:
-    """'1 card', '11 cards': a count at the table, in figures."""
-    return f"{n} card" if n == 1 else f"{n} cards"
 
 
 def _refusal(verdict) -> str:
