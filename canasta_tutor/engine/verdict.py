@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections import namedtuple
 from functools import partial
 
+from .i18n import gettext
+
 
 class Reason(namedtuple("Reason", "code text")):
     """One reason: a stable ``code`` and a plain sentence."""
@@ -51,15 +53,14 @@ class Verdict(namedtuple("VerdictFields", "ok reasons", defaults=((),))):
     @property
     def sentence(self) -> str:
         """Yes/No followed by the reasons, as one paragraph."""
-        head = "Yes" if self.ok else "No"
         if not self.reasons:
-            return head + "."
+            return gettext("Yes.") if self.ok else gettext("No.")
         first = self.reasons[0].text
         word = first.split(" ", 1)[0]
         if word.isalpha() and (len(word) == 1 or word[1:].islower()):
             first = first[0].lower() + first[1:]
-        rest = " ".join(r.text for r in self.reasons[1:])
-        return f"{head}: {first}" + (f" {rest}" if rest else "")
+        reasons = " ".join([first] + [r.text for r in self.reasons[1:]])
+        return (gettext("Yes: {reasons}") if self.ok else gettext("No: {reasons}")).format(reasons=reasons)
 
     def has(self, code: str) -> bool:
         return any(r.code == code for r in self.reasons)
