@@ -53,11 +53,12 @@ class GoOutPlan:
     def describe(self, melds) -> list[str]:
         out = []
         for idx, natural, wild in self.swaps:
-            swap = (_("swap {card} for the joker in {meld}") if wild.rank == "JK"
-                    else _("swap {card} for {wild} in {meld}"))
-            out.append(swap.format(card=natural, wild=wild, meld=format_cards(melds[idx])))
+            swap = (_("swap {card} for the joker in {target}") if wild.rank == "JK"
+                    else _("swap {card} for {wild} in {target}"))
+            out.append(swap.format(card=natural, wild=wild, target=format_cards(melds[idx])))
         for idx, cards in self.lay_offs:
-            out.append(_("lay off {cards} on {meld}").format(cards=format_cards(cards), meld=format_cards(melds[idx])))
+            out.append(_("lay off {cards} on {target}").format(cards=format_cards(cards),
+                                                               target=format_cards(melds[idx])))
         for meld in self.new_melds:
             out.append(_("meld {cards}").format(cards=format_cards(meld)))
         if self.discard is not None:
@@ -317,7 +318,8 @@ def _canastas_short(canastas: int, need: int) -> Reason:
     has = (ngettext("Your team would then have {count} canasta", "Your team would then have {count} canastas",
                     canastas).format(count=number_word(canastas)) if canastas
            else _("Your team would then have no canasta"))
-    return Reason("canastas-short", _("{has}; it needs {need} to go out.").format(has=has, need=number_word(need)))
+    return Reason("canastas-short", ngettext("{has}; it needs {need} to go out.", "{has}; it needs {need} to go out.",
+                                             need).format(has=has, need=number_word(need)))
 
 
 def _try_place(cards: list[Card], melds, info, rules, need: int, seq_options=None):

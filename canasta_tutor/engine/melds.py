@@ -26,6 +26,7 @@ from .cards import (
     MELD_WEIGHT,
     NATURAL_POINTS,
     NATURAL_RANKS,
+    RANK_PLURALS,
     SEQUENCE_ORDER,
     W_JOKER_SHIFT,
     W_RANK_SQUARES_SHIFT,
@@ -45,7 +46,7 @@ from .i18n import gettext as _
 from .i18n import ngettext
 from .numbers import join_words, number_word
 from .rules import CLASSIC, RuleSet, get_rules
-from .verdict import LazyReasons, Reason, Verdict, verdict_type
+from .verdict import LazyReasons, Reason, Verdict, lower_first, verdict_type
 
 GROUP, SEQUENCE, BLACK_THREES = "group", "sequence", "black-threes"
 #: The kinds of canasta a meld may be (``canasta`` of a :data:`MeldVerdict`), in one place.
@@ -240,7 +241,8 @@ def _red_three_problem(red: list[Card]) -> Reason:
 
 
 def _mixed_ranks_problem(shown: str, naturals: list[Card], rules: RuleSet) -> Reason:
-    kinds = join_words(sorted({rank_plural(c.rank) for c in naturals}))
+    # in the order of the English plurals (as before), each written in the reader's language
+    kinds = join_words(rank_plural(r) for r in sorted({c.rank for c in naturals}, key=RANK_PLURALS.__getitem__))
     if rules.sequences:
         text = _("A meld is cards of one rank; {shown} mixes {ranks}. A sequence must be of one suit.")
     else:
@@ -292,9 +294,12 @@ def _group_meld(cards, shown: str, rank: str, naturals: list[Card], wilds: list[
         detail = detail.format(count=_n(len(cards)), bonus=rules.mixed_canasta_bonus if wilds
                                else rules.natural_canasta_bonus)
     else:
-        detail = _("It needs {count} more for a canasta.").format(count=_n(CANASTA_SIZE - len(cards)))
+        short = CANASTA_SIZE - len(cards)
+        detail = ngettext("It needs {count} more for a canasta.", "It needs {count} more for a canasta.",
+                          short).format(count=_n(short))
     if wilds:
-        text = _("{shown} is a meld of {ranks}: {natural} natural and {wild} wild. {detail}")
+        text = ngettext("{shown} is a meld of {ranks}: {natural} natural and {wild} wild. {detail}",
+                        "{shown} is a meld of {ranks}: {natural} natural and {wild} wild. {detail}", len(wilds))
     else:
         text = _("{shown} is a meld of {ranks}: {natural} natural. {detail}")
     text = text.format(shown=shown, ranks=rank_plural(rank), natural=_n(len(naturals)), wild=_n(len(wilds)),
@@ -440,17 +445,17 @@ def check_add_to_meld(meld, cards, rules: RuleSet | str = CLASSIC, *, going_out:
     cards = as_cards(cards)
     before = check_meld(meld, rules, going_out=going_out)
     if not before.ok:
-        return MeldVerdict(False, (Reason("not-a-meld", _("{meld} is not a meld on the table.").format(
-                                              meld=format_cards(meld))),)
+        return MeldVerdict(False, (Reason("not-a-meld", _("{target} is not a meld on the table.").format(
+                                              target=format_cards(meld))),)
                            + before.reasons, points=before.points, cards=meld)
     if before.canasta == SAMBA:
-        return MeldVerdict(False, (Reason("samba-closed", _("{meld} is a samba: it is closed, nothing more may be "
-                                                            "added.").format(meld=format_cards(meld))),),
+        return MeldVerdict(False, (Reason("samba-closed", _("{target} is a samba: it is closed, nothing more may be "
+                                                            "added.").format(target=format_cards(meld))),),
                            kind=SEQUENCE, rank=before.rank, canasta=SAMBA, points=before.points, cards=meld)
     after = check_meld(meld + cards, rules, going_out=going_out)
     if not after.ok:
-        lead = Reason("cannot-add", _("{cards} cannot be laid off on {meld}.").format(
-            cards=format_cards(cards), meld=format_cards(meld)))
+        lead = Reason("cannot-add", _("{cards} cannot be laid off on {target}.").format(
+            cards=format_cards(cards), target=format_cards(meld)))
         return MeldVerdict(False, (lead,) + after.reasons, kind=after.kind, rank=after.rank,
                            points=after.points, cards=meld + cards)
     extra = []
@@ -460,8 +465,8 @@ def check_add_to_meld(meld, cards, rules: RuleSet | str = CLASSIC, *, going_out:
                                                            cards=format_cards(cards),
                                                            natural=rules.natural_canasta_bonus,
                                                            mixed=rules.mixed_canasta_bonus)))
-    lead = Reason("added", _("{cards} can be laid off on {meld}.").format(cards=format_cards(cards),
-                                                                          meld=format_cards(meld)))
+    lead = Reason("added", _("{cards} can be laid off on {target}.").format(cards=format_cards(cards),
+                                                                          target=format_cards(meld)))
     return MeldVerdict(True, (lead,) + after.reasons[:1] + tuple(extra), kind=after.kind, rank=after.rank,
                        canasta=after.canasta, points=after.points, cards=meld + cards)
 
@@ -513,19 +518,19 @@ def check_swap(hand, melds=(), rules: RuleSet | str = CLASSIC, *, card=None) -> 
                 problems.append(Reason("no-group", _("Your team has no group of {ranks} for {card} to go "
                                                      "into.").format(ranks=rank_plural(c.rank), card=c)))
         elif len(meld) >= CANASTA_SIZE:
-            problems.append(Reason("swap-canasta", _("{meld} is a canasta: its wild cards stay.").format(
-                meld=format_cards(meld))))
+            problems.append(Reason("swap-canasta", _("{target} is a canasta: its wild cards stay.").format(
+                target=format_cards(meld))))
         elif not wilds:
             if card is not None:
-                problems.append(Reason("no-wild-in-group", _("{meld} holds no wild card to swap.").format(
-                    meld=format_cards(meld))))
+                problems.append(Reason("no-wild-in-group", _("{target} holds no wild card to swap.").format(
+                    target=format_cards(meld))))
         else:
             wild = max(wilds, key=lambda w: w.points)
             if wild.rank == "JK":
-                text = _("You may put {card} in place of the joker in {meld} and keep the joker to use this turn.")
+                text = _("You may put {card} in place of the joker in {target} and keep the joker to use this turn.")
             else:
-                text = _("You may put {card} in place of {wild} in {meld} and keep {wild} to use this turn.")
-            return SwapVerdict(True, (Reason("swap", text.format(card=c, wild=wild, meld=format_cards(meld))),),
+                text = _("You may put {card} in place of {wild} in {target} and keep {wild} to use this turn.")
+            return SwapVerdict(True, (Reason("swap", text.format(card=c, wild=wild, target=format_cards(meld))),),
                                card=c, wild=wild, meld=meld)
     if not problems:
         problems.append(Reason("nothing-to-swap", _("None of your team's unfinished groups holds a wild card that a "
@@ -547,14 +552,12 @@ def check_team_melds(melds: Iterable, rules: RuleSet | str = CLASSIC, *, going_o
         v = verdicts[i - 1] if verdicts is not None else check_meld(meld, rules, going_out=going_out)
         if not v.ok:
             texts = [r.text for r in v.reasons]
-            first = texts[0]
-            if first.split(" ", 1)[0].isalpha():
-                first = first[0].lower() + first[1:]
+            first = lower_first(texts[0], any_word=True)
             if meld:
-                text = _("Meld {number} ({meld}) is not a legal meld: {reasons}")
+                text = _("Meld {number} ({target}) is not a legal meld: {reasons}")
             else:
                 text = _("Meld {number} (empty) is not a legal meld: {reasons}")
-            problems.append(Reason("invalid-meld", text.format(number=i, meld=format_cards(meld),
+            problems.append(Reason("invalid-meld", text.format(number=i, target=format_cards(meld),
                                                                reasons=" ".join([first] + texts[1:]))))
             continue
         if v.kind in (GROUP, BLACK_THREES):

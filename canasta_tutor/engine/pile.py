@@ -367,11 +367,11 @@ def _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, pla
         fields = {"ranks": rank_plural(top.rank), "cards": format_cards(used), "top": top}
         if team_meld is not None:
             reasons.append(Reason("take-with-pair", _("You hold two natural {ranks} ({cards}), and {top} with them "
-                                                      "goes on your meld {meld}.").format(
-                                                          meld=format_cards(team_meld), **fields)))
+                                                      "goes on your meld {target}.").format(
+                                                          target=format_cards(team_meld), **fields)))
         else:
             reasons.append(Reason("take-with-pair", _("You hold two natural {ranks} ({cards}) to meld with {top}: "
-                                                      "{meld}.").format(meld=format_cards(meld), **fields)))
+                                                      "{target}.").format(target=format_cards(meld), **fields)))
     elif method == "natural-and-wild":
         reasons.append(Reason("take-with-natural-and-wild", _("The pile is not frozen for your team, so one natural "
                                                               "{rank} and a wild card ({cards}) can meld with "
@@ -379,7 +379,7 @@ def _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, pla
                                                                                cards=format_cards(used), top=top)))
     else:
         reasons.append(Reason("take-lay-off", _("The pile is not frozen for your team and {top} can be laid off on "
-                                                "your meld {meld}.").format(top=top, meld=format_cards(team_meld))))
+                                                "your meld {target}.").format(top=top, target=format_cards(team_meld))))
     if frozen.ok:
         reasons.extend(frozen.reasons)
     reasons.extend(reasons_min)
@@ -450,7 +450,7 @@ def check_shown_cards(situation: Situation, *, shown=()) -> Verdict:
         ways, _failures = ways
         for method, _used, meld, _after in ways:
             if method == pattern:
-                what = (_("{top} goes on your meld {meld}.").format(top=top, meld=format_cards(meld[:-1]))
+                what = (_("{top} goes on your meld {target}.").format(top=top, target=format_cards(meld[:-1]))
                         if method == "lay-off" else
                         _("{cards} with {top} make a meld.").format(cards=format_cards(shown), top=top))
                 return Verdict(True, (Reason("shown-ok", what[0].upper() + what[1:]),))
@@ -511,8 +511,8 @@ def _take_options(hand, melds, top, frozen: bool, rules: RuleSet):
             closed = not rules.take_onto_canasta and check_meld(team_meld, rules).canasta != NONE
             if closed:
                 failures.append(Reason("canasta-closed-for-pile", _("Under these rules the top card may not be laid "
-                                                                    "off on a finished canasta ({meld}).").format(
-                                                                        meld=format_cards(team_meld))))
+                                                                    "off on a finished canasta ({target}).").format(
+                                                                        target=format_cards(team_meld))))
             elif _fits(team_meld, (top,), rules):
                 grown = team_meld + (top,)
                 options.append(("lay-off", (), grown, _replace(melds, index, grown)))

@@ -140,8 +140,8 @@ class RuleSet:
         table = self.opening_table
         for i, (lowest, value) in enumerate(table):
             nxt = table[i + 1][0] if i + 1 < len(table) else None
-            band = (_("below {score}").format(score=nxt) if lowest is None
-                    else _("{score} or more").format(score=lowest) if nxt is None
+            band = (_("below {value}").format(value=nxt) if lowest is None
+                    else _("{value} or more").format(value=lowest) if nxt is None
                     else _("{lowest} to {highest}").format(lowest=lowest, highest=nxt - 5))
             rows.append((band, value, lowest, nxt))
         return rows

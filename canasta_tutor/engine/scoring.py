@@ -78,8 +78,8 @@ class ScoreSheet:
 
     @property
     def explanation(self) -> list[str]:
-        with_detail, bare = _("{item}: {points} ({detail})."), _("{item}: {points}.")
-        lines = [(with_detail if i.detail else bare).format(item=i.title, points=f"{i.points:+d}", detail=i.detail)
+        with_detail, bare = _("{item}: {amount} ({detail})."), _("{item}: {amount}.")
+        lines = [(with_detail if i.detail else bare).format(item=i.title, amount=f"{i.points:+d}", detail=i.detail)
                  for i in self.items]
         lines.append(_("Total for the hand: {total}.").format(total=self.total))
         return lines
@@ -123,13 +123,13 @@ def score_red_threes(count: int, opened: bool, rules: RuleSet | str = CLASSIC) -
     all_of_them = count == rules.red_threes_in_game
     if opened:
         points = rules.all_red_threes_bonus if all_of_them else count * rules.red_three_bonus
-        detail = (_("all {count}: {points}") if all_of_them else _("{count} × {bonus}")).format(
-            count=number_word(count) if all_of_them else count, points=points, bonus=rules.red_three_bonus)
+        detail = (_("all {count}: {amount}") if all_of_them else _("{count} × {bonus}")).format(
+            count=number_word(count) if all_of_them else count, amount=points, bonus=rules.red_three_bonus)
     else:
         points = -(rules.all_red_threes_penalty if all_of_them else count * rules.red_three_penalty)
-        detail = (_("all {count}, and the team never melded: {points}") if all_of_them else
+        detail = (_("all {count}, and the team never melded: {amount}") if all_of_them else
                   _("{count} × -{penalty}, because the team never melded")).format(
-            count=number_word(count) if all_of_them else count, points=points, penalty=rules.red_three_penalty)
+            count=number_word(count) if all_of_them else count, amount=points, penalty=rules.red_three_penalty)
     return ScoreItem("Red threes", points if count else 0, detail if count else _("none"))
 
 

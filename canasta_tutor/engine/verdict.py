@@ -55,10 +55,7 @@ class Verdict(namedtuple("VerdictFields", "ok reasons", defaults=((),))):
         """Yes/No followed by the reasons, as one paragraph."""
         if not self.reasons:
             return gettext("Yes.") if self.ok else gettext("No.")
-        first = self.reasons[0].text
-        word = first.split(" ", 1)[0]
-        if word.isalpha() and (len(word) == 1 or word[1:].islower()):
-            first = first[0].lower() + first[1:]
+        first = lower_first(self.reasons[0].text)
         reasons = " ".join([first] + [r.text for r in self.reasons[1:]])
         return (gettext("Yes: {reasons}") if self.ok else gettext("No: {reasons}")).format(reasons=reasons)
 
@@ -67,6 +64,18 @@ class Verdict(namedtuple("VerdictFields", "ok reasons", defaults=((),))):
 
     def __str__(self) -> str:
         return self.sentence
+
+
+def lower_first(text: str, *, any_word: bool = False) -> str:
+    """A sentence's first word in lower case, to follow a colon: 'The pile...' -> 'the pile...'. A word that is not
+    all letters (a card, '2♣') stays; so does a name or an abbreviation ('KH', unless ``any_word``). Afrikaans
+    capitalises the word after a leading "'n" ("'n Meld..."): that word is lowered instead ("'n meld...")."""
+    head, space, rest = text.partition(" ")
+    if head == "'n" and rest:
+        return f"{head}{space}{lower_first(rest, any_word=any_word)}"
+    if head.isalpha() and (any_word or len(head) == 1 or head[1:].islower()):
+        return text[0].lower() + text[1:]
+    return text
 
 
 class LazyReasons(partial):
