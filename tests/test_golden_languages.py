@@ -115,8 +115,8 @@ def test_the_answer_check_catches_a_changed_answer_or_a_lost_sentence():
 
 #: Common English words that no Dutch, Danish or Afrikaans explanation should hold. Words that are also words of
 #: one of those languages are left out ("in", "is", "hand", "team", "of" (nl: or), "to" (da: two), "for" (da), "by"
-#: (da: town; af: at), "so" (af), "have" and "point" (da)); "meld" is the Afrikaans source's own word for a meld (003:22), so it is allowed
-#: in Afrikaans only.
+#: (da: town; af: at), "so" (af), "have" and "point" (da)); "meld" is the Afrikaans source's own word for a meld
+#: (003:22), so it is allowed in Afrikaans only.
 COMMON_ENGLISH = frozenset(
     "the pile piles card cards meld melds you your and not with has cannot can may must only from would this "
     "that every each lay laid off out go goes going wild natural three threes frozen freeze discard points "
