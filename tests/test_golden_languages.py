@@ -8,6 +8,11 @@ sentences, re-make the files with ``.venv/bin/python scripts/update_golden.py`` 
 Besides the diff: every language gives the same answers as English (the JSON keys stay English, only the
 explanation strings are translated), and no explanation in Dutch, Danish or Afrikaans holds a common English word.
 The command line's language choice (``--lang``, ``CANASTA_TUTOR_LANG``, an unknown code) is tested here too.
+
+Mistakes planted while writing these (each made a test here or in ``test_i18n.py`` fail, then reverted): an answer
+changed in the Afrikaans golden file; a Danish msgstr replaced by its English sentence; a Dutch msgstr emptied; a
+placeholder renamed in a Dutch msgstr; "set" replaced by "groep" in a Dutch sentence; unknown codes read as English;
+``CANASTA_TUTOR_LANG`` ignored.
 """
 
 from __future__ import annotations
