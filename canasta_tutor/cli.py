@@ -7,6 +7,9 @@ Exit status: 0 all well; 1 a puzzle could not be solved (or, for ``check``,
 disagrees); 2 a file is not valid YAML or not a puzzle set, or an argument is
 wrong. A folder stands for every ``*.yaml``/``*.yml`` file in it. Bad input
 never shows a traceback, and every message quotes at most a clipped piece of it.
+
+``solve``, ``check`` and ``worksheet`` take ``--lang en|nl|da|af`` (default: ``$CANASTA_TUTOR_LANG``, else
+English): the JSON keys stay English, the explanations are in that language. An unknown language exits 2.
 """
 
 from __future__ import annotations
@@ -164,9 +167,31 @@ def _solve_all(paths, *, check: bool) -> int:
         _emit(_error_line(None, None, clip("no puzzle files found in " + ", ".join(map(str, paths)), MESSAGE_LIMIT)))
         return 2
     if check:
-        sys.stderr.write(f"checked {counts['puzzles']} puzzles in {counts['files']} files: "
-                         f"{counts['disagree']} disagree, {counts['errors']} errors\n")
+        from .engine.i18n import gettext
+
+        sys.stderr.write(gettext("checked {puzzles} puzzles in {files} files: {disagree} disagree, {errors} "
+                                 "errors").format(**counts) + "\n")
     return status
+
+
+#: The environment variable that chooses the language when ``--lang`` is not given.
+LANG_VARIABLE = "CANASTA_TUTOR_LANG"
+
+
+def _add_lang(parser) -> None:
+    from .engine.i18n import LANGUAGES
+
+    codes = ", ".join(f"{c} ({n})" for c, n in LANGUAGES.items())
+    parser.add_argument("--lang", metavar="LANG", help=f"the language of the explanations: {codes}; default "
+                                                       f"${LANG_VARIABLE}, else en")
+
+
+def _chosen_language(args) -> str:
+    """``--lang``, else ``$CANASTA_TUTOR_LANG``, else English; a :class:`LanguageError` for any other code."""
+    from .engine.i18n import SOURCE_LANGUAGE, normalise_language
+
+    code = args.lang if getattr(args, "lang", None) is not None else os.environ.get(LANG_VARIABLE, "").strip()
+    return normalise_language(code) if code else SOURCE_LANGUAGE
 
 
 def _generate(args) -> int:
@@ -333,8 +358,10 @@ def main(argv=None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p_solve = sub.add_parser("solve", help="print the engine's answer to every puzzle, one JSON line each")
     p_solve.add_argument("files", nargs="+", metavar="FILE")
+    _add_lang(p_solve)
     p_check = sub.add_parser("check", help="report puzzles whose expect: disagrees with the engine")
     p_check.add_argument("files", nargs="+", metavar="FILE")
+    _add_lang(p_check)
     p_gen = sub.add_parser("generate", help="write a set of random, legal puzzles (YAML)")
     p_gen.add_argument("kind", help=_kinds_help())
     p_gen.add_argument("--count", type=_whole_number(1, MAX_COUNT, "--count"), default=20,
@@ -360,6 +387,7 @@ def main(argv=None) -> int:
     p_sheet.add_argument("-o", "--output", metavar="FILE", required=True, help="the PDF to write")
     p_sheet.add_argument("--key", action="store_true", help="add the answer key, with explanations, on new pages")
     p_sheet.add_argument("--title", help="the worksheet's title (default: the puzzle set's)")
+    _add_lang(p_sheet)
     p_assign = sub.add_parser("assign", help="make homework: an assignment from puzzle files or the generator")
     p_assign.add_argument("files", nargs="*", metavar="FILE")
     p_assign.add_argument("--title", required=True)
@@ -409,6 +437,20 @@ def main(argv=None) -> int:
                          help="with --class-size: the lesson the class will open together, e.g. "
                          "04-taking-the-pile.ipynb")
     args = parser.parse_args(argv)
+    if args.command in ("solve", "check", "worksheet"):
+        from .engine.i18n import LanguageError, use_language
+
+        try:
+            lang = _chosen_language(args)
+        except LanguageError as e:
+            sys.stderr.write(f"canasta-tutor {args.command}: {clip(str(e), MESSAGE_LIMIT)}\n")
+            return 2
+        with use_language(lang):
+            return _run(parser, args)
+    return _run(parser, args)
+
+
+def _run(parser, args) -> int:
     try:
         if args.command == "solve":
             return _solve_all(args.files, check=False)

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..engine import i18n
 from ..engine.cards import format_cards
+from ..engine.i18n import gettext as _
+from ..engine.i18n import ngettext, pgettext
 from ..engine.numbers import count_of, number_word
 from ..game import DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE
 
@@ -29,11 +32,23 @@ def wild_count(cards) -> int:
 
 def pile_words(pile) -> str:
     """'11 cards, two of them wild': the pile as a player would describe it."""
-    wild = wild_count(pile)
-    text = count_of(len(pile), "card")
+    wild, n = wild_count(pile), len(pile)
     if wild:
-        text += f", {number_word(wild)} of them wild"
-    return text
+        text = ngettext("{count} card, {wild} of them wild", "{count} cards, {wild} of them wild", n)
+    else:
+        text = ngettext("{count} card", "{count} cards", n) if n else _("no card")
+    return text.format(count=number_word(n), wild=number_word(wild))
+
+
+def counted(n: int, noun: str) -> str:
+    """``'two cards'``, ``'no black three'`` in the current language: English as :func:`numbers.count_of` writes
+    it, another language from the catalog's counted nouns (:func:`i18n.count_of`; nought as the catalog's "no")."""
+    if i18n.get_language() == "en":
+        return count_of(n, noun)
+    if n == 0:
+        context, singular, plural = i18n.COUNT_MESSAGES[noun]
+        return i18n.npgettext(context, singular, plural, 0).format(number=pgettext("zero", "no"))
+    return i18n.count_of(n, noun)
 
 
 def action_cards(action) -> list:
@@ -41,7 +56,7 @@ def action_cards(action) -> list:
     cards = list(action.cards)
     for m in action.melds:
         cards.extend(m)
-    for _, cs in action.lay_offs:
+    for _idx, cs in action.lay_offs:
         cards.extend(cs)
     return cards
 

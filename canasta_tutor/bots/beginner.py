@@ -13,7 +13,9 @@
 
 from __future__ import annotations
 
-from ..engine.numbers import count_of, number_word
+from ..engine.i18n import gettext as _
+from ..engine.i18n import ngettext
+from ..engine.numbers import number_word
 from ._common import (
     DISCARD,
     DRAW,
@@ -59,22 +61,25 @@ class BeginnerBot:
         takes = acts.get(TAKE_PILE, [])
         if takes and DRAW in acts and first_take_plays_alone(obs) and len(obs.pile) < self.lone_pile_min:
             others = len(obs.hand_sizes) - 1
-            return acts[DRAW][0], (f"I draw from the stock instead of taking the pile ({pile_words(obs.pile)}): "
-                                   f"whoever takes the pile first plays alone against the other {number_word(others)} "
-                                   f"for the rest of the hand, and {count_of(len(obs.pile), 'card')} "
-                                   f"{'is' if len(obs.pile) == 1 else 'are'} not worth that.")
+            return acts[DRAW][0], ngettext(
+                "I draw from the stock instead of taking the pile ({pile}): whoever takes the pile first plays alone "
+                "against the other {others} for the rest of the hand, and {count} card is not worth that.",
+                "I draw from the stock instead of taking the pile ({pile}): whoever takes the pile first plays alone "
+                "against the other {others} for the rest of the hand, and {count} cards are not worth that.",
+                len(obs.pile)).format(pile=pile_words(obs.pile), others=number_word(others),
+                                      count=number_word(len(obs.pile)))
         if takes and self.wants_pile(obs):
             take = max(takes, key=lambda a: (-len(a.cards), -wild_count(a.cards)))
-            return take, f"I take the pile: {pile_words(obs.pile)}."
+            return take, _("I take the pile: {pile}.").format(pile=pile_words(obs.pile))
         if DRAW in acts:
             if takes:
-                return acts[DRAW][0], (f"I draw from the stock: the pile ({pile_words(obs.pile)}) is not worth "
-                                       "the cards I would have to show.")
-            return acts[DRAW][0], "I draw from the stock: I cannot take the pile."
+                return acts[DRAW][0], _("I draw from the stock: the pile ({pile}) is not worth the cards I would "
+                                        "have to show.").format(pile=pile_words(obs.pile))
+            return acts[DRAW][0], _("I draw from the stock: I cannot take the pile.")
         if takes:
             take = takes[0]
-            return take, f"I take the pile: {pile_words(obs.pile)}, and the stock is used up."
-        return acts[END][0], "The stock is used up and I cannot take the pile, so the hand ends."
+            return take, _("I take the pile: {pile}, and the stock is used up.").format(pile=pile_words(obs.pile))
+        return acts[END][0], _("The stock is used up and I cannot take the pile, so the hand ends.")
 
     def wants_pile(self, obs) -> bool:
         return True
@@ -83,22 +88,22 @@ class BeginnerBot:
     def meld_phase(self, obs, acts, rng):
         if GO_OUT in acts and self.wants_to_go_out(obs, acts):
             out = max(acts[GO_OUT], key=lambda a: (a.discard is None, len(a.melds)))
-            return out, "I go out: every card of my hand finds a place."
+            return out, _("I go out: every card of my hand finds a place.")
         lay = self.pick_lay_off(obs, acts.get(LAY_OFF, []))
         if lay is not None:
-            return lay, f"I lay off {lay.cards[0]}: it fits one of our melds."
+            return lay, _("I lay off {card}: it fits one of our melds.").format(card=lay.cards[0])
         meld = self.pick_meld(obs, acts.get(MELD, []))
         if meld is not None:
             if not obs.melds:
-                return meld, "I open: my melds together reach the minimum."
-            return meld, "I put down a new meld: cards on the table count for us, cards in hand count against us."
+                return meld, _("I open: my melds together reach the minimum.")
+            return meld, _("I put down a new meld: cards on the table count for us, cards in hand count against us.")
         if DISCARD in acts:
             d = best_discard(acts[DISCARD], obs, careful=self.careful)
             return d, self.discard_reason(obs, d)
         if GO_OUT in acts:
-            return acts[GO_OUT][0], "I go out: nothing else is left to do."
+            return acts[GO_OUT][0], _("I go out: nothing else is left to do.")
         action = next(iter(acts.values()))[0]
-        return action, "This is the only move left."
+        return action, _("This is the only move left.")
 
     def wants_to_go_out(self, obs, acts) -> bool:
         return True
@@ -115,10 +120,10 @@ class BeginnerBot:
     def discard_reason(self, obs, action) -> str:
         card = action.cards[0]
         if card.is_black_three:
-            return f"I discard {card}: with a black three on top nobody may take the pile."
+            return _("I discard {card}: with a black three on top nobody may take the pile.").format(card=card)
         if card.is_wild:
-            return f"I discard {card}: I have nothing else to discard."
-        return f"I discard {card}: it is the card I can least use."
+            return _("I discard {card}: I have nothing else to discard.").format(card=card)
+        return _("I discard {card}: it is the card I can least use.").format(card=card)
 
 
 register("beginner", BeginnerBot)

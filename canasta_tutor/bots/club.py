@@ -25,7 +25,9 @@ On top of the beginner's habits it
 
 from __future__ import annotations
 
-from ..engine.numbers import count_of, number_word
+from ..engine.i18n import gettext as _
+from ..engine.i18n import ngettext
+from ..engine.numbers import number_word
 from ._common import (
     CANASTA_SIZE,
     DISCARD,
@@ -36,6 +38,7 @@ from ._common import (
     TAKE_PILE,
     action_cards,
     best_discard,
+    counted,
     format_cards,
     opponents_ranks,
     pile_is_frozen,
@@ -117,15 +120,20 @@ class ClubBot(BeginnerBot):
             gain, n = self.pile_gain(obs), obs.rules.draw_count
             if gain >= n:   # enough cards, but the black threes under them would come back to be discarded again
                 threes = self.black_threes_in_pile(obs)
-                return acts[DRAW][0], (
-                    f"I draw {count_of(n, 'card')} from the stock instead of taking the pile "
-                    f"({pile_words(obs.pile)}): we have the canastas we need to go out, and the pile would give me "
-                    f"{count_of(gain, 'card')} and {count_of(threes, 'black three')} I would only discard again, "
-                    f"so my hand would stay as it is; a card from the stock may let me go out.")
-            rest = ", and the rest are my own discards" if len(obs.pile) > gain else ""  # (a pile of one: no rest)
-            return acts[DRAW][0], (f"I draw {count_of(n, 'card')} from the stock instead of taking the pile "
-                                   f"({pile_words(obs.pile)}): it holds only {count_of(gain, 'card')} the other "
-                                   f"players discarded, black threes aside{rest}.")
+                return acts[DRAW][0], _(
+                    "I draw {draw} from the stock instead of taking the pile ({pile}): we have the canastas we need "
+                    "to go out, and the pile would give me {gain} and {threes} I would only discard again, so my "
+                    "hand would stay as it is; a card from the stock may let me go out.").format(
+                        draw=counted(n, "card"), pile=pile_words(obs.pile), gain=counted(gain, "card"),
+                        threes=counted(threes, "black three"))
+            if len(obs.pile) > gain:  # (a pile of one: no rest)
+                text = _("I draw {draw} from the stock instead of taking the pile ({pile}): it holds only {gain} the "
+                         "other players discarded, black threes aside, and the rest are my own discards.")
+            else:
+                text = _("I draw {draw} from the stock instead of taking the pile ({pile}): it holds only {gain} the "
+                         "other players discarded, black threes aside.")
+            return acts[DRAW][0], text.format(draw=counted(n, "card"), pile=pile_words(obs.pile),
+                                              gain=counted(gain, "card"))
         return super().draw_phase(obs, acts, rng)
 
     def wants_to_go_out(self, obs, acts) -> bool:
@@ -189,8 +197,8 @@ class ClubBot(BeginnerBot):
                 pass   # a black three on top blocks as well, and costs nothing
             elif wilds and not acts.get("go_out"):
                 choice = min(wilds, key=lambda a: a.cards[0].points)
-                return choice, (f"I freeze the pile with {choice.cards[0]}: the other side is close to going "
-                                f"out and the pile holds {pile_words(obs.pile)}.")
+                return choice, _("I freeze the pile with {card}: the other side is close to going out and the pile "
+                                 "holds {pile}.").format(card=choice.cards[0], pile=pile_words(obs.pile))
         held = self.hold_back(obs, acts)
         if held is not None:
             return held
@@ -204,20 +212,25 @@ class ClubBot(BeginnerBot):
             return why
         need = _canastas_needed(obs)
         have = need - self.canastas_missing(obs)
-        lack = (f"we have {number_word(have) if have else 'none'} of the {count_of(need, 'canasta')} we need "
-                "to go out")
+        lack = ngettext("we have {have} of the {need} canasta we need to go out",
+                        "we have {have} of the {need} canastas we need to go out", need).format(
+                            have=number_word(have, "none"), need=number_word(need))
         if action.kind == MELD:
+            cards, with_wild = format_cards(action_cards(action)), counted(len(wilds), "wild card")
             if self.side_may_go_out(obs):
-                return (f"I put down {format_cards(action_cards(action))} with {count_of(len(wilds), 'wild card')}: "
-                        f"we have the {count_of(need, 'canasta')} we need to go out, so I empty my hand to go "
-                        "out.")
-            return (f"I put down {format_cards(action_cards(action))} with {count_of(len(wilds), 'wild card')}: "
-                    f"{lack}, so every new meld is a canasta begun.")
+                return ngettext("I put down {cards} with {wild}: we have the {need} canasta we need to go out, so I "
+                                "empty my hand to go out.",
+                                "I put down {cards} with {wild}: we have the {need} canastas we need to go out, so I "
+                                "empty my hand to go out.", need).format(cards=cards, wild=with_wild,
+                                                                         need=number_word(need))
+            return _("I put down {cards} with {wild}: {lack}, so every new meld is a canasta begun.").format(
+                cards=cards, wild=with_wild, lack=lack)
         target = obs.melds[action.target]
         if len(target) == CANASTA_SIZE - 1:
-            return f"I lay off {wilds[0]} on {format_cards(target)}: it completes a canasta."
-        return (f"I lay off {wilds[0]} on {format_cards(target)}: my wild cards can make it a canasta, {lack}, "
-                "and a wild card can be swapped back later.")
+            return _("I lay off {wild} on {target}: it completes a canasta.").format(wild=wilds[0],
+                                                                                   target=format_cards(target))
+        return _("I lay off {wild} on {target}: my wild cards can make it a canasta, {lack}, and a wild card can be "
+                 "swapped back later.").format(wild=wilds[0], target=format_cards(target), lack=lack)
 
     def hold_back(self, obs, acts):
         """Keep a new natural meld in hand while the side cannot go out yet and melding would leave too few cards:
@@ -238,8 +251,8 @@ class ClubBot(BeginnerBot):
         if d.cards[0].is_wild:
             return None
         kept = format_cards(action_cards(meld))
-        return d, (f"I keep {kept} in hand and discard {d.cards[0]}: melding now would leave me too few cards "
-                   "to take the pile or to discard safely, and we cannot go out yet.")
+        return d, _("I keep {kept} in hand and discard {card}: melding now would leave me too few cards to take the "
+                    "pile or to discard safely, and we cannot go out yet.").format(kept=kept, card=d.cards[0])
 
     def should_freeze(self, obs) -> bool:
         return (not pile_is_frozen(obs) and len(obs.pile) >= 5 and self.opponents_close(obs)
@@ -248,10 +261,11 @@ class ClubBot(BeginnerBot):
     def discard_reason(self, obs, action) -> str:
         card = action.cards[0]
         if card.is_black_three:
-            return f"I discard {card}: with a black three on top nobody may take the pile."
+            return _("I discard {card}: with a black three on top nobody may take the pile.").format(card=card)
         if (card.rank not in opponents_ranks(obs)) and not pile_is_frozen(obs) and opponents_ranks(obs):
-            return f"I discard {card}: the other side has no meld it fits, so they cannot take the pile with it."
-        return f"I discard {card}: it is the card I can least use, and the safest."
+            return _("I discard {card}: the other side has no meld it fits, so they cannot take the pile with "
+                     "it.").format(card=card)
+        return _("I discard {card}: it is the card I can least use, and the safest.").format(card=card)
 
 
 register("club", ClubBot)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..engine.i18n import gettext as _
 from ._registry import register
 
 
@@ -19,7 +20,7 @@ class RandomBot:
 
     def choose(self, observation, legal_actions, rng):
         action = legal_actions[rng.randrange(len(legal_actions))]
-        return action, f"I picked one of the {len(legal_actions)} legal moves at random."
+        return action, _("I picked one of the {count} legal moves at random.").format(count=len(legal_actions))
 
 
 register("random", RandomBot)

@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from .errors import NotationError
+from .i18n import NP_, pgettext
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -57,6 +58,13 @@ RANK_NAMES = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6
 RANK_PLURALS = {"A": "aces", "2": "twos", "3": "threes", "4": "4s", "5": "5s", "6": "6s",
                 "7": "7s", "8": "8s", "9": "9s", "10": "10s", "J": "jacks", "Q": "queens",
                 "K": "kings", "JK": "jokers"}
+#: The same plurals as catalog entries (context "ranks"): :func:`rank_plural` reads them in the current language.
+_RANK_PLURAL_MARKS = {
+    "A": NP_("ranks", "aces"), "2": NP_("ranks", "twos"), "3": NP_("ranks", "threes"), "4": NP_("ranks", "4s"),
+    "5": NP_("ranks", "5s"), "6": NP_("ranks", "6s"), "7": NP_("ranks", "7s"), "8": NP_("ranks", "8s"),
+    "9": NP_("ranks", "9s"), "10": NP_("ranks", "10s"), "J": NP_("ranks", "jacks"), "Q": NP_("ranks", "queens"),
+    "K": NP_("ranks", "kings"), "JK": NP_("ranks", "jokers"),
+}
 
 _TOKEN = re.compile(r"[\s,]+")
 
@@ -308,4 +316,5 @@ def too_many_copies(cards: Iterable[Card], decks: int, jokers: int) -> list[tupl
 
 
 def rank_plural(rank: str) -> str:
-    return RANK_PLURALS[rank]
+    """``'kings'``, ``'7s'`` in the current language (``'heren'``, ``'7’ere'``)."""
+    return pgettext(*_RANK_PLURAL_MARKS[rank])

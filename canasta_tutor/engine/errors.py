@@ -6,8 +6,6 @@ built-ins still catch it; each message says *what* is wrong and *where*.
 
 from __future__ import annotations
 
-from .numbers import is_whole_number
-
 #: The longest piece of the user's input an error message quotes, and the longest message as a whole.
 QUOTE_LIMIT = 80
 MESSAGE_LIMIT = 300
@@ -35,7 +33,7 @@ def clip_repr(value, limit: int = QUOTE_LIMIT) -> str:
         return repr(value)[: limit - 1] + "…"
     if isinstance(value, (list, tuple, dict, set)) and len(value) > limit:
         return f"a {type(value).__name__} of {len(value):,} items"
-    if is_whole_number(value) and value.bit_length() > 64:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:  # a whole number
         return f"a number of about {int(value.bit_length() * 0.30103) + 1:,} digits"
     try:
         text = repr(value)

@@ -21,8 +21,10 @@ from operator import attrgetter
 
 from .cards import SEQUENCE_ORDER, SORT_KEY, Card, card_points, format_cards, rank_plural
 from .counts import place_every_card
+from .i18n import gettext as _
+from .i18n import ngettext
 from .melds import BLACK_THREES, CANASTA_SIZE, GROUP, NONE, SEQUENCE, SEQUENCE_MAX, as_cards, as_groups, meld_facts
-from .numbers import count_of, join_words, number_word
+from .numbers import join_words, number_word
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import SearchTooLarge, ensure_hand_size, search_budget, spend
 from .verdict import Reason
@@ -51,14 +53,16 @@ class GoOutPlan:
     def describe(self, melds) -> list[str]:
         out = []
         for idx, natural, wild in self.swaps:
-            name = "the joker" if wild.rank == "JK" else str(wild)
-            out.append(f"swap {natural} for {name} in {format_cards(melds[idx])}")
+            swap = (_("swap {card} for the joker in {target}") if wild.rank == "JK"
+                    else _("swap {card} for {wild} in {target}"))
+            out.append(swap.format(card=natural, wild=wild, target=format_cards(melds[idx])))
         for idx, cards in self.lay_offs:
-            out.append(f"lay off {format_cards(cards)} on {format_cards(melds[idx])}")
+            out.append(_("lay off {cards} on {target}").format(cards=format_cards(cards),
+                                                               target=format_cards(melds[idx])))
         for meld in self.new_melds:
-            out.append(f"meld {format_cards(meld)}")
+            out.append(_("meld {cards}").format(cards=format_cards(meld)))
         if self.discard is not None:
-            out.append(f"discard {self.discard}")
+            out.append(_("discard {card}").format(card=self.discard))
         return out
 
 
@@ -148,9 +152,10 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
                                tuple(c for c in meld if c.is_wild) if swap else ()))
     for rank, cards in by_rank.items():
         if len(cards) == 1:
-            problems.append(Reason("lone-card", f"{cards[0]} has no partner in your hand and your team has no meld of "
-                                                f"{rank_plural(rank)} to lay it off on"
-                                   + (" (and it does not fit in a sequence)." if rules.sequences else ".")))
+            lone = (_("{card} has no partner in your hand and your team has no meld of {ranks} to lay it off on (and "
+                      "it does not fit in a sequence).") if rules.sequences else
+                    _("{card} has no partner in your hand and your team has no meld of {ranks} to lay it off on."))
+            problems.append(Reason("lone-card", lone.format(card=cards[0], ranks=rank_plural(rank))))
         else:
             slots.append(_Slot(-1, rank, tuple(cards), 0, 0, 1 if len(cards) == 2 else 0,
                                rules.wild_capacity(len(cards)), 0))
@@ -175,9 +180,10 @@ def _add_black_threes(black: list[Card], slots: list[_Slot], rules) -> Reason | 
     elif b == 2 and rules.black_threes_with_wild:
         slots.append(_Slot(-1, "3", tuple(black), 0, 0, 1, 1, 0))
     else:
-        how = "three or four together" + (", or two with a wild card" if rules.black_threes_with_wild else "")
-        return Reason("black-threes", f"Black threes ({format_cards(black)}) can only be melded {how}, when going "
-                                      f"out.")
+        text = (_("Black threes ({cards}) can only be melded three or four together, or two with a wild card, when "
+                  "going out.") if rules.black_threes_with_wild else
+                _("Black threes ({cards}) can only be melded three or four together, when going out."))
+        return Reason("black-threes", text.format(cards=format_cards(black)))
     return None
 
 
@@ -188,13 +194,20 @@ def _wild_cards_problem(slots: list[_Slot], wilds: list[Card]) -> Reason:
     if len(wilds) < need:
         pairs = [s for s in slots if s.min_wild]
         which = join_words(format_cards(s.naturals) for s in pairs)
-        what = (f"Your pair {which} needs a wild card to become a meld" if len(pairs) == 1 else
-                f"Your pairs {which} need {count_of(need, 'wild card')} to become melds")
-        held = f"you hold only {count_of(len(wilds), 'wild card')}" if wilds else "you hold no wild card"
-        return Reason("wild-short", f"{what}; {held}.")
-    fit = (f"the melds can take only {count_of(room, 'more wild card', 'more wild cards')}" if room else
-           "no meld can take another wild card")
-    return Reason("wild-no-room", f"Your wild cards ({format_cards(wilds)}) do not all fit: {fit} within the limit.")
+        # Translators: {need} and {held} are sentence halves joined by "{need}; {held}."
+        what = (_("Your pair {pairs} needs a wild card to become a meld").format(pairs=which) if len(pairs) == 1 else
+                ngettext("Your pairs {pairs} need {count} wild card to become melds",
+                         "Your pairs {pairs} need {count} wild cards to become melds", need).format(
+                             pairs=which, count=number_word(need)))
+        held = (ngettext("you hold only {count} wild card", "you hold only {count} wild cards", len(wilds)).format(
+            count=number_word(len(wilds))) if wilds else _("you hold no wild card"))
+        return Reason("wild-short", _("{need}; {held}.").format(need=what, held=held))
+    fit = (ngettext("Your wild cards ({cards}) do not all fit: the melds can take only {count} more wild card within "
+                    "the limit.",
+                    "Your wild cards ({cards}) do not all fit: the melds can take only {count} more wild cards within "
+                    "the limit.", room) if room else
+           _("Your wild cards ({cards}) do not all fit: no meld can take another wild card within the limit."))
+    return Reason("wild-no-room", fit.format(cards=format_cards(wilds), count=number_word(room)))
 
 
 def _sequence_options(cards: list[Card], sequences, rules):
@@ -302,8 +315,11 @@ def _find(cards, order_value):
 
 
 def _canastas_short(canastas: int, need: int) -> Reason:
-    return Reason("canastas-short", f"Your team would then have {count_of(canastas, 'canasta')}; it needs "
-                                    f"{number_word(need)} to go out.")
+    has = (ngettext("Your team would then have {count} canasta", "Your team would then have {count} canastas",
+                    canastas).format(count=number_word(canastas)) if canastas
+           else _("Your team would then have no canasta"))
+    return Reason("canastas-short", ngettext("{has}; it needs {need} to go out.", "{has}; it needs {need} to go out.",
+                                             need).format(has=has, need=number_word(need)))
 
 
 def _try_place(cards: list[Card], melds, info, rules, need: int, seq_options=None):
@@ -312,7 +328,7 @@ def _try_place(cards: list[Card], melds, info, rules, need: int, seq_options=Non
     groups, sequences, base = info
     red = [c for c in cards if c.is_red_three]
     if red:
-        return [Reason("red-three-in-hand", f"{format_cards(red)} cannot be melded.")], None
+        return [Reason("red-three-in-hand", _("{cards} cannot be melded.").format(cards=format_cards(red)))], None
     naturals = [c for c in cards if c.is_natural]
     black = [c for c in cards if c.is_black_three]
     wilds = [c for c in cards if c.is_wild]
@@ -403,8 +419,8 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
     counted = counted_go_out(hand, melds, rules, need, allow_discard)
     if counted is not None:
         return counted, []
-    return None, [Reason("no-placement", "There is no way to meld or lay off every card of this hand (one may be "
-                                         "the last discard) that gives your team the canastas it needs.")]
+    return None, [Reason("no-placement", _("There is no way to meld or lay off every card of this hand (one may be "
+                                           "the last discard) that gives your team the canastas it needs."))]
 
 
 #: The search work a plan under sequences may take before the counting core's own plan is used instead.
@@ -453,8 +469,9 @@ def _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted):
                 left_out.remove(discard)   # the discard is the pile's copy: it counts neither way
             counted -= card_points(left_out)
         if minimum and counted < minimum:
-            problems = [Reason("below-minimum", f"The cards from your hand you would meld count {counted} points; "
-                                                f"your team needs {minimum} for its first meld.")]
+            problems = [Reason("below-minimum", _("The cards from your hand you would meld count {counted} points; "
+                                                  "your team needs {minimum} for its first meld.").format(
+                                                      counted=counted, minimum=minimum))]
         else:
             problems, plan = _try_place(rest, melds, info, rules, need, seq_options)
             if plan is not None:
@@ -469,9 +486,10 @@ def _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted):
         # every card finds a place: the canastas are the only thing missing
         steps = near.describe(melds)
         if len(steps) == 1 and near.discard is not None:
-            text = f"You could discard {near.discard} as your last card, but you may not go out yet."
+            text = _("You could discard {card} as your last card, but you may not go out yet.").format(
+                card=near.discard)
         else:
-            text = f"You could place every card ({_steps(steps)}), but you may not go out yet."
+            text = _("You could place every card ({steps}), but you may not go out yet.").format(steps=_steps(steps))
         placed = Reason("places-every-card", text)
         return None, [placed, _canastas_short(near.canastas, need)]
     return None, best or []

@@ -19,8 +19,10 @@ from operator import attrgetter
 from . import speedups
 from .cards import SORT_KEY, Card
 from .go_out_search import GoOutPlan, _find_go_out, _table_info, _try_place, find_go_out
+from .i18n import gettext as _
+from .i18n import ngettext
 from .melds import CANASTA_SIZE
-from .numbers import count_of, join_words, number_word
+from .numbers import join_words, number_word
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, takes_situation
 from .verdict import LazyReasons, Reason, verdict_type
 
@@ -301,30 +303,35 @@ def _explain_go_out(hand, melds, rules, need, minimum) -> GoOutVerdict:
         return GoOutVerdict(True, _yes_reasons(plan, melds, rules, need, minimum), plan=plan)
     if problems and problems[0].code == "places-every-card":
         return GoOutVerdict(False, tuple(problems))
-    lead = Reason("cannot-go-out", "You cannot meld or lay off every card this turn, even with one final discard.")
+    lead = Reason("cannot-go-out", _("You cannot meld or lay off every card this turn, even with one final "
+                                     "discard."))
     return GoOutVerdict(False, (lead,) + tuple(problems))
 
 
 def _yes_reasons(plan, melds, rules, need, minimum) -> tuple:
     steps = plan.describe(melds)
-    placed = [s for s in steps if not s.startswith("discard")]
+    placed = len(steps) > (plan.discard is not None)  # a step besides the last discard (the discard is last)
     if placed:
-        text = "Every card finds a place: " + join_words(steps) + "."
+        text = _("Every card finds a place: {steps}.").format(steps=join_words(steps))
     elif plan.discard is not None:
-        text = f"Discard {plan.discard} as your last card."
+        text = _("Discard {card} as your last card.").format(card=plan.discard)
     else:
-        text = "Your hand is already empty."
+        text = _("Your hand is already empty.")
     reasons = [Reason("can-go-out", text)]
-    reasons.append(Reason("canastas", f"Your team then has {count_of(plan.canastas, 'canasta')}; "
-                                      f"{number_word(need)} {'is' if need == 1 else 'are'} needed to go out."))
+    has = (ngettext("Your team then has {count} canasta", "Your team then has {count} canastas",
+                    plan.canastas).format(count=number_word(plan.canastas)) if plan.canastas
+           else _("Your team then has no canasta"))
+    reasons.append(Reason("canastas", ngettext("{has}; {need} is needed to go out.",
+                                               "{has}; {need} are needed to go out.", need).format(
+                                                   has=has, need=number_word(need))))
     if not melds:
         if rules.concealed_needs_no_minimum:
-            reasons.append(Reason("concealed", "Your team has not melded yet, so this is going out concealed: "
-                                               "it needs no opening minimum, only the canastas."))
+            reasons.append(Reason("concealed", _("Your team has not melded yet, so this is going out concealed: "
+                                                 "it needs no opening minimum, only the canastas.")))
         else:
-            reasons.append(Reason("concealed", f"Your team has not melded yet, so this is going out concealed; "
-                                               f"under these rules it must still reach the opening minimum "
-                                               f"({minimum}), and it does."))
+            reasons.append(Reason("concealed", _("Your team has not melded yet, so this is going out concealed; "
+                                                 "under these rules it must still reach the opening minimum "
+                                                 "({minimum}), and it does.").format(minimum=minimum)))
     return tuple(reasons)
 
 

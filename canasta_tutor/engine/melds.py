@@ -26,6 +26,7 @@ from .cards import (
     MELD_WEIGHT,
     NATURAL_POINTS,
     NATURAL_RANKS,
+    RANK_PLURALS,
     SEQUENCE_ORDER,
     W_JOKER_SHIFT,
     W_RANK_SQUARES_SHIFT,
@@ -41,9 +42,11 @@ from .cards import (
     rank_plural,
     too_many_copies,
 )
+from .i18n import gettext as _
+from .i18n import ngettext
 from .numbers import join_words, number_word
 from .rules import CLASSIC, RuleSet, get_rules
-from .verdict import LazyReasons, Reason, Verdict, verdict_type
+from .verdict import LazyReasons, Reason, Verdict, lower_first, verdict_type
 
 GROUP, SEQUENCE, BLACK_THREES = "group", "sequence", "black-threes"
 #: The kinds of canasta a meld may be (``canasta`` of a :data:`MeldVerdict`), in one place.
@@ -82,13 +85,17 @@ def wild_limit_problem(naturals: int, wild: int, rules: RuleSet, shown: str) -> 
     if wild <= rules.wild_capacity(naturals):
         return None
     if wild > rules.max_wild:
-        return Reason("too-many-wild", f"A meld may hold at most {_n(rules.max_wild)} wild cards; "
-                                       f"{shown} has {_n(wild)}.")
+        return Reason("too-many-wild", ngettext("A meld may hold at most {limit} wild card; {shown} has {wild}.",
+                                                "A meld may hold at most {limit} wild cards; {shown} has {wild}.",
+                                                rules.max_wild).format(limit=_n(rules.max_wild), shown=shown,
+                                                                       wild=_n(wild)))
     if rules.wild_limit == "not-more-than-natural":
-        return Reason("more-wild-than-natural", f"A meld may never hold more wild cards than natural ones; "
-                                                f"{shown} has {_n(wild)} wild and {_n(naturals)} natural.")
-    return Reason("not-fewer-wild-than-natural", f"A meld must hold more natural cards than wild ones; "
-                                                 f"{shown} has {_n(naturals)} natural and {_n(wild)} wild.")
+        return Reason("more-wild-than-natural", _("A meld may never hold more wild cards than natural ones; "
+                                                  "{shown} has {wild} wild and {natural} natural.").format(
+                                                      shown=shown, wild=_n(wild), natural=_n(naturals)))
+    return Reason("not-fewer-wild-than-natural", _("A meld must hold more natural cards than wild ones; "
+                                                   "{shown} has {natural} natural and {wild} wild.").format(
+                                                       shown=shown, natural=_n(naturals), wild=_n(wild)))
 
 
 def check_meld(cards, rules: RuleSet | str = CLASSIC, *, going_out: bool = False) -> MeldVerdict:
@@ -218,22 +225,29 @@ def _one_suit(cards) -> bool:
 def _impossible_copies(cards, shown: str, rules: RuleSet) -> tuple[Reason, ...]:
     """A reason for each card the meld holds more often than the decks do (perhaps none: a card seen twice may be
     in two decks)."""
-    return tuple(Reason("impossible-copies", f"{shown} holds {n} {'copy' if n == 1 else 'copies'} of {card}, but "
-                                             f"{rules.name} is played with only {allowed}.")
+    return tuple(Reason("impossible-copies", ngettext("{shown} holds {n} copy of {card}, but {rules} is played with "
+                                                      "only {allowed}.",
+                                                      "{shown} holds {n} copies of {card}, but {rules} is played with "
+                                                      "only {allowed}.", n).format(
+                                                          shown=shown, n=n, card=card, rules=rules.name,
+                                                          allowed=allowed))
                  for card, n, allowed in too_many_copies(cards, rules.decks, rules.jokers))
 
 
 def _red_three_problem(red: list[Card]) -> Reason:
-    one = len(red) == 1
-    return Reason("red-three", f"Red threes are never melded: {format_cards(red)} "
-                               f"{'is a bonus card' if one else 'are bonus cards'}, "
-                               f"laid down by {'itself' if one else 'themselves'}.")
+    return Reason("red-three", ngettext("Red threes are never melded: {cards} is a bonus card, laid down by itself.",
+                                        "Red threes are never melded: {cards} are bonus cards, laid down by "
+                                        "themselves.", len(red)).format(cards=format_cards(red)))
 
 
 def _mixed_ranks_problem(shown: str, naturals: list[Card], rules: RuleSet) -> Reason:
-    kinds = join_words(sorted({rank_plural(c.rank) for c in naturals}))
-    return Reason("mixed-ranks", f"A meld is cards of one rank; {shown} mixes {kinds}."
-                  + (" A sequence must be of one suit." if rules.sequences else ""))
+    # in the order of the English plurals (as before), each written in the reader's language
+    kinds = join_words(rank_plural(r) for r in sorted({c.rank for c in naturals}, key=RANK_PLURALS.__getitem__))
+    if rules.sequences:
+        text = _("A meld is cards of one rank; {shown} mixes {ranks}. A sequence must be of one suit.")
+    else:
+        text = _("A meld is cards of one rank; {shown} mixes {ranks}.")
+    return Reason("mixed-ranks", text.format(shown=shown, ranks=kinds))
 
 
 def _group_problems(cards, shown: str, naturals: list[Card], wilds: list[Card], red: bool,
@@ -242,19 +256,28 @@ def _group_problems(cards, shown: str, naturals: list[Card], wilds: list[Card], 
     it holds a red three)."""
     problems = []
     if len(cards) < 3:
-        problems.append(Reason("too-few-cards",
-                               f"A meld needs at least three cards; {shown or 'this'} "
-                               f"{'is only one' if len(cards) == 1 else 'has only ' + _n(len(cards))}."))
+        if not shown:
+            text = _("A meld needs at least three cards; this has only none.")
+        elif len(cards) == 1:
+            text = _("A meld needs at least three cards; {shown} is only one.")
+        else:
+            text = _("A meld needs at least three cards; {shown} has only {count}.")
+        problems.append(Reason("too-few-cards", text.format(shown=shown, count=_n(len(cards)))))
     if len(naturals) >= 2:
         if len(wilds) > rules.wild_capacity(len(naturals)):
             problems.append(wild_limit_problem(len(naturals), len(wilds), rules, shown))
     elif naturals:
-        problems.append(Reason("too-few-natural", f"A meld needs at least two natural cards; {shown} has only "
-                                                  f"{_n(len(naturals))} ({format_cards(naturals)})."))
+        problems.append(Reason("too-few-natural", _("A meld needs at least two natural cards; {shown} has only "
+                                                    "{count} ({naturals}).").format(
+                                                        shown=shown, count=_n(len(naturals)),
+                                                        naturals=format_cards(naturals))))
+    elif wilds and not red:
+        problems.append(Reason("too-few-natural", _("A meld needs at least two natural cards; {shown} has none: "
+                                                    "wild cards cannot make a meld by themselves.").format(
+                                                        shown=shown)))
     else:
-        alone = ": wild cards cannot make a meld by themselves." if wilds and not red else "."
-        problems.append(Reason("too-few-natural", f"A meld needs at least two natural cards; {shown} has none"
-                                                  + alone))
+        problems.append(Reason("too-few-natural", _("A meld needs at least two natural cards; {shown} has "
+                                                    "none.").format(shown=shown)))
     return problems
 
 
@@ -264,12 +287,23 @@ def _group_meld(cards, shown: str, rank: str, naturals: list[Card], wilds: list[
     canasta = NONE
     if len(cards) >= CANASTA_SIZE:
         canasta = MIXED if wilds else NATURAL
-        bonus = rules.mixed_canasta_bonus if wilds else rules.natural_canasta_bonus
-        detail = f" With {_n(len(cards))} cards it is a {canasta} canasta (bonus {bonus})."
+        if wilds:
+            detail = _("With {count} cards it is a mixed canasta (bonus {bonus}).")
+        else:
+            detail = _("With {count} cards it is a natural canasta (bonus {bonus}).")
+        detail = detail.format(count=_n(len(cards)), bonus=rules.mixed_canasta_bonus if wilds
+                               else rules.natural_canasta_bonus)
     else:
-        detail = f" It needs {_n(CANASTA_SIZE - len(cards))} more for a canasta."
-    wild_text = f" and {_n(len(wilds))} wild" if wilds else ""
-    text = f"{shown} is a meld of {rank_plural(rank)}: {_n(len(naturals))} natural{wild_text}.{detail}"
+        short = CANASTA_SIZE - len(cards)
+        detail = ngettext("It needs {count} more for a canasta.", "It needs {count} more for a canasta.",
+                          short).format(count=_n(short))
+    if wilds:
+        text = ngettext("{shown} is a meld of {ranks}: {natural} natural and {wild} wild. {detail}",
+                        "{shown} is a meld of {ranks}: {natural} natural and {wild} wild. {detail}", len(wilds))
+    else:
+        text = _("{shown} is a meld of {ranks}: {natural} natural. {detail}")
+    text = text.format(shown=shown, ranks=rank_plural(rank), natural=_n(len(naturals)), wild=_n(len(wilds)),
+                       detail=detail)
     return MeldVerdict(True, (Reason("meld", text),), kind=GROUP, rank=rank, canasta=canasta, points=points,
                        cards=cards)
 
@@ -286,33 +320,37 @@ def _low_run_problem(cards, shown, rules) -> Reason | None:
         return None
     names = {1: "A", 2: "2", 3: "3", **{o: k for k, o in SEQUENCE_ORDER.items()}}
     run = "-".join(names[v] for v in order)
-    ace = " the ace is high only (J-Q-K-A), and" if any(c.rank == "A" for c in cards) else ""
-    return Reason("low-sequence", f"{run} is not a sequence:{ace} twos and threes never stand in a sequence; "
-                                  f"{shown} is no meld.")
+    if any(c.rank == "A" for c in cards):
+        text = _("{run} is not a sequence: the ace is high only (J-Q-K-A), and twos and threes never stand in a "
+                 "sequence; {shown} is no meld.")
+    else:
+        text = _("{run} is not a sequence: twos and threes never stand in a sequence; {shown} is no meld.")
+    return Reason("low-sequence", text.format(run=run, shown=shown))
 
 
 def _check_black_threes(cards, shown, black, naturals, wilds, problems, rules, going_out, points) -> MeldVerdict:
     others = [c for c in naturals]
     if others:
-        problems.append(Reason("mixed-ranks", f"Black threes are melded only with each other; {shown} also holds "
-                                              f"{format_cards(others)}."))
+        problems.append(Reason("mixed-ranks", _("Black threes are melded only with each other; {shown} also holds "
+                                                "{others}.").format(shown=shown, others=format_cards(others))))
     if not going_out:
         problems.append(Reason("black-three-not-going-out",
-                               f"Black threes ({format_cards(black)}) may be melded only by a player who goes out "
-                               f"in that turn."))
+                               _("Black threes ({cards}) may be melded only by a player who goes out in that "
+                                 "turn.").format(cards=format_cards(black))))
     if wilds and not rules.black_threes_with_wild:
-        problems.append(Reason("black-three-wild", f"A meld of black threes may hold no wild card; {shown} holds "
-                                                   f"{format_cards(wilds)}."))
+        problems.append(Reason("black-three-wild", _("A meld of black threes may hold no wild card; {shown} holds "
+                                                     "{wilds}.").format(shown=shown, wilds=format_cards(wilds))))
     elif wilds and not (len(black) == 2 and len(wilds) == 1):
-        problems.append(Reason("black-three-shape", f"Black threes are melded as three or four black threes, or as two "
-                                                    f"black threes and one wild card; {shown} is neither."))
+        problems.append(Reason("black-three-shape", _("Black threes are melded as three or four black threes, or as "
+                                                      "two black threes and one wild card; {shown} is "
+                                                      "neither.").format(shown=shown)))
     if not wilds and len(black) not in (3, 4):
-        problems.append(Reason("black-three-count", f"Black threes are melded three or four together; {shown} has "
-                                                    f"{_n(len(black))}."))
+        problems.append(Reason("black-three-count", _("Black threes are melded three or four together; {shown} has "
+                                                      "{count}.").format(shown=shown, count=_n(len(black)))))
     if problems:
         return MeldVerdict(False, tuple(problems), kind=BLACK_THREES, rank="3", points=points, cards=cards)
-    return MeldVerdict(True, (Reason("black-threes", f"{shown} is a meld of black threes, allowed because the "
-                                                     f"player goes out this turn."),),
+    return MeldVerdict(True, (Reason("black-threes", _("{shown} is a meld of black threes, allowed because the "
+                                                       "player goes out this turn.").format(shown=shown)),),
                        kind=BLACK_THREES, rank="3", points=points, cards=cards)
 
 
@@ -320,32 +358,36 @@ def _check_sequence(cards, shown, naturals, wilds, rules, points) -> MeldVerdict
     problems = []
     suit = naturals[0].suit
     if wilds:
-        problems.append(Reason("wild-in-sequence", f"A sequence may hold no wild card; {shown} holds "
-                                                   f"{format_cards(wilds)}."))
+        problems.append(Reason("wild-in-sequence", _("A sequence may hold no wild card; {shown} holds "
+                                                     "{wilds}.").format(shown=shown, wilds=format_cards(wilds))))
     order = sorted(SEQUENCE_ORDER[c.rank] for c in naturals)
     if len(set(order)) != len(order):
-        problems.append(Reason("sequence-repeat", f"A sequence holds each rank once; {shown} repeats a rank."))
+        problems.append(Reason("sequence-repeat", _("A sequence holds each rank once; {shown} repeats a "
+                                                    "rank.").format(shown=shown)))
     elif order[-1] - order[0] != len(order) - 1:
         in_row = format_cards(sorted(naturals, key=lambda c: SEQUENCE_ORDER[c.rank]))
         if "A" in {c.rank for c in naturals} and order[-2] - order[0] == len(order) - 2 and order[0] == 4:
-            problems.append(Reason("ace-high-only", f"The ace is high only (J-Q-K-A): it cannot follow on below a 4, "
-                                                    f"so {in_row} is not a sequence."))
+            problems.append(Reason("ace-high-only", _("The ace is high only (J-Q-K-A): it cannot follow on below a "
+                                                      "4, so {cards} is not a sequence.").format(cards=in_row)))
         else:
-            problems.append(Reason("sequence-gap", f"A sequence is cards in a row of one suit; {in_row} has a gap."))
+            problems.append(Reason("sequence-gap", _("A sequence is cards in a row of one suit; {cards} has a "
+                                                     "gap.").format(cards=in_row)))
     if len(cards) < 3:
-        problems.append(Reason("too-few-cards", f"A sequence needs at least three cards; {shown} has "
-                                                f"{_n(len(cards))}."))
+        problems.append(Reason("too-few-cards", _("A sequence needs at least three cards; {shown} has "
+                                                  "{count}.").format(shown=shown, count=_n(len(cards)))))
     if len(cards) > SEQUENCE_MAX:
-        problems.append(Reason("sequence-too-long", f"A sequence holds at most seven cards (seven make a closed "
-                                                    f"samba); {shown} has {_n(len(cards))}."))
+        problems.append(Reason("sequence-too-long", _("A sequence holds at most seven cards (seven make a closed "
+                                                      "samba); {shown} has {count}.").format(
+                                                          shown=shown, count=_n(len(cards)))))
     if problems:
         return MeldVerdict(False, tuple(problems), kind=SEQUENCE, rank=suit, points=points, cards=cards)
     if len(cards) == SEQUENCE_MAX:
-        return MeldVerdict(True, (Reason("samba", f"{shown} is a sequence of seven: a samba (bonus "
-                                                  f"{rules.samba_bonus}), closed to further cards."),),
+        return MeldVerdict(True, (Reason("samba", _("{shown} is a sequence of seven: a samba (bonus {bonus}), closed "
+                                                    "to further cards.").format(shown=shown,
+                                                                                bonus=rules.samba_bonus)),),
                            kind=SEQUENCE, rank=suit, canasta=SAMBA, points=points, cards=cards)
-    return MeldVerdict(True, (Reason("sequence", f"{shown} is a sequence of {_n(len(cards))} in one suit; seven make "
-                                                 f"a samba."),),
+    return MeldVerdict(True, (Reason("sequence", _("{shown} is a sequence of {count} in one suit; seven make a "
+                                                   "samba.").format(shown=shown, count=_n(len(cards)))),),
                        kind=SEQUENCE, rank=suit, points=points, cards=cards)
 
 
@@ -403,23 +445,28 @@ def check_add_to_meld(meld, cards, rules: RuleSet | str = CLASSIC, *, going_out:
     cards = as_cards(cards)
     before = check_meld(meld, rules, going_out=going_out)
     if not before.ok:
-        return MeldVerdict(False, (Reason("not-a-meld", f"{format_cards(meld)} is not a meld on the table."),)
+        return MeldVerdict(False, (Reason("not-a-meld", _("{target} is not a meld on the table.").format(
+                                              target=format_cards(meld))),)
                            + before.reasons, points=before.points, cards=meld)
     if before.canasta == SAMBA:
-        return MeldVerdict(False, (Reason("samba-closed", f"{format_cards(meld)} is a samba: it is closed, nothing "
-                                                          f"more may be added."),),
+        return MeldVerdict(False, (Reason("samba-closed", _("{target} is a samba: it is closed, nothing more may be "
+                                                            "added.").format(target=format_cards(meld))),),
                            kind=SEQUENCE, rank=before.rank, canasta=SAMBA, points=before.points, cards=meld)
     after = check_meld(meld + cards, rules, going_out=going_out)
     if not after.ok:
-        lead = Reason("cannot-add", f"{format_cards(cards)} cannot be laid off on {format_cards(meld)}.")
+        lead = Reason("cannot-add", _("{cards} cannot be laid off on {target}.").format(
+            cards=format_cards(cards), target=format_cards(meld)))
         return MeldVerdict(False, (lead,) + after.reasons, kind=after.kind, rank=after.rank,
                            points=after.points, cards=meld + cards)
     extra = []
     if before.canasta == NATURAL and after.canasta == MIXED:
-        extra.append(Reason("natural-becomes-mixed", f"Adding {format_cards(cards)} turns the natural canasta into a "
-                                                     f"mixed one: its bonus drops from {rules.natural_canasta_bonus} "
-                                                     f"to {rules.mixed_canasta_bonus}."))
-    lead = Reason("added", f"{format_cards(cards)} can be laid off on {format_cards(meld)}.")
+        extra.append(Reason("natural-becomes-mixed", _("Adding {cards} turns the natural canasta into a mixed one: "
+                                                       "its bonus drops from {natural} to {mixed}.").format(
+                                                           cards=format_cards(cards),
+                                                           natural=rules.natural_canasta_bonus,
+                                                           mixed=rules.mixed_canasta_bonus)))
+    lead = Reason("added", _("{cards} can be laid off on {target}.").format(cards=format_cards(cards),
+                                                                          target=format_cards(meld)))
     return MeldVerdict(True, (lead,) + after.reasons[:1] + tuple(extra), kind=after.kind, rank=after.rank,
                        canasta=after.canasta, points=after.points, cards=meld + cards)
 
@@ -451,38 +498,43 @@ def check_swap(hand, melds=(), rules: RuleSet | str = CLASSIC, *, card=None) -> 
             raise SituationError(f"card: name one card to swap, not {len(card)}")
         card = card[0]
         if card not in hand:
-            return SwapVerdict(False, (Reason("not-in-hand", f"You do not hold {card}."),), card=card)
+            return SwapVerdict(False, (Reason("not-in-hand", _("You do not hold {card}.").format(card=card)),),
+                               card=card)
     if not rules.wild_swap:
-        return SwapVerdict(False, (Reason("no-swap-rule", "Under these rules a wild card is never taken back from a "
-                                                          "meld."),), card=card)
+        return SwapVerdict(False, (Reason("no-swap-rule", _("Under these rules a wild card is never taken back from "
+                                                            "a meld.")),), card=card)
     candidates = [card] if card is not None else sorted({c for c in hand if c.is_natural},
                                                         key=lambda c: (c.rank, c.suit))
     problems: list[Reason] = []
     for c in candidates:
         if not c.is_natural:
-            problems.append(Reason("not-natural", f"{c} is not a natural card: only a natural card takes a wild "
-                                                  f"card's place."))
+            problems.append(Reason("not-natural", _("{card} is not a natural card: only a natural card takes a wild "
+                                                    "card's place.").format(card=c)))
             continue
         meld = next((m for m in melds if meld_key(m) == (GROUP, c.rank)), None)
         wilds = [w for w in meld if w.is_wild] if meld is not None else []
         if meld is None:
             if card is not None:
-                problems.append(Reason("no-group", f"Your team has no group of {rank_plural(c.rank)} for {c} to "
-                                                   f"go into."))
+                problems.append(Reason("no-group", _("Your team has no group of {ranks} for {card} to go "
+                                                     "into.").format(ranks=rank_plural(c.rank), card=c)))
         elif len(meld) >= CANASTA_SIZE:
-            problems.append(Reason("swap-canasta", f"{format_cards(meld)} is a canasta: its wild cards stay."))
+            problems.append(Reason("swap-canasta", _("{target} is a canasta: its wild cards stay.").format(
+                target=format_cards(meld))))
         elif not wilds:
             if card is not None:
-                problems.append(Reason("no-wild-in-group", f"{format_cards(meld)} holds no wild card to swap."))
+                problems.append(Reason("no-wild-in-group", _("{target} holds no wild card to swap.").format(
+                    target=format_cards(meld))))
         else:
             wild = max(wilds, key=lambda w: w.points)
-            name = "the joker" if wild.rank == "JK" else str(wild)
-            return SwapVerdict(True, (Reason("swap", f"You may put {c} in place of {name} in {format_cards(meld)} "
-                                                     f"and keep {name} to use this turn."),),
+            if wild.rank == "JK":
+                text = _("You may put {card} in place of the joker in {target} and keep the joker to use this turn.")
+            else:
+                text = _("You may put {card} in place of {wild} in {target} and keep {wild} to use this turn.")
+            return SwapVerdict(True, (Reason("swap", text.format(card=c, wild=wild, target=format_cards(meld))),),
                                card=c, wild=wild, meld=meld)
     if not problems:
-        problems.append(Reason("nothing-to-swap", "None of your team's unfinished groups holds a wild card that a "
-                                                  "natural card from your hand could replace."))
+        problems.append(Reason("nothing-to-swap", _("None of your team's unfinished groups holds a wild card that a "
+                                                    "natural card from your hand could replace.")))
     return SwapVerdict(False, tuple(problems), card=card)
 
 
@@ -500,23 +552,26 @@ def check_team_melds(melds: Iterable, rules: RuleSet | str = CLASSIC, *, going_o
         v = verdicts[i - 1] if verdicts is not None else check_meld(meld, rules, going_out=going_out)
         if not v.ok:
             texts = [r.text for r in v.reasons]
-            first = texts[0]
-            if first.split(" ", 1)[0].isalpha():
-                first = first[0].lower() + first[1:]
-            problems.append(Reason("invalid-meld", f"Meld {i} ({format_cards(meld) or 'empty'}) is not a legal meld: "
-                                   + " ".join([first] + texts[1:])))
+            first = lower_first(texts[0], any_word=True)
+            if meld:
+                text = _("Meld {number} ({target}) is not a legal meld: {reasons}")
+            else:
+                text = _("Meld {number} (empty) is not a legal meld: {reasons}")
+            problems.append(Reason("invalid-meld", text.format(number=i, target=format_cards(meld),
+                                                               reasons=" ".join([first] + texts[1:]))))
             continue
         if v.kind in (GROUP, BLACK_THREES):
             if v.rank in seen:
-                problems.append(Reason("same-rank-twice", f"A team holds at most one meld of a rank: "
-                                                          f"{format_cards(seen[v.rank])} and {format_cards(meld)} are "
-                                                          f"both {rank_plural(v.rank)}; the second belongs on the "
-                                                          "first."))
+                problems.append(Reason("same-rank-twice", _("A team holds at most one meld of a rank: {first} and "
+                                                            "{second} are both {ranks}; the second belongs on the "
+                                                            "first.").format(first=format_cards(seen[v.rank]),
+                                                                             second=format_cards(meld),
+                                                                             ranks=rank_plural(v.rank))))
             else:
                 seen[v.rank] = meld
     if problems:
         return Verdict(False, tuple(problems))
-    return Verdict(True, (Reason("melds-ok", "Every meld on the table is legal."),))
+    return Verdict(True, (Reason("melds-ok", _("Every meld on the table is legal.")),))
 
 
 def count_canastas(melds: Iterable, rules: RuleSet | str = CLASSIC) -> int:

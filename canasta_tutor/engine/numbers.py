@@ -12,6 +12,9 @@
 
 from __future__ import annotations
 
+from . import i18n
+from .i18n import NP_, gettext, pgettext
+
 #: The numbers written in words (beyond the table: digits).
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                 "twelve", "thirteen", "fourteen", "fifteen")
@@ -36,8 +39,18 @@ def digits_written(text: str) -> int:
 _DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
+#: The words for nought, by the English word the caller passes (``zero``): translated where read.
+ZERO_WORDS = {"no": NP_("zero", "no"), "none": NP_("zero", "none")}
+
+
 def number_word(n: int, zero: str = "no") -> str:
-    """``n`` in words up to fifteen (``zero`` for 0), in digits beyond."""
+    """``n`` in words up to fifteen (``zero`` for 0), in digits beyond; in the current language
+    (:mod:`~canasta_tutor.engine.i18n`: ``'vijf'``, ``'fem'``, ``'vyf'``)."""
+    lang = i18n.get_language()
+    if lang != "en":
+        if n == 0:
+            return pgettext(*ZERO_WORDS[zero]) if zero in ZERO_WORDS else zero
+        return i18n.number_word(n, lang) if 0 < n < len(NUMBER_WORDS) else str(n)
     if n == 0:
         return zero
     return NUMBER_WORDS[n] if 0 < n < len(NUMBER_WORDS) else str(n)
@@ -50,8 +63,12 @@ def count_of(n: int, singular: str, plural: str | None = None, *, zero: str = "n
 
 
 def join_words(items, conjunction: str = "and") -> str:
-    """``'a, b and c'`` (or ``'a, b or c'``)."""
+    """``'a, b and c'`` (or ``'a, b or c'``), in the current language (``'a, b en c'``)."""
     items = list(items)
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
+    if conjunction == "or":
+        pattern = gettext("{items} or {last}")
+    else:
+        pattern = gettext("{items} and {last}")
+    return pattern.format(items=", ".join(items[:-1]), last=items[-1])

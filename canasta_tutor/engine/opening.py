@@ -14,6 +14,7 @@ from operator import attrgetter
 
 from .cards import RANK_POINTS, Card, card_points, format_cards
 from .counts import most_meld_points
+from .i18n import gettext as _
 from .melds import as_cards, check_team_melds
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import Situation, ensure_hand_size, takes_situation
@@ -33,8 +34,9 @@ def opening_minimum(score: int, rules: RuleSet | str = CLASSIC) -> int:
 
 def explain_minimum(score: int, rules: RuleSet | str = CLASSIC) -> Reason:
     rules = get_rules(rules)
-    return Reason("minimum", f"With a score of {score} ({rules.opening_band(score)}) your team's first meld must "
-                             f"count at least {rules.opening_minimum(score)} points.")
+    return Reason("minimum", _("With a score of {score} ({band}) your team's first meld must count at least "
+                               "{minimum} points.").format(score=score, band=rules.opening_band(score),
+                                                           minimum=rules.opening_minimum(score)))
 
 
 @takes_situation("melds", "score", "rules")
@@ -52,25 +54,26 @@ def check_opening(situation: Situation) -> OpeningVerdict:
     ok = True
     if not melds:
         ok = False
-        reasons.append(Reason("no-melds", "You put down no meld."))
+        reasons.append(Reason("no-melds", _("You put down no meld.")))
     else:
         melds_ok = check_team_melds(melds, rules)
         if not melds_ok.ok:
             ok = False
             reasons.extend(melds_ok.reasons)
         shown = " + ".join(f"{format_cards(m)} ({card_points(m)})" for m in melds)
+        fields = {"points": points, "melds": shown, "minimum": minimum}
         if points >= minimum and not ok:
-            reasons.append(Reason("enough-points", f"Your melds count {points} points: {shown}; that would reach "
-                                                   f"{minimum} if every meld were legal."))
+            reasons.append(Reason("enough-points", _("Your melds count {points} points: {melds}; that would reach "
+                                                     "{minimum} if every meld were legal.").format(**fields)))
         elif points >= minimum:
-            reasons.append(Reason("enough-points", f"Your melds count {points} points: {shown}; that reaches "
-                                                   f"{minimum}."))
+            reasons.append(Reason("enough-points", _("Your melds count {points} points: {melds}; that reaches "
+                                                     "{minimum}.").format(**fields)))
         else:
             ok = False
-            reasons.append(Reason("too-few-points", f"Your melds count only {points} points: {shown}; you need "
-                                                    f"{minimum}."))
+            reasons.append(Reason("too-few-points", _("Your melds count only {points} points: {melds}; you need "
+                                                      "{minimum}.").format(**fields)))
     if any(c.is_wild for m in melds for c in m) and ok:
-        reasons.append(Reason("wild-count", "Wild cards count their own points (joker 50, two 20)."))
+        reasons.append(Reason("wild-count", _("Wild cards count their own points (joker 50, two 20).")))
     return OpeningVerdict(ok, tuple(reasons), minimum=minimum, points=points)
 
 

@@ -31,8 +31,10 @@ from .cards import (
 )
 from .counts import most_meld_points
 from .go_out_search import find_go_out
+from .i18n import NP_, ngettext, pgettext
+from .i18n import gettext as _
 from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
-from .numbers import count_of, join_words, number_word
+from .numbers import join_words, number_word
 from .opening import _max_groups, explain_minimum, max_meld_points
 from .rules import RuleSet
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, takes_situation
@@ -45,9 +47,14 @@ TakeVerdict = verdict_type(
     ``natural-and-wild`` or ``lay-off``; ``top``: the top card.""")
 
 
+#: One card of a rank, as a sentence names it after "natural" ("one natural ace", "no natural 7").
+_ONE_OF = {"A": NP_("one rank", "ace"), "J": NP_("one rank", "jack"), "Q": NP_("one rank", "queen"),
+           "K": NP_("one rank", "king")}
+
+
 def _one_of(rank: str) -> str:
-    plural = rank_plural(rank)
-    return {"aces": "ace", "jacks": "jack", "queens": "queen", "kings": "king"}.get(plural, plural[:-1])
+    mark = _ONE_OF.get(rank)
+    return pgettext(*mark) if mark else rank
 
 
 @takes_situation("pile", "melds", "rules")
@@ -68,55 +75,61 @@ def _frozen(pile, melds, rules: RuleSet) -> Verdict:
                         ("black-three-in-pile", [c for c in pile if c.is_black_three]
                          if rules.black_three_freezes_pile else [])):
         if cards:
-            lie = "lies" if len(cards) == 1 else "lie"
-            reasons.append(Reason(code, f"The pile is frozen because {_and(cards)} {lie} in it."))
+            reasons.append(Reason(code, ngettext("The pile is frozen because {cards} lies in it.",
+                                                 "The pile is frozen because {cards} lie in it.",
+                                                 len(cards)).format(cards=_and(cards))))
     if not melds:
-        reasons.append(Reason("not-opened", "The pile is frozen for your team because your team has not melded yet."))
+        reasons.append(Reason("not-opened", _("The pile is frozen for your team because your team has not melded "
+                                              "yet.")))
     if rules.pile_always_frozen:
-        reasons.append(Reason("always-frozen", "Under this house rule the pile is always frozen."))
+        reasons.append(Reason("always-frozen", _("Under this house rule the pile is always frozen.")))
     if reasons:
         return Verdict(True, tuple(reasons))
-    reasons = [Reason("not-frozen", f"The pile is not frozen: no {_freezers(rules)} lies in it, and your team has "
-                                    f"opened.")]
+    reasons = [Reason("not-frozen", _freezers(rules))]
     black = [c for c in pile if c.is_black_three]
     if black:  # a learner may think a black three freezes the pile: say why it does not
-        these = "A black three does not" if len(black) == 1 else "Black threes do not"
-        reasons.append(Reason("black-three-not-freezing", f"{these} freeze the pile ({_and(black)}): on top, a black "
-                                                          f"three only blocks the pile until the next discard covers "
-                                                          f"it."))
+        reasons.append(Reason("black-three-not-freezing", ngettext(
+            "A black three does not freeze the pile ({cards}): on top, a black three only blocks the pile until the "
+            "next discard covers it.",
+            "Black threes do not freeze the pile ({cards}): on top, a black three only blocks the pile until the "
+            "next discard covers it.", len(black)).format(cards=_and(black))))
     return Verdict(False, tuple(reasons))
 
 
 def _freezers(rules: RuleSet) -> str:
-    """The cards that freeze the pile under ``rules``, in words: 'wild card or red three'."""
-    kinds = ["wild card"] + (["red three"] if rules.red_three_freezes_pile else []) + \
-        (["black three"] if rules.black_three_freezes_pile else [])
-    return ", ".join(kinds[:-1]) + " or " + kinds[-1] if len(kinds) > 1 else kinds[0]
+    """The sentence that the pile is not frozen, naming the cards that would freeze it under ``rules``."""
+    red, black = rules.red_three_freezes_pile, rules.black_three_freezes_pile
+    if red and black:
+        return _("The pile is not frozen: no wild card, red three or black three lies in it, and your team has "
+                 "opened.")
+    if red:
+        return _("The pile is not frozen: no wild card or red three lies in it, and your team has opened.")
+    if black:
+        return _("The pile is not frozen: no wild card or black three lies in it, and your team has opened.")
+    return _("The pile is not frozen: no wild card lies in it, and your team has opened.")
 
 
 def _and(cards) -> str:
-    texts = ["a joker" if c.rank == "JK" else str(c) for c in cards]
-    if len(texts) <= 1:
-        return "".join(texts)
-    return ", ".join(texts[:-1]) + " and " + texts[-1]
+    return join_words(_("a joker") if c.rank == "JK" else str(c) for c in cards)
 
 
 def check_stopped(pile) -> Verdict:
     """Is the pile stopped (nobody may take it) because of its top card? Truthy when stopped."""
     pile = as_cards(pile)
     if not pile:
-        return Verdict(True, (Reason("empty-pile", "The pile is empty: there is nothing to take."),))
+        return Verdict(True, (Reason("empty-pile", _("The pile is empty: there is nothing to take.")),))
     top = pile[-1]
     if top.is_wild:
-        return Verdict(True, (Reason("wild-on-top", f"{top} lies on top: with a wild card on top nobody may take the "
-                                                    f"pile."),))
+        return Verdict(True, (Reason("wild-on-top", _("{top} lies on top: with a wild card on top nobody may take "
+                                                      "the pile.").format(top=top)),))
     if top.is_black_three:
-        return Verdict(True, (Reason("black-three-on-top", f"{top} lies on top: with a black three on top nobody "
-                                                           f"may take the pile, until the next discard covers it."),))
+        return Verdict(True, (Reason("black-three-on-top", _("{top} lies on top: with a black three on top nobody "
+                                                             "may take the pile, until the next discard covers "
+                                                             "it.").format(top=top)),))
     if top.is_red_three:
-        return Verdict(True, (Reason("red-three-on-top", f"{top} lies on top: a red three can never be melded, so "
-                                                         f"nobody may take the pile."),))
-    return Verdict(False, (Reason("not-stopped", f"{top} on top does not stop the pile."),))
+        return Verdict(True, (Reason("red-three-on-top", _("{top} lies on top: a red three can never be melded, so "
+                                                           "nobody may take the pile.").format(top=top)),))
+    return Verdict(False, (Reason("not-stopped", _("{top} on top does not stop the pile.").format(top=top)),))
 
 
 def _finishable(hand_left: list[Card], pile_rest: list[Card], melds_after, rules, *, minimum: int = 0):
@@ -214,8 +227,8 @@ def _check_take_pile(hand, melds, score, pile, rules, stock_empty) -> TakeVerdic
         return TakeVerdict(False, stopped.reasons, top=pile[-1] if pile else None)
     top = pile[-1]
     if rules.one_card_pile_rule and not stock_empty and len(hand) == 1 and len(pile) == 1:
-        return TakeVerdict(False, (Reason("one-card-rule", "With one card in hand you may not take a pile of one "
-                                                           "card (house rule)."),), top=top)
+        return TakeVerdict(False, (Reason("one-card-rule", _("With one card in hand you may not take a pile of one "
+                                                             "card (house rule).")),), top=top)
     frozen = _frozen(pile, melds, rules)
     opened = bool(melds)
     rank = top.rank
@@ -242,13 +255,14 @@ def _check_take_pile(hand, melds, score, pile, rules, stock_empty) -> TakeVerdic
         best = max_meld_points(hand, rules, top=top)
         if best < minimum:
             reasons = list(frozen.reasons) + [explain_minimum(score, rules)]
-            reasons.append(Reason("below-minimum", f"Your best first meld with {top} from the pile and the cards in "
-                                                   f"your hand counts only {best} points; the other pile cards do not "
-                                                   f"count."))
+            reasons.append(Reason("below-minimum", _("Your best first meld with {top} from the pile and the cards in "
+                                                     "your hand counts only {best} points; the other pile cards do "
+                                                     "not count.").format(top=top, best=best)))
             return TakeVerdict(False, tuple(reasons), top=top)
         reasons_min = [explain_minimum(score, rules),
-                       Reason("reaches-minimum", f"With {top} from the pile and cards from your hand you can meld "
-                                                 f"up to {best} points, enough for the minimum.")]
+                       Reason("reaches-minimum", _("With {top} from the pile and cards from your hand you can meld "
+                                                   "up to {best} points, enough for the minimum.").format(
+                                                       top=top, best=best))]
 
     # The turn must be completable after taking.
     last_problems: list[Reason] = []
@@ -265,9 +279,9 @@ def _check_take_pile(hand, melds, score, pile, rules, stock_empty) -> TakeVerdic
                                               melds_after if opened else []),
                                method=method, cards=used, meld=meld, top=top)
         last_problems = extra or []
-    reasons = [Reason("cannot-finish", f"You could meld {top}, but you could not then finish your turn: you would "
-                                       f"be left without a card to keep after your discard, and you could not go "
-                                       f"out.")]
+    reasons = [Reason("cannot-finish", _("You could meld {top}, but you could not then finish your turn: you would "
+                                         "be left without a card to keep after your discard, and you could not go "
+                                         "out.").format(top=top))]
     return TakeVerdict(False, tuple(reasons + [p for p in last_problems if p.code != "places-every-card"]), top=top)
 
 
@@ -296,27 +310,38 @@ def _finish_unopened(hand, top, pile_rest, minimum, rules):
 
 def _why_no_option(frozen, need_pair, naturals, wilds, team_meld, top, one, plural, rules, failures, opened, melds):
     reasons = list(frozen.reasons) if frozen.ok else []
-    held = f"you hold only {format_cards(naturals)}" if naturals else f"you hold no natural {one}"
+    # Translators: the clauses below are the parts of one list ("you could take it A, B or C; but X, and Y").
+    held = (_("you hold only {cards}").format(cards=format_cards(naturals)) if naturals
+            else _("you hold no natural {rank}").format(rank=one))
     if need_pair:
         reasons.append(Reason("need-natural-pair",
-                              f"So you need two natural {plural} in your hand to take it; {held}."))
+                              _("So you need two natural {ranks} in your hand to take it; {held}.").format(
+                                  ranks=plural, held=held)))
     else:
-        ways = [f"with two natural {plural}"]
+        ways = [_("with two natural {ranks}").format(ranks=plural)]
         if rules.take_with_natural_and_wild:
-            ways.append(f"with one natural {one} and a wild card")
-        group = "group" if rules.sequences else "meld"
-        unfinished = "" if rules.take_onto_canasta else "unfinished "
-        ways.append(f"by laying {top} off on your team's {unfinished}{group} of {plural}")
-        have = held + (" and no wild card" if rules.take_with_natural_and_wild and naturals and not wilds else "")
+            ways.append(_("with one natural {rank} and a wild card").format(rank=one))
+        if rules.sequences:
+            way = (_("by laying {top} off on your team's group of {ranks}") if rules.take_onto_canasta
+                   else _("by laying {top} off on your team's unfinished group of {ranks}"))
+        else:
+            way = (_("by laying {top} off on your team's meld of {ranks}") if rules.take_onto_canasta
+                   else _("by laying {top} off on your team's unfinished meld of {ranks}"))
+        ways.append(way.format(top=top, ranks=plural))
+        if rules.take_with_natural_and_wild and naturals and not wilds:
+            held = _("{held} and no wild card").format(held=held)
         if team_meld is None:
-            have += f", and your team has no {group} of {plural}"
-        reasons.append(Reason("no-way-to-meld-top", f"The pile is not frozen for your team, so you could take it "
-                                                    f"{join_words(ways, 'or')}; but {have}."))
+            no_meld = (_("{held}, and your team has no group of {ranks}") if rules.sequences
+                       else _("{held}, and your team has no meld of {ranks}"))
+            held = no_meld.format(held=held, ranks=plural)
+        reasons.append(Reason("no-way-to-meld-top", _("The pile is not frozen for your team, so you could take it "
+                                                      "{ways}; but {held}.").format(ways=join_words(ways, "or"),
+                                                                                    held=held)))
         seq = _sequence_for(top, melds, rules)
         if seq is not None and team_meld is None:
-            reasons.append(Reason("top-not-on-sequence", f"The top card cannot go onto a sequence: {top} may not be "
-                                                         f"laid off on {format_cards(seq)} to take the pile, only on "
-                                                         f"a group."))
+            reasons.append(Reason("top-not-on-sequence", _("The top card cannot go onto a sequence: {top} may not be "
+                                                           "laid off on {sequence} to take the pile, only on a "
+                                                           "group.").format(top=top, sequence=format_cards(seq))))
     reasons.extend(failures)
     return tuple(reasons)
 
@@ -339,30 +364,39 @@ def _sequence_for(top, melds, rules):
 def _why_yes(method, used, meld, top, frozen, team_meld, rules, reasons_min, plan, melds):
     reasons = []
     if method == "pair":
-        what = f"you hold two natural {rank_plural(top.rank)} ({format_cards(used)})"
+        fields = {"ranks": rank_plural(top.rank), "cards": format_cards(used), "top": top}
         if team_meld is not None:
-            reasons.append(Reason("take-with-pair", f"{what[0].upper()}{what[1:]}, and {top} with them goes on "
-                                                    f"your meld {format_cards(team_meld)}."))
+            reasons.append(Reason("take-with-pair", _("You hold two natural {ranks} ({cards}), and {top} with them "
+                                                      "goes on your meld {target}.").format(
+                                                          target=format_cards(team_meld), **fields)))
         else:
-            reasons.append(Reason("take-with-pair", f"{what[0].upper()}{what[1:]} to meld with {top}: "
-                                                    f"{format_cards(meld)}."))
+            reasons.append(Reason("take-with-pair", _("You hold two natural {ranks} ({cards}) to meld with {top}: "
+                                                      "{target}.").format(target=format_cards(meld), **fields)))
     elif method == "natural-and-wild":
-        reasons.append(Reason("take-with-natural-and-wild", f"The pile is not frozen for your team, so one natural "
-                                                            f"{_one_of(top.rank)} and a wild card "
-                                                            f"({format_cards(used)}) can meld with {top}."))
+        reasons.append(Reason("take-with-natural-and-wild", _("The pile is not frozen for your team, so one natural "
+                                                              "{rank} and a wild card ({cards}) can meld with "
+                                                              "{top}.").format(rank=_one_of(top.rank),
+                                                                               cards=format_cards(used), top=top)))
     else:
-        reasons.append(Reason("take-lay-off", f"The pile is not frozen for your team and {top} can be laid off on "
-                                              f"your meld {format_cards(team_meld)}."))
+        reasons.append(Reason("take-lay-off", _("The pile is not frozen for your team and {top} can be laid off on "
+                                                "your meld {target}.").format(top=top, target=format_cards(team_meld))))
     if frozen.ok:
         reasons.extend(frozen.reasons)
     reasons.extend(reasons_min)
     if plan is not None:
         steps = plan.describe(melds)
         need = rules.canastas_to_go_out
-        canastas = (f"your team then has {count_of(plan.canastas, 'canasta')}, and {number_word(need)} "
-                    f"{'is' if need == 1 else 'are'} needed")
-        reasons.append(Reason("goes-out", f"After taking, you go out ({', '.join(steps)}); {canastas}."
-                              if steps else f"After taking, you have no card left, so you go out; {canastas}."))
+        canastas = (ngettext("your team then has {count} canasta", "your team then has {count} canastas",
+                             plan.canastas).format(count=number_word(plan.canastas)) if plan.canastas
+                    else _("your team then has no canasta"))
+        canastas = ngettext("{canastas}, and {need} is needed", "{canastas}, and {need} are needed", need).format(
+            canastas=canastas, need=number_word(need))
+        if steps:
+            text = _("After taking, you go out ({steps}); {canastas}.").format(steps=", ".join(steps),
+                                                                              canastas=canastas)
+        else:
+            text = _("After taking, you have no card left, so you go out; {canastas}.").format(canastas=canastas)
+        reasons.append(Reason("goes-out", text))
     return tuple(reasons)
 
 
@@ -393,17 +427,19 @@ def check_shown_cards(situation: Situation, *, shown=()) -> Verdict:
     shown = as_cards(shown)
     missing = Counter(shown) - Counter(hand)
     if missing:
-        return Verdict(False, (Reason("not-in-hand", f"You do not hold {format_cards(missing.elements())}."),))
+        return Verdict(False, (Reason("not-in-hand", _("You do not hold {cards}.").format(
+            cards=format_cards(missing.elements()))),))
     take = check_take_pile(situation.replace(stock_empty=False))
     if not take.ok:
-        return Verdict(False, (Reason("cannot-take", "You may not take this pile at all, whatever you show."),)
+        return Verdict(False, (Reason("cannot-take", _("You may not take this pile at all, whatever you show.")),)
                        + take.reasons)
     top = pile[-1]
     pair = [c for c in shown if c.rank == top.rank and c.is_natural]
     frozen = _frozen(pile, melds, rules)
     if frozen.ok and len(pair) < 2:
-        return Verdict(False, (Reason("need-natural-pair", f"The pile is frozen for your team: you must show two "
-                                                           f"natural {rank_plural(top.rank)} from your hand."),))
+        return Verdict(False, (Reason("need-natural-pair", _("The pile is frozen for your team: you must show two "
+                                                             "natural {ranks} from your hand.").format(
+                                                                 ranks=rank_plural(top.rank))),))
     if melds:
         ways = _take_options(hand, melds, top, frozen.ok, rules)
         naturals = [c for c in shown if c.is_natural and c.rank == top.rank]
@@ -414,24 +450,27 @@ def check_shown_cards(situation: Situation, *, shown=()) -> Verdict:
         ways, _failures = ways
         for method, _used, meld, _after in ways:
             if method == pattern:
-                what = (f"{top} goes on your meld {format_cards(meld[:-1])}" if method == "lay-off"
-                        else f"{format_cards(shown)} with {top} make a meld")
-                return Verdict(True, (Reason("shown-ok", f"{what[0].upper()}{what[1:]}."),))
-        options = "; or ".join(("no card: lay it off on your meld" if not used else format_cards(used))
-                               for _method, used, _meld, _after in ways)
-        return Verdict(False, (Reason("shown-wrong", f"Show only the cards that meld with {top}: {options}."),))
+                what = (_("{top} goes on your meld {target}.").format(top=top, target=format_cards(meld[:-1]))
+                        if method == "lay-off" else
+                        _("{cards} with {top} make a meld.").format(cards=format_cards(shown), top=top))
+                return Verdict(True, (Reason("shown-ok", what[0].upper() + what[1:]),))
+        options = _("; or ").join((_("no card: lay it off on your meld") if not used else format_cards(used))
+                                  for _method, used, _meld, _after in ways)
+        return Verdict(False, (Reason("shown-wrong", _("Show only the cards that meld with {top}: {options}.").format(
+            top=top, options=options)),))
     if any(c.is_black_three or c.is_red_three for c in shown):
-        return Verdict(False, (Reason("threes", "Threes cannot be part of an opening meld here."),))
+        return Verdict(False, (Reason("threes", _("Threes cannot be part of an opening meld here.")),))
     minimum = rules.opening_minimum(score)
     plan, problems = find_go_out(list(shown) + [top], [], rules, need=0, allow_discard=False, minimum=minimum)
     if plan is None:
-        lead = Reason("shown-not-enough", f"With {top}, the cards you show must all go into legal melds worth at "
-                                          f"least {minimum} points.")
+        lead = Reason("shown-not-enough", _("With {top}, the cards you show must all go into legal melds worth at "
+                                            "least {minimum} points.").format(top=top, minimum=minimum))
         return Verdict(False, (lead,) + tuple(problems))
-    melded = " and ".join(format_cards(m) for m in plan.new_melds)
+    melded = _(" and ").join(format_cards(m) for m in plan.new_melds)
     points = card_points(shown) + top.points
-    return Verdict(True, (Reason("shown-ok", f"{melded}: {points} points, enough for your first meld "
-                                             f"({minimum})."),))
+    return Verdict(True, (Reason("shown-ok", _("{melds}: {points} points, enough for your first meld "
+                                               "({minimum}).").format(melds=melded, points=points,
+                                                                       minimum=minimum)),))
 
 
 def _fits(meld: tuple[Card, ...], cards: tuple[Card, ...], rules: RuleSet) -> bool:
@@ -471,9 +510,9 @@ def _take_options(hand, melds, top, frozen: bool, rules: RuleSet):
         if team_meld is not None:
             closed = not rules.take_onto_canasta and check_meld(team_meld, rules).canasta != NONE
             if closed:
-                failures.append(Reason("canasta-closed-for-pile", f"Under these rules the top card may not be laid "
-                                                                  f"off on a finished canasta "
-                                                                  f"({format_cards(team_meld)})."))
+                failures.append(Reason("canasta-closed-for-pile", _("Under these rules the top card may not be laid "
+                                                                    "off on a finished canasta ({target}).").format(
+                                                                        target=format_cards(team_meld))))
             elif _fits(team_meld, (top,), rules):
                 grown = team_meld + (top,)
                 options.append(("lay-off", (), grown, _replace(melds, index, grown)))

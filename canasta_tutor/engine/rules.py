@@ -25,6 +25,7 @@ from typing import Literal
 
 from .cards import WEIGHT_MAX_CARDS, copies_offset
 from .errors import RulesError
+from .i18n import gettext as _
 from .numbers import is_whole_number
 
 #: No game's score comes near this; a larger one is a typing mistake (and would make sentences unreadable).
@@ -139,8 +140,9 @@ class RuleSet:
         table = self.opening_table
         for i, (lowest, value) in enumerate(table):
             nxt = table[i + 1][0] if i + 1 < len(table) else None
-            band = (f"below {nxt}" if lowest is None else f"{lowest} or more" if nxt is None
-                    else f"{lowest} to {nxt - 5}")
+            band = (_("below {value}").format(value=nxt) if lowest is None
+                    else _("{value} or more").format(value=lowest) if nxt is None
+                    else _("{lowest} to {highest}").format(lowest=lowest, highest=nxt - 5))
             rows.append((band, value, lowest, nxt))
         return rows
 

@@ -22,6 +22,8 @@ from operator import attrgetter
 from . import speedups
 from .cards import RED_THREES, card_points, format_cards, rank_plural
 from .errors import SituationError
+from .i18n import NP_, pgettext
+from .i18n import gettext as _
 from .melds import MIXED, NATURAL, NONE, SAMBA, check_team_melds, meld_facts
 from .numbers import count_of, is_whole_number, number_word
 from .rules import CLASSIC, RuleSet, get_rules
@@ -34,9 +36,23 @@ _points = attrgetter("points")
 
 
 class ScoreItem(namedtuple("ScoreItem", "label points detail", defaults=("",))):
-    """One line of a score sheet: a ``label``, its ``points`` and a ``detail`` in words."""
+    """One line of a score sheet: a ``label`` (English, a stable name: :attr:`title` is it in the reader's
+    language), its ``points`` and a ``detail`` in words (in the language current when the sheet was read first)."""
 
     __slots__ = ()
+
+    @property
+    def title(self) -> str:
+        """The label in the current language (``'Melded cards'``, ``'Uitgelegde kaarten'``)."""
+        mark = SCORE_LABELS.get(self.label)
+        return pgettext(*mark) if mark else self.label
+
+
+#: The score sheet's labels as catalog entries (the label itself stays English: the reason codes are made from it).
+_SCORE_LABEL_MARKS = (NP_("score item", "Melded cards"), NP_("score item", "Canasta bonuses"),
+                      NP_("score item", "Red threes"), NP_("score item", "Going out"),
+                      NP_("score item", "Going out concealed"), NP_("score item", "Cards left in hand"))
+SCORE_LABELS = {mark[1]: mark for mark in _SCORE_LABEL_MARKS}
 
 
 @dataclass(frozen=True)
@@ -62,8 +78,10 @@ class ScoreSheet:
 
     @property
     def explanation(self) -> list[str]:
-        lines = [f"{i.label}: {i.points:+d}" + (f" ({i.detail})" if i.detail else "") + "." for i in self.items]
-        lines.append(f"Total for the hand: {self.total}.")
+        with_detail, bare = _("{item}: {amount} ({detail})."), _("{item}: {amount}.")
+        lines = [(with_detail if i.detail else bare).format(item=i.title, amount=f"{i.points:+d}", detail=i.detail)
+                 for i in self.items]
+        lines.append(_("Total for the hand: {total}.").format(total=self.total))
         return lines
 
     @property
@@ -105,12 +123,14 @@ def score_red_threes(count: int, opened: bool, rules: RuleSet | str = CLASSIC) -
     all_of_them = count == rules.red_threes_in_game
     if opened:
         points = rules.all_red_threes_bonus if all_of_them else count * rules.red_three_bonus
-        detail = f"all {number_word(count)}: {points}" if all_of_them else f"{count} × {rules.red_three_bonus}"
+        detail = (_("all {count}: {amount}") if all_of_them else _("{count} × {bonus}")).format(
+            count=number_word(count) if all_of_them else count, amount=points, bonus=rules.red_three_bonus)
     else:
         points = -(rules.all_red_threes_penalty if all_of_them else count * rules.red_three_penalty)
-        detail = (f"all {number_word(count)}, and the team never melded: {points}" if all_of_them else
-                  f"{count} × -{rules.red_three_penalty}, because the team never melded")
-    return ScoreItem("Red threes", points if count else 0, detail if count else "none")
+        detail = (_("all {count}, and the team never melded: {amount}") if all_of_them else
+                  _("{count} × -{penalty}, because the team never melded")).format(
+            count=number_word(count) if all_of_them else count, amount=points, penalty=rules.red_three_penalty)
+    return ScoreItem("Red threes", points if count else 0, detail if count else _("none"))
 
 
 @takes_situation("melds", "red_threes", "hands", "went_out", "rules")
@@ -248,20 +268,27 @@ def _score_items(melds, facts, concealed_canastas, red_threes, went_out, hands, 
         for _m, v in canastas:
             value = {NATURAL: rules.natural_canasta_bonus, MIXED: rules.mixed_canasta_bonus,
                      SAMBA: rules.samba_bonus}[v.canasta]
-            what = "samba" if v.canasta == SAMBA else f"{v.canasta} canasta of {rank_plural(v.rank)}"
-            parts.append(f"{what} {value}")
+            if v.canasta == SAMBA:
+                what = _("samba {bonus}")
+            elif v.canasta == NATURAL:
+                what = _("natural canasta of {ranks} {bonus}")
+            else:
+                what = _("mixed canasta of {ranks} {bonus}")
+            parts.append(what.format(ranks=rank_plural(v.rank) if v.canasta != SAMBA else "", bonus=value))
             bonus += value
         if concealed_canastas and rules.concealed_canasta_bonus:
             bonus += concealed_canastas * rules.concealed_canasta_bonus
-            parts.append(f"{concealed_canastas} concealed × {rules.concealed_canasta_bonus}")
+            parts.append(_("{count} concealed × {bonus}").format(count=concealed_canastas,
+                                                                  bonus=rules.concealed_canasta_bonus))
         items.append(ScoreItem("Canasta bonuses", bonus, ", ".join(parts)))
     if red_threes:
         item = score_red_threes(len(red_threes), bool(melds), rules)
-        items.append(item._replace(detail=f"{format_cards(red_threes)}: {item.detail}"))
+        items.append(item._replace(detail=_("{cards}: {detail}").format(cards=format_cards(red_threes),
+                                                                         detail=item.detail)))
     if went_out:
         if went_out == "concealed":
             items.append(ScoreItem("Going out concealed", rules.concealed_going_out_bonus,
-                                   "the whole hand melded in one turn"))
+                                   _("the whole hand melded in one turn")))
         else:
             items.append(ScoreItem("Going out", rules.going_out_bonus, ""))
     left = [c for h in hands for c in h]

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections import namedtuple
 from functools import partial
 
+from .i18n import gettext
+
 
 class Reason(namedtuple("Reason", "code text")):
     """One reason: a stable ``code`` and a plain sentence."""
@@ -51,21 +53,29 @@ class Verdict(namedtuple("VerdictFields", "ok reasons", defaults=((),))):
     @property
     def sentence(self) -> str:
         """Yes/No followed by the reasons, as one paragraph."""
-        head = "Yes" if self.ok else "No"
         if not self.reasons:
-            return head + "."
-        first = self.reasons[0].text
-        word = first.split(" ", 1)[0]
-        if word.isalpha() and (len(word) == 1 or word[1:].islower()):
-            first = first[0].lower() + first[1:]
-        rest = " ".join(r.text for r in self.reasons[1:])
-        return f"{head}: {first}" + (f" {rest}" if rest else "")
+            return gettext("Yes.") if self.ok else gettext("No.")
+        first = lower_first(self.reasons[0].text)
+        reasons = " ".join([first] + [r.text for r in self.reasons[1:]])
+        return (gettext("Yes: {reasons}") if self.ok else gettext("No: {reasons}")).format(reasons=reasons)
 
     def has(self, code: str) -> bool:
         return any(r.code == code for r in self.reasons)
 
     def __str__(self) -> str:
         return self.sentence
+
+
+def lower_first(text: str, *, any_word: bool = False) -> str:
+    """A sentence's first word in lower case, to follow a colon: 'The pile...' -> 'the pile...'. A word that is not
+    all letters (a card, '2♣') stays; so does a name or an abbreviation ('KH', unless ``any_word``). Afrikaans
+    capitalises the word after a leading "'n" ("'n Meld..."): that word is lowered instead ("'n meld...")."""
+    head, space, rest = text.partition(" ")
+    if head == "'n" and rest:
+        return f"{head}{space}{lower_first(rest, any_word=any_word)}"
+    if head.isalpha() and (any_word or len(head) == 1 or head[1:].islower()):
+        return text[0].lower() + text[1:]
+    return text
 
 
 class LazyReasons(partial):

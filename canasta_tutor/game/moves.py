@@ -9,6 +9,7 @@ from ..engine.cards import format_cards
 from ..engine.errors import CanastaError, SituationError, clip
 from ..engine.go_out_search import find_go_out
 from ..engine.going_out import check_go_out
+from ..engine.i18n import gettext as _
 from ..engine.melds import CANASTA_SIZE, GROUP, check_add_to_meld, check_meld, check_swap, check_team_melds, meld_key
 from ..engine.opening import check_opening
 from ..engine.pile import check_take_pile
@@ -305,10 +306,10 @@ def why_illegal(state: State, action: Action) -> Verdict:
     rest, missing = _split_used(hand, _cards_used(action))
     reasons: list[Reason] = []
     if missing and action.kind != GO_OUT:
-        reasons.append(Reason("not-in-hand", f"You do not hold {format_cards(missing)}."))
+        reasons.append(Reason("not-in-hand", _("You do not hold {cards}.").format(cards=format_cards(missing))))
     reasons += _REFUSALS[action.kind](state, action, hand, rest, missing)
     if not reasons:
-        reasons.append(Reason("not-legal", "That is not one of the moves open now."))
+        reasons.append(Reason("not-legal", _("That is not one of the moves open now.")))
     return Verdict(False, tuple(reasons))
 
 
@@ -318,11 +319,11 @@ _DRAW_KINDS = (DRAW, TAKE_PILE, END)
 def _wrong_phase(phase: str, kind: str) -> Reason | None:
     """Why no action, or no action of this ``kind``, is open in this ``phase`` (``None`` when one may be)."""
     if phase == HAND_OVER:
-        return Reason("hand-over", "The hand is over: no more moves.")
+        return Reason("hand-over", _("The hand is over: no more moves."))
     if phase == DRAW_PHASE and kind not in _DRAW_KINDS:
-        return Reason("draw-first", "First draw from the stock or take the pile.")
+        return Reason("draw-first", _("First draw from the stock or take the pile."))
     if phase == MELD_PHASE and kind in _DRAW_KINDS:
-        return Reason("already-drawn", "You have drawn already this turn: meld, lay off, then discard or go out.")
+        return Reason("already-drawn", _("You have drawn already this turn: meld, lay off, then discard or go out."))
     return None
 
 
@@ -348,13 +349,14 @@ def _split_used(hand: list, used: list) -> tuple[list, list]:
 
 def _why_draw(state: State, action: Action, hand, rest, missing) -> list[Reason]:
     if not state.stock:
-        return [Reason("stock-empty", "The stock is used up: take the pile, or the hand ends.")]
+        return [Reason("stock-empty", _("The stock is used up: take the pile, or the hand ends."))]
     return []
 
 
 def _why_end(state: State, action: Action, hand, rest, missing) -> list[Reason]:
     if state.stock:
-        return [Reason("stock-left", f"The stock still holds {len(state.stock)} cards: draw or take the pile.")]
+        return [Reason("stock-left", _("The stock still holds {count} cards: draw or take the pile.").format(
+            count=len(state.stock)))]
     return []
 
 
@@ -374,24 +376,26 @@ def _take_not_this_way(state: State, action: Action) -> str:
             if not v.ok:
                 problems.append(v.reasons[0].text)
         if not problems and melds:
-            problems.append("Your team has opened: show only the cards that meld with the top card.")
+            problems.append(_("Your team has opened: show only the cards that meld with the top card."))
         elif not problems:
             v = check_opening(Situation(melds=action.melds, score=state.score_of(p), rules=state.rules))
             problems += [r.text for r in v.reasons if not v.ok and r.code != "minimum"]
         if not problems and (not action.melds[0] or action.melds[0][0] != state.pile[-1]):
-            problems.append(f"The first meld must hold the top card, {state.pile[-1]}, first.")
+            problems.append(_("The first meld must hold the top card, {top}, first.").format(top=state.pile[-1]))
     elif not melds:
-        problems.append("Your team has not melded yet: the take carries your first meld (the top card's meld "
-                        "first), and it must reach the minimum.")
+        problems.append(_("Your team has not melded yet: the take carries your first meld (the top card's meld "
+                          "first), and it must reach the minimum."))
     ways = take_actions(state)
     if ways:
         said = [a.describe(melds).rstrip(".") for a in ways[:3]]
         opened = " or ".join(t[:1].lower() + t[1:] for t in said) + (" (or another of the ways offered)"
                                                                     if len(ways) > 3 else "")
-        return "You may take the pile, but not this way: " + " ".join(problems + [f"You could {opened}."]
-                                                                       if problems else [f"you could {opened}."])
-    return ("You may take the pile only if you then go out in the same turn, and the game offers a take only "
-            "when a card is left to discard: draw from the stock instead.")
+        if problems:
+            return _("You may take the pile, but not this way: {problems} You could {ways}.").format(
+                problems=" ".join(problems), ways=opened)
+        return _("You may take the pile, but not this way: you could {ways}.").format(ways=opened)
+    return _("You may take the pile only if you then go out in the same turn, and the game offers a take only "
+             "when a card is left to discard: draw from the stock instead.")
 
 
 def _why_meld(state: State, action: Action, hand, rest, missing) -> list[Reason]:
@@ -406,21 +410,21 @@ def _why_meld(state: State, action: Action, hand, rest, missing) -> list[Reason]
         if not v.ok:
             reasons.extend(v.reasons)
     if not reasons and len(rest) < 2:
-        reasons.append(Reason("keep-a-card", "After melding you must keep a card to discard and one to hold, "
-                                             "unless you go out."))
+        reasons.append(Reason("keep-a-card", _("After melding you must keep a card to discard and one to hold, "
+                                               "unless you go out.")))
     return reasons
 
 
 def _why_lay_off(state: State, action: Action, hand, rest, missing) -> list[Reason]:
     melds = state.melds[state.team_of(state.current_player)]
     if action.target is None or not 0 <= action.target < len(melds):
-        return [Reason("no-such-meld", f"Your team has no meld {action.target}.")]
+        return [Reason("no-such-meld", _("Your team has no meld {number}.").format(number=action.target))]
     v = check_add_to_meld(melds[action.target], action.cards, state.rules)
     if not v.ok:
         return list(v.reasons)
     if len(rest) < 2:
-        return [Reason("keep-a-card", "After laying off you must keep a card to discard and one to hold, unless "
-                                      "you go out.")]
+        return [Reason("keep-a-card", _("After laying off you must keep a card to discard and one to hold, unless "
+                                        "you go out."))]
     return []
 
 
@@ -434,8 +438,9 @@ def _why_discard(state: State, action: Action, hand, rest, missing) -> list[Reas
     if state.red_three_last:
         return [state.red_three_last_reason()]
     if len(hand) < 2 and not missing:
-        return [Reason("last-card", "Discarding your last card would be going out, which needs "
-                                    f"{state.rules.canastas_to_go_out} canasta(s) on your team's side.")]
+        return [Reason("last-card", _("Discarding your last card would be going out, which needs {count} "
+                                      "canasta(s) on your team's side.").format(
+                                          count=state.rules.canastas_to_go_out))]
     return []
 
 
@@ -444,8 +449,8 @@ def _why_go_out(state: State, action: Action, hand, rest, missing) -> list[Reaso
         if action.discard is not None:
             return [state.red_three_last_reason()]
         return _why_not_melding_out(state)
-    return _engine_refusal(state, check_go_out, lambda v: "You may go out, but not this way: "
-                           + " ".join(r.text for r in v.reasons[:1]))
+    return _engine_refusal(state, check_go_out, lambda v: _("You may go out, but not this way: {reason}").format(
+                           reason=" ".join(r.text for r in v.reasons[:1])))
 
 
 def _why_not_melding_out(state: State) -> list[Reason]:
@@ -459,12 +464,14 @@ def _why_not_melding_out(state: State) -> list[Reason]:
     except SituationError as e:
         return [Reason("too-large", str(e))]
     if plan is None:
-        lead = Reason("cannot-meld-out", "The last card of the stock was a red three: you may meld and lay off every "
-                                         "card only if they all find a place, with the canastas your team needs "
-                                         f"({state.rules.canastas_to_go_out}), and no discard.")
+        lead = Reason("cannot-meld-out", _("The last card of the stock was a red three: you may meld and lay off "
+                                           "every card only if they all find a place, with the canastas your team "
+                                           "needs ({count}), and no discard.").format(
+                                               count=state.rules.canastas_to_go_out))
         return [lead] + [r for r in problems[:1]]
     ways = "; ".join(plan.describe(state.melds[t]))
-    return [Reason("not-this-way", f"You may meld and lay off every card, but not this way: you could {ways}.")]
+    return [Reason("not-this-way", _("You may meld and lay off every card, but not this way: you could {ways}.").format(
+        ways=ways))]
 
 
 _REFUSALS = {DRAW: _why_draw, TAKE_PILE: _why_take, MELD: _why_meld, LAY_OFF: _why_lay_off, SWAP: _why_swap,

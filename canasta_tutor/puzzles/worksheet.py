@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..engine.cards import Card
 from ..engine.errors import CanastaError, PuzzleError
+from ..engine.i18n import gettext
 from .format import Puzzle, load_puzzle_set, puzzle_files
 from .kinds import get_kind
 from .solver import solve
@@ -250,7 +251,7 @@ def _draw_puzzle(sheet: _Sheet, number: int, puzzle: Puzzle) -> None:
             y += sheet.card_row(content, 15, y, **opts) + 1
         pdf.set_y(y)
     y = pdf.get_y() + 1
-    sheet.write_at(15, y, record.paper_question, size=11, bold=True)
+    sheet.write_at(15, y, gettext(record.paper_question), size=11, bold=True)  # the kind's question, translated
     y += 7
     pdf.set_draw_color(60, 60, 60)
     pdf.set_line_width(0.3)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from ...engine.cards import card_points, format_cards
 from ...engine.errors import SituationError
+from ...engine.i18n import N_
+from ...engine.i18n import gettext as _
 from ..dealing import Pool, codes, not_red_three, plain
 from ..measures import wild_count
 from ._record import PuzzleKind, Solution, first_value, register
@@ -17,13 +19,13 @@ def solve(s) -> Solution:
                              f"bonus (100)")
     total = card_points(cards)
     parts = " + ".join(f"{c} {c.points}" for c in cards)
-    return Solution({"points": total}, [f"{parts} = {total}." if cards else "No cards: 0 points."])
+    return Solution({"points": total}, [f"{parts} = {total}." if cards else _("No cards: 0 points.")])
 
 
 def hints(s) -> list[str]:
-    return ["A joker counts 50; an ace or a two 20; K, Q, J, 10, 9 and 8 count 10; 7, 6, 5, 4 and a black "
-            "three count 5.",
-            "Add the cards one by one, or group them by value first."]
+    return [_("A joker counts 50; an ace or a two 20; K, Q, J, 10, 9 and 8 count 10; 7, 6, 5, 4 and a black "
+              "three count 5."),
+            _("Add the cards one by one, or group them by value first.")]
 
 
 def generate(rng, rules, d, want):
@@ -40,6 +42,6 @@ def features(s) -> dict[str, float]:
 
 KIND = register(PuzzleKind(
     name="card-points", fields=("cards",), required=("cards",), answers={"points": int},
-    solve=solve, hints=hints, question="How many points are these cards worth?", answer_control="number",
+    solve=solve, hints=hints, question=N_("How many points are these cards worth?"), answer_control="number",
     describe=first_value, generate=generate, features=features,
-    topic="card points", headline=lambda answer: f"{answer['points']} points."))
+    topic="card points", headline=lambda answer: _("{points} points.").format(points=answer["points"])))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ...engine.pile import _freezers, check_frozen
+from ...engine.i18n import N_
+from ...engine.i18n import gettext as _
+from ...engine.pile import check_frozen
 from ..dealing import Pool, codes, not_red_three, plain, team_melds
 from ..measures import wild_count
 from ._record import PuzzleKind, Solution, register, table, yes_no
@@ -16,11 +18,21 @@ def solve(s) -> Solution:
 
 def hints(s) -> list[str]:
     rules = s.rules
-    return ["Look through the whole pile, not just the top card.",
-            f"The pile is frozen for a team when a {_freezers(rules)} lies in it, or when the team has not melded "
-            f"yet."
-            + ("" if rules.black_three_freezes_pile else
-               " A black three does not freeze it: on top, it blocks the pile until the next discard covers it.")]
+    red, black = rules.red_three_freezes_pile, rules.black_three_freezes_pile
+    if red and black:
+        frozen = _("The pile is frozen for a team when a wild card, red three or black three lies in it, or when the "
+                   "team has not melded yet.")
+    elif red:
+        frozen = _("The pile is frozen for a team when a wild card or red three lies in it, or when the team has not "
+                   "melded yet. A black three does not freeze it: on top, it blocks the pile until the next discard "
+                   "covers it.")
+    elif black:
+        frozen = _("The pile is frozen for a team when a wild card or black three lies in it, or when the team has "
+                   "not melded yet.")
+    else:
+        frozen = _("The pile is frozen for a team when a wild card lies in it, or when the team has not melded yet. "
+                   "A black three does not freeze it: on top, it blocks the pile until the next discard covers it.")
+    return [_("Look through the whole pile, not just the top card."), frozen]
 
 
 def generate(rng, rules, d, want):
@@ -53,7 +65,7 @@ def cut(seen, rng) -> list[dict]:
 
 KIND = register(PuzzleKind(
     name="freeze", fields=("pile", "melds"), required=("pile",), answers={"frozen": bool}, solve=solve,
-    hints=hints, question="Is the discard pile frozen for your team?", answer_control="yes-no", describe=yes_no,
+    hints=hints, question=N_("Is the discard pile frozen for your team?"), answer_control="yes-no", describe=yes_no,
     generate=generate, topic="freezing", layout=("melds", "pile"), hides=("frozen",), yes_no="frozen",
     features=features, cut_moments=("turn",), cut=cut,
     # a yes is a state to reckon with (blue, like the frozen marker), a no is good news

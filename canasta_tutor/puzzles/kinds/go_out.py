@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from ...engine.going_out import check_go_out
+from ...engine.i18n import N_, ngettext
+from ...engine.i18n import gettext as _
 from ...engine.melds import check_meld, count_canastas
-from ...engine.numbers import count_of, number_word
+from ...engine.numbers import number_word
 from ..dealing import NATURAL_RANKS, Pool, codes, deal_score, group, plain
 from ..measures import wild_count
 from ._record import PuzzleKind, Solution, hand, register, table, unopened_hand_problems, yes_no
@@ -19,9 +21,13 @@ def solve(s) -> Solution:
 
 def hints(s) -> list[str]:
     have = count_canastas(list(s.melds), s.rules)
-    return [f"Your team has {count_of(have, 'canasta')} and needs {number_word(s.rules.canastas_to_go_out)} "
-            f"to go out; you may complete one this turn.",
-            "Every card must go somewhere: on a meld, into a new meld, or as your one last discard."]
+    need = number_word(s.rules.canastas_to_go_out)
+    has = (ngettext("Your team has {count} canasta and needs {need} to go out; you may complete one this turn.",
+                    "Your team has {count} canastas and needs {need} to go out; you may complete one this turn.",
+                    have) if have else
+           _("Your team has no canasta and needs {need} to go out; you may complete one this turn."))
+    return [has.format(count=number_word(have), need=need),
+            _("Every card must go somewhere: on a meld, into a new meld, or as your one last discard.")]
 
 
 def generate(rng, rules, d, want):
@@ -85,7 +91,7 @@ def cut(seen, rng) -> list[dict]:
 
 KIND = register(PuzzleKind(
     name="go-out", fields=("hand", "melds", "score"), required=("hand",), answers={"go_out": bool}, solve=solve,
-    hints=hints, question="Can you go out this turn?", answer_control="yes-no", describe=yes_no,
+    hints=hints, question=N_("Can you go out this turn?"), answer_control="yes-no", describe=yes_no,
     generate=generate, topic="going out", layout=("melds", "hand", "score"), yes_no="go_out",
     features=features, problems=unopened_hand_problems, cut_moments=("drawn",), cut=cut,
-    headline=lambda answer: "Yes, you can go out." if answer["go_out"] else "No, you cannot go out."))
+    headline=lambda answer: _("Yes, you can go out.") if answer["go_out"] else _("No, you cannot go out.")))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from ...engine.cards import Card
+from ...engine.i18n import N_, ngettext
+from ...engine.i18n import gettext as _
 from ...engine.melds import CANASTA_KINDS, MIXED, NATURAL, NONE, SAMBA, check_meld
 from ..dealing import NATURAL_RANKS, Pool, codes, plain
 from ..measures import wild_count
@@ -14,20 +16,26 @@ def solve(s) -> Solution:
     return Solution({"valid": v.ok, "canasta": v.canasta if v.ok else NONE}, v.explanation, v)
 
 
-_LIMIT = {"three": "at most {max_wild} wild cards",
-          "not-more-than-natural": "never more wild cards than natural ones (and at most three)",
-          "fewer-than-natural": "more natural cards than wild ones (and at most {max_wild} wild)"}
+_LIMIT = {"three": N_("Under these rules a meld is at least three cards of one rank, with at least two natural "
+                      "cards and at most {max_wild} wild cards; seven cards or more make a canasta."),
+          "not-more-than-natural": N_("Under these rules a meld is at least three cards of one rank, with at least "
+                                      "two natural cards and never more wild cards than natural ones (and at most "
+                                      "three); seven cards or more make a canasta."),
+          "fewer-than-natural": N_("Under these rules a meld is at least three cards of one rank, with at least two "
+                                   "natural cards and more natural cards than wild ones (and at most {max_wild} "
+                                   "wild); seven cards or more make a canasta.")}
 
 
 def hints(s) -> list[str]:
     rules, cards = s.rules, s.cards
     wild = sum(1 for c in cards if c.is_wild)
-    limit = _LIMIT[rules.wild_limit].format(max_wild=rules.max_wild)
-    return [f"Count them: {len(cards)} cards, {wild} of them wild.",
-            f"Under these rules a meld is at least three cards of one rank, with at least two natural cards "
-            f"and {limit}; seven cards or more make a canasta."
-            + (" A run of three to seven cards of one suit is a meld too." if rules.sequences else ""),
-            "Threes are special: red threes are never melded, black threes only by a player going out."]
+    limit = _(_LIMIT[rules.wild_limit]).format(max_wild=rules.max_wild)
+    if rules.sequences:
+        limit = _("{rule} A run of three to seven cards of one suit is a meld too.").format(rule=limit)
+    return [ngettext("Count them: {count} card, {wild} of them wild.", "Count them: {count} cards, {wild} of them "
+                     "wild.", len(cards)).format(count=len(cards), wild=wild),
+            limit,
+            _("Threes are special: red threes are never melded, black threes only by a player going out.")]
 
 
 def describe(answer: dict) -> str:
@@ -105,7 +113,7 @@ def headline(answer: dict) -> str:
 
 KIND = register(PuzzleKind(
     name="meld", fields=("cards", "going_out"), required=("cards",), answers={"valid": bool, "canasta": CANASTA_KINDS},
-    solve=solve, hints=hints, question="Is this a legal meld, and is it a canasta?", answer_control="meld-choice",
+    solve=solve, hints=hints, question=N_("Is this a legal meld, and is it a canasta?"), answer_control="meld-choice",
     describe=describe, generate=generate, topic="melds", choices=choices,
-    yes_no="valid", features=features, paper_question="Is this a legal meld, and is it a canasta? Tick one.",
+    yes_no="valid", features=features, paper_question=N_("Is this a legal meld, and is it a canasta? Tick one."),
     headline=headline))

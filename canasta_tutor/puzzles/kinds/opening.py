@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
+from ...engine.i18n import N_
+from ...engine.i18n import gettext as _
 from ...engine.opening import check_opening
 from .. import paper
 from ..dealing import NATURAL_RANKS, Pool, codes, deal_score, group
@@ -20,8 +22,9 @@ def solve(s) -> Solution:
 
 
 def hints(s) -> list[str]:
-    return [f"With a score of {s.score} the team's first meld needs {s.rules.opening_minimum(s.score)} points.",
-            "Only card points count, not bonuses; and every meld must itself be legal."]
+    return [_("With a score of {score} the team's first meld needs {minimum} points.").format(
+                score=s.score, minimum=s.rules.opening_minimum(s.score)),
+            _("Only card points count, not bonuses; and every meld must itself be legal.")]
 
 
 def describe(answer: dict) -> str:
@@ -120,8 +123,8 @@ def worksheet(s) -> list[paper.Row]:
 KIND = register(PuzzleKind(
     name="opening", fields=("score", "melds"), required=("melds",),
     answers={"minimum": int, "points": int, "enough": bool}, solve=solve, hints=hints,
-    question="Is this a legal first meld for your team (an opening)?", answer_control="yes-no", describe=describe,
+    question=N_("Is this a legal first meld for your team (an opening)?"), answer_control="yes-no", describe=describe,
     generate=generate, topic="opening minimum", layout=("melds", "score"),
     labels={"melds": LABEL}, hides=("minimum",),
     yes_no="enough", features=features, problems=problems, cut_moments=("drawn",), cut=cut, worksheet=worksheet,
-    headline=lambda answer: "A legal opening." if answer["enough"] else "Not an opening."))
+    headline=lambda answer: _("A legal opening.") if answer["enough"] else _("Not an opening.")))

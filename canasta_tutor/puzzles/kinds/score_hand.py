@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from ...engine.i18n import N_
+from ...engine.i18n import gettext as _
 from ...engine.melds import count_canastas
 from ...engine.scoring import score_hand
 from .. import paper
@@ -21,9 +23,9 @@ def solve(s) -> Solution:
 def hints(s) -> list[str]:
     rules = s.rules
     melded = sum(c.points for m in s.melds for c in m)
-    return [f"Start with the card points of every melded card: {melded}.",
-            f"Then bonuses: canastas ({rules.natural_canasta_bonus} natural, {rules.mixed_canasta_bonus} "
-            f"mixed), red threes, going out; then subtract the cards left in hand."]
+    return [_("Start with the card points of every melded card: {melded}.").format(melded=melded),
+            _("Then bonuses: canastas ({natural} natural, {mixed} mixed), red threes, going out; then subtract the "
+              "cards left in hand.").format(natural=rules.natural_canasta_bonus, mixed=rules.mixed_canasta_bonus)]
 
 
 def generate(rng, rules, d, want):
@@ -37,7 +39,7 @@ def generate(rng, rules, d, want):
     red = pool.draw(rng.choice([0, 0, 1, 1, 2] + ([rules.red_threes_in_game] if d >= 3 else [])),
                     allow=lambda c: c.is_red_three)
     hands = []  # your hand first, then your partners' (when the side has partners)
-    for _ in range(rng.randint(0 if went_out else 1, team_size(rules))):
+    for _hand in range(rng.randint(0 if went_out else 1, team_size(rules))):
         hands.append(pool.draw(rng.randint(1, 1 + d), allow=not_red_three))
     if went_out and hands:
         hands[rng.randrange(len(hands))] = []  # the player who went out
@@ -104,9 +106,10 @@ def worksheet(s) -> list[paper.Row]:
 KIND = register(PuzzleKind(
     name="score-hand", fields=("melds", "red_threes", "hands", "went_out", "concealed_canastas"),
     required=("melds",), answers={"score": int}, solve=solve, hints=hints,
-    question="What does your team score for this hand?", answer_control="number", describe=first_value,
+    question=N_("What does your team score for this hand?"), answer_control="number", describe=first_value,
     generate=generate, topic="scoring",
     layout=("melds", "red_threes", "hands", "went_out", "concealed_canastas"),
     labels={"melds": LABEL}, features=features, problems=problems, cut_moments=("end",), cut=cut,
-    worksheet=worksheet, headline=lambda answer: f"Your team scores {answer['score']} for this hand.",
+    worksheet=worksheet,
+    headline=lambda answer: _("Your team scores {score} for this hand.").format(score=answer["score"]),
     reasons_as_list=True))

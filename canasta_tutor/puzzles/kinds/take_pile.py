@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ...engine.i18n import N_
+from ...engine.i18n import gettext as _
 from ...engine.opening import max_meld_points
 from ...engine.pile import check_take_pile, is_frozen
 from ..dealing import NATURAL_RANKS, Pool, codes, deal_score, not_red_three, team_melds
@@ -19,13 +21,13 @@ def solve(s) -> Solution:
 def hints(s) -> list[str]:
     out = []
     if s.pile:
-        out.append(f"The top card is {s.pile[-1]}. Where could it go: with cards from your hand, or on one of "
-                   f"your team's melds?")
-    out.append("Is the pile frozen for your team? Then only a natural pair from your hand takes it.")
+        out.append(_("The top card is {top}. Where could it go: with cards from your hand, or on one of your team's "
+                     "melds?").format(top=s.pile[-1]))
+    out.append(_("Is the pile frozen for your team? Then only a natural pair from your hand takes it."))
     if not s.melds:
-        out.append(f"Your team has not melded: your first meld must reach {s.rules.opening_minimum(s.score)} "
-                   f"points, counting the top card but no other card of the pile.")
-    out.append("After taking, you must still be able to discard a card, or go out.")
+        out.append(_("Your team has not melded: your first meld must reach {minimum} points, counting the top card "
+                     "but no other card of the pile.").format(minimum=s.rules.opening_minimum(s.score)))
+    out.append(_("After taking, you must still be able to discard a card, or go out."))
     return out
 
 
@@ -104,7 +106,7 @@ def cut(seen, rng) -> list[dict]:
 
 KIND = register(PuzzleKind(
     name="take-pile", fields=("hand", "melds", "score", "pile", "stock_empty"), required=("hand", "pile"),
-    answers={"take": bool}, solve=solve, hints=hints, question="May you take the discard pile now?",
+    answers={"take": bool}, solve=solve, hints=hints, question=N_("May you take the discard pile now?"),
     answer_control="yes-no", describe=yes_no, followup="shown-cards",
     generate=generate, topic="taking the pile", layout=("melds", "pile", "stock_empty", "hand", "score"),
     yes_no="take", features=features, problems=unopened_hand_problems, cut_moments=("turn",), cut=cut,
