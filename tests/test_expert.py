@@ -7,14 +7,13 @@ import threading
 from collections import Counter
 
 import pytest
+from test_bots_policies import _hide_differently
 
 from canasta_tutor.bots import get_bot
 from canasta_tutor.bots.determinize import sample_state, unseen_cards
 from canasta_tutor.bots.expert import Estimate, ExpertBot, PileMemory
 from canasta_tutor.engine.rules import PRESETS
-from canasta_tutor.game import DRAW_PHASE, Game, apply, legal_actions, observation
-
-from test_bots_policies import _hide_differently
+from canasta_tutor.game import Game, apply, legal_actions, observation
 
 
 def fixed(**kw):
