@@ -54,6 +54,10 @@ PLAYOUTS = 400
 HORIZON = 12
 #: A plan other than the club's must beat it by this many points (and by its standard error) on the same deals.
 MIN_GAIN = 10.0
+#: A plan other than the club's is chosen only when compared on at least this many deals.
+MIN_DEALS = 6
+#: When the first deal took more than half the time, only the club's plan and this many in all go on.
+KEEP_WHEN_SLOW = 4
 #: How many discards (the cards the club would most like to throw) a meld-phase plan tries.
 DISCARDS_TRIED = 5
 #: How many other first melds or lay-offs are tried, each followed by the club's play.
@@ -376,7 +380,8 @@ class ExpertBot:
                 except Exception:
                     row = None
                     break
-                if deadline is not None and deals >= 2 and time.perf_counter() > deadline:
+                if deadline is not None and deals >= 2 and time.perf_counter() > deadline or \
+                        deadline is not None and deals and time.perf_counter() > start + 3 * self.think:
                     break
             if row is None or len(row) < len(alive):
                 deals += 1
@@ -384,6 +389,11 @@ class ExpertBot:
             for i, v in row.items():
                 values[i].append(v)
             deals += 1
+            if deals == 1 and deadline is not None and time.perf_counter() > start + self.think / 2 and \
+                    len(alive) > KEEP_WHEN_SLOW:
+                # slow playouts (big hands, a loaded machine): the club's plan and the best few of the first deal
+                rest = sorted(alive[1:], key=lambda i: -values[i][0])[:KEEP_WHEN_SLOW - 1]
+                alive = [alive[0]] + sorted(rest)
             if deals >= 6 and deals % 3 == 0:
                 alive = _eliminate(alive, values)
         ref = values[0]
@@ -411,7 +421,7 @@ class ExpertBot:
         club = next((e for e in estimates if e.plan == plans[0]), estimates[0])
         best = club
         for e in estimates:
-            if e is club or e.deals < 2:
+            if e is club or e.deals < MIN_DEALS:
                 continue
             i = plans.index(e.plan)
             diffs = [v - r for v, r in zip(values[i], values[0])]
