@@ -195,11 +195,14 @@ def duplicate(rules: str, a_name: str, b_name: str, deals: int, seed: int = 0, t
         results.append(duplicate_pair(rules, d, a, b, times))
     wins = sum(1.0 if diff > 0 else 0.5 if diff == 0 else 0.0 for diff, _ in results)
     lo, hi = wilson(wins, deals)
+    lo, hi = max(0.0, lo), min(1.0, hi)
     m, mlo, mhi = mean_interval([per for _, per in results])
     timing = ""
     if times:
+        searched = [t for t in times if t > 0.01] or [0.0]
         timing = (f"; expert moves: median {statistics.median(times):.3f} s, slowest {max(times):.2f} s "
-                  f"({len(times)} moves)")
+                  f"({len(times)} moves; the {len(searched)} that searched, over 10 ms: median "
+                  f"{statistics.median(searched):.2f} s)")
     if not quiet:
         print(f"{rules}: duplicate, {a_name} against {b_name}: wins {wins:g} of {deals} deal pairs = "
               f"{wins / deals:.1%} (95% {lo:.1%}-{hi:.1%}); margin {m:+.0f} a hand (95% {mlo:+.0f} to {mhi:+.0f})"
