@@ -72,6 +72,33 @@ Earlier (2026-11-30): classic 66.8 % (400), classic-2p 88.4 % (400), samba 65.6 
 74.0 % (200 each); before the club weighed the pile against the stock (draw_count): classic-2p 49.8 %, samba
 35.4 %, classic-6p 45.8 % (400 each). Beginner beats random: classic, samba, hoyle 200/200, classic-6p and
 classic-3p 400/400, classic-2p 199/200, danish 196/200 (95.0-99.2 %).
+
+Duplicate deals (issue 20), ``--duplicate``: each deal (the first hand of a game seeded ``dup:<deal>``) is played
+once per team, the first bot holding that team's seats and the second the others (with two teams: twice, the
+seats swapped, the same cards), so the luck of the cards cancels. A deal pair goes to the bot whose summed score
+over the plays is higher (ties half); printed: pairs won with Wilson's 95 % interval, the mean margin per hand
+with its 95 % interval, and the expert's move times (median of all its moves, the slowest, and the median of the
+moves that searched). ``--think`` sets the expert's seconds a decision. ``--elo [BOTS]``: every pairing of the bots
+(default random beginner club expert) on ``--deals`` pairs, and Bradley-Terry ratings on the Elo scale (club = 0,
+one virtual tie per pairing so an unbeaten bot stays finite) with bootstrap 95 % intervals over the deal pairs.
+
+    python benchmarks/bots.py --duplicate --deals 200 --rules samba          # expert against club
+    python benchmarks/bots.py --duplicate --deals 20 --think 0.1 --elo
+
+Measured on 2026-12-02 on the shared machine (load 4-11 on 2 cores: the expert got a fifth to a half of a core),
+expert against club; samples far below the issue's 200 deals, so no goal is claimed met:
+
+    preset      think    deals (seeds)   pairs won  share   95 % (Wilson)   margin/hand (95 %)   searched move
+    classic     0.2 s    20 (0-19)       16         80.0 %  58.4-91.9 %     +228 (+120 to +335)   slowest 0.78 s
+    classic     0.8 s    12 (1000-)      9          75.0 %  46.8-91.1 %     +211 (+58 to +364)    slowest 0.97 s
+    classic-2p  0.2 s    20 (0-19)       15         75.0 %  53.1-88.8 %     +198 (-11 to +407)    slowest 0.57 s
+    classic-2p  0.8 s    12 (1000-)      8          66.7 %  39.1-86.2 %     +210 (-108 to +528)   med 0.81, max 1.29 s
+    samba       0.2 s    20 (0-19)       10.5       52.5 %  32.0-72.1 %     +12 (-25 to +49)      slowest 1.64 s
+    samba       0.8 s    12 (1000-)      8          66.7 %  39.1-86.2 %     -9 (-118 to +100)     slowest 1.60 s
+
+(The median over all the expert's moves is under 1 ms: most follow the plan made earlier in the turn or have one
+legal choice.) Elo, classic, 10 pairs per pairing at think 0.1 s: club 0, expert -22 (-127 to +77), beginner -169
+(-311 to -30), random -608 (-710 to -540); at 0.1 s the expert drew 5 of 10 pairs with club (margin -8).
 """
 
 from __future__ import annotations
