@@ -91,6 +91,7 @@ expert against club; samples far below the issue's 200 deals, so no goal is clai
     preset      think    deals (seeds)   pairs won  share   95 % (Wilson)   margin/hand (95 %)   searched move
     classic     0.2 s    20 (0-19)       16         80.0 %  58.4-91.9 %     +228 (+120 to +335)   slowest 0.78 s
     classic     0.8 s    12 (1000-)      9          75.0 %  46.8-91.1 %     +211 (+58 to +364)    slowest 0.97 s
+    classic     0.8 s    20 (2000-)      11.5       57.5 %  36.4-76.2 %     +95 (-17 to +208)     max 1.19 s
     classic-2p  0.2 s    20 (0-19)       15         75.0 %  53.1-88.8 %     +198 (-11 to +407)    slowest 0.57 s
     classic-2p  0.8 s    12 (1000-)      8          66.7 %  39.1-86.2 %     +210 (-108 to +528)   med 0.81, max 1.29 s
     samba       0.2 s    20 (0-19)       10.5       52.5 %  32.0-72.1 %     +12 (-25 to +49)      slowest 1.64 s
