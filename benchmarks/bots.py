@@ -96,6 +96,7 @@ expert against club; samples far below the issue's 200 deals, so no goal is clai
     classic-2p  0.8 s    12 (1000-)      8          66.7 %  39.1-86.2 %     +210 (-108 to +528)   med 0.81, max 1.29 s
     samba       0.2 s    20 (0-19)       10.5       52.5 %  32.0-72.1 %     +12 (-25 to +49)      slowest 1.64 s
     samba       0.8 s    12 (1000-)      8          66.7 %  39.1-86.2 %     -9 (-118 to +100)     slowest 1.60 s
+    samba       0.8 s    20 (2000-)      12         60.0 %  38.7-78.1 %     +66 (-21 to +153)     max 1.94 s
 
 (The median over all the expert's moves is under 1 ms: most follow the plan made earlier in the turn or have one
 legal choice.) Elo, classic, 10 pairs per pairing at think 0.1 s: club 0, expert -22 (-127 to +77), beginner -169
