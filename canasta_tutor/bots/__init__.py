@@ -23,7 +23,7 @@ from ..engine.errors import CanastaError, clip
 from ._registry import _REGISTRY, register
 
 #: The modules that register bots when first looked up (one file per bot).
-BOT_MODULES = ["random_bot", "beginner", "club"]
+BOT_MODULES = ["random_bot", "beginner", "club", "expert"]
 
 _loaded = False
 
