@@ -241,8 +241,16 @@ def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, ex
             cur = _suit_step(cur, i, cells.count(s, order), sequences, exact, True)
             suit_layers.append(cur)
         nxt: dict = {}
+        canon: dict = {}   # runs -> the same runs as the next rank can use them (None: a run cannot go on)
+        ahead = _ahead(cells, order)
         for key, (value, _prev, _how) in cur.items():
             runs, w_used, disc, g = key
+            if runs in canon:
+                runs = canon[runs]
+            else:
+                runs = canon[runs] = _canonical(runs, ahead, exact)
+            if runs is None:
+                continue
             for d in ((0, 1) if allow_discard and not disc and g else (0,)):
                 for w, made in _group_choices(g - d, table, rules):
                     w2 = w_used + w
@@ -273,6 +281,33 @@ def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, ex
     if best is None:
         return None
     return _way_back(cells, groups, layers, best, RUN_MAX if exact else RUN_MIN)
+
+
+def _ahead(cells: Cells, order: int) -> tuple:
+    """Per suit, its cards at the next two ranks (none above the ace)."""
+    return tuple((cells.count(s, order + 1) if order < 14 else 0, cells.count(s, order + 2) if order < 13 else 0)
+                 for s in cells.suits)
+
+
+def _canonical(runs: tuple, ahead: tuple, exact: bool):
+    """The open runs after a rank as the next rank can use them: ``None`` when a run shorter than three cannot go
+    on (too few cards of its suit at the next ranks); without ``exact``, the runs of three or more beyond the next
+    rank's free cards closed now (they would close there: the same ways, fewer states). Cards of one rank and suit
+    are alike, so this loses no way."""
+    out = []
+    changed = False
+    for suit_runs, (c1, c2) in zip(runs, ahead):
+        short = sum(1 for L in suit_runs if L < RUN_MIN)
+        if short > c1 or sum(1 for L in suit_runs if L == 1) > c2:
+            return None
+        if not exact:
+            long = len(suit_runs) - short
+            free = c1 - short
+            if long > free:
+                suit_runs = suit_runs[:short] + (RUN_MIN,) * free   # sorted: the short ones first
+                changed = True
+        out.append(suit_runs)
+    return tuple(out) if changed else runs
 
 
 def _too_many(states: dict) -> None:
@@ -398,6 +433,48 @@ def _way_back(cells: Cells, groups: dict, layers: list, best, top: int):
 
 # --- the most meld points (an opening) -------------------------------------------------------------------------------
 
+def _points_suit_step(cur: dict, i: int, c: int, pts: int, sequences: bool) -> dict:
+    """:func:`most_meld_points`' step for one suit's ``c`` cards at a rank: the cards in runs are melded (their
+    points added), the rest go to the rank's group's count."""
+    nxt: dict = {}
+    options: dict = {}
+    for key, value in cur.items():
+        runs, w_used, kept, melded, g = key
+        opts = options.get(runs[i])
+        if opts is None:
+            opts = options[runs[i]] = [(r2, gi, (c - gi) * pts) for r2, _s, gi, _h in
+                                       _suit_options(runs[i], c, sequences, False)]
+        for r2, gi, gained in opts:
+            k2 = (runs[:i] + (r2,) + runs[i + 1:], w_used, kept, melded or gained > 0, g + gi)
+            v2 = value + gained
+            if nxt.get(k2, -1) < v2:
+                nxt[k2] = v2
+    return nxt
+
+
+def _fewest_wild(states: dict, prefix: list) -> dict:
+    """Only the states no other beats: of two with the same runs, cards kept and melded, the one with fewer wild
+    cards used and at least as many points (its natural points and the best wild cards it used) wins (the wild
+    cards still in hand can only add, and the best ones are used first: each further one is worth no more)."""
+    by: dict = {}
+    for (runs, w_used, kept, melded), value in states.items():
+        by.setdefault((runs, kept, melded), []).append((w_used, value))
+    out = {}
+    for (runs, kept, melded), entries in by.items():
+        if len(entries) == 1:
+            w_used, value = entries[0]
+            out[(runs, w_used, kept, melded)] = value
+            continue
+        entries.sort()
+        best = -1
+        for w_used, value in entries:
+            total = value + prefix[w_used]
+            if total > best:
+                best = total
+                out[(runs, w_used, kept, melded)] = value
+    return out
+
+
 def most_meld_points(cards, rules, *, top: Card | None = None, keep: int = 0) -> int:
     """The most card points the player can meld from ``cards`` in one go, leaving at least ``keep`` cards in hand
     (black threes and red threes are never melded here, and count as kept); with ``top`` (the pile's top card)
@@ -416,29 +493,33 @@ def most_meld_points(cards, rules, *, top: Card | None = None, keep: int = 0) ->
     # (runs, wild cards used, natural cards kept so far (at most ``still``), anything melded) -> natural points
     states = {(tuple(() for _ in cells.suits), 0, 0, 0): 0}
     for order in ORDERS:
-        nxt: dict = {}
         pts = _POINTS[order]
         forced = order == top_order
-        total = sum(cells.count(s, order) for s in cells.suits)
-        options: dict = {}   # the suits' choices depend on the runs only: once per runs
-        for (runs, w_used, kept, melded), value in states.items():
-            rank_options = options.get(runs)
-            if rank_options is None:
-                rank_options = options[runs] = [(r2, g) for r2, _s, g, _h in
-                                                _rank_options(runs, cells, order, sequences, False)]
-            for runs2, g in rank_options:
-                in_runs = total - g
-                for m in (range(2, g + 1) if forced else (0, *range(2, g + 1))):
-                    n = m + forced
-                    k2 = min(still, kept + g - m)
-                    v2 = value + (in_runs + m) * pts
-                    m2 = melded or in_runs + m > 0
-                    for w in range(max(0, 3 - n), min(caps[n], n_wild - w_used) + 1) if m else (0,):
-                        key = (runs2, w_used + w, k2, m2)
-                        if nxt.get(key, -1) < v2:
-                            nxt[key] = v2
-        _too_many(nxt)
-        states = nxt
+        # the suits one after another: each card continues or starts a run (melded) or goes to the rank's group
+        cur = {key + (0,): value for key, value in states.items()}
+        for i, s in enumerate(cells.suits):
+            cur = _points_suit_step(cur, i, cells.count(s, order), pts, sequences)
+        nxt: dict = {}
+        canon: dict = {}
+        ahead = _ahead(cells, order)
+        for (runs, w_used, kept, melded, g), value in cur.items():
+            if runs in canon:
+                runs = canon[runs]
+            else:
+                runs = canon[runs] = _canonical(runs, ahead, False)
+            if runs is None:
+                continue
+            for m in (range(2, g + 1) if forced else (0, *range(2, g + 1))):
+                n = m + forced
+                k2 = min(still, kept + g - m)
+                v2 = value + m * pts
+                m2 = melded or m > 0
+                for w in range(max(0, 3 - n), min(caps[n], n_wild - w_used) + 1) if m else (0,):
+                    key = (runs, w_used + w, k2, m2)
+                    if nxt.get(key, -1) < v2:
+                        nxt[key] = v2
+        states = _fewest_wild(nxt, prefix)
+        _too_many(states)
         if not states:
             return -1 if top is not None else 0
     best = -1
