@@ -22,15 +22,15 @@ Without sequences the same programme runs with no runs: each rank's natural card
 90
 """
 
-from __future__ import annotations
-
 from itertools import product
 
-from .cards import SEQUENCE_ORDER, SORT_KEY, Card
-from .melds import CANASTA_SIZE
-from .situation import SearchTooLarge
+# absolute imports: _speedups/counts.pyx compiles this very text as a module of that folder
+from canasta_tutor.engine.cards import SEQUENCE_ORDER, SORT_KEY, Card
+from canasta_tutor.engine.melds import CANASTA_SIZE
+from canasta_tutor.engine.situation import SearchTooLarge
 
 RUN_MIN, RUN_MAX = 3, 7
+_BOTH, _NONE = [0, 1], [0]   # a last discard here or not; none
 #: The most states one rank of the programme may hold: hands a game reaches stay far below (issue 19's 43-card
 #: samba hand, about 2,500); a hand of a hundred cards from three decks, which no game deals, gets a clear error.
 STATE_LIMIT = 60_000
@@ -49,7 +49,7 @@ class Cells:
         self.suits = sorted({s for s, _o in cells})
 
     @classmethod
-    def of(cls, cards) -> Cells | None:
+    def of(cls, cards) -> "Cells | None":
         cells: dict[tuple[str, int], list[Card]] = {}
         wilds, black = [], []
         for c in cards:
@@ -151,7 +151,7 @@ def place_every_card(hand, groups: dict, sequences: list, base: int, rules, need
     extensions = _sequence_extensions(cells, sequences)
     # first without counting sambas (a run's length above three forgotten: far fewer states), then, when the
     # canastas fall short, counting them (each run's length up to seven)
-    for exact in ((False, True) if rules.sequences else (True,)):
+    for exact in ([False, True] if rules.sequences else [True]):
         placed = False
         for lay, used, sambas in extensions:
             rest = Cells({k: v[used.get(k, 0):] for k, v in cells.cells.items() if len(v) > used.get(k, 0)},
@@ -251,7 +251,7 @@ def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, ex
                 runs = canon[runs] = _canonical(runs, ahead, exact)
             if runs is None:
                 continue
-            for d in ((0, 1) if allow_discard and not disc and g else (0,)):
+            for d in (_BOTH if allow_discard and not disc and g else _NONE):
                 for w, made in _group_choices(g - d, table, rules):
                     w2 = w_used + w
                     if w2 > n_wild + swappable or w2 < -swappable:
@@ -509,12 +509,14 @@ def most_meld_points(cards, rules, *, top: Card | None = None, keep: int = 0) ->
                 runs = canon[runs] = _canonical(runs, ahead, False)
             if runs is None:
                 continue
-            for m in (range(2, g + 1) if forced else (0, *range(2, g + 1))):
+            # melding fewer of the group's cards than needed to keep ``still`` only loses points: not tried
+            low = max(2, g - (still - kept))
+            for m in (range(low, g + 1) if forced else [0, *range(low, g + 1)]):
                 n = m + forced
                 k2 = min(still, kept + g - m)
                 v2 = value + m * pts
                 m2 = melded or m > 0
-                for w in range(max(0, 3 - n), min(caps[n], n_wild - w_used) + 1) if m else (0,):
+                for w in range(max(0, 3 - n), min(caps[n], n_wild - w_used) + 1) if m else _NONE:
                     key = (runs, w_used + w, k2, m2)
                     if nxt.get(key, -1) < v2:
                         nxt[key] = v2
@@ -532,3 +534,12 @@ def most_meld_points(cards, rules, *, top: Card | None = None, keep: int = 0) ->
             continue
         best = max(best, value + prefix[w_used] + (top.points if top is not None else 0))
     return 0 if best < 0 and top is None else best
+
+
+# --- the compiled core (_speedups/counts.pyx: this file's text compiled by Cython), where built: the public entries
+# become the compiled ones; this pure-Python module is their twin (speedups.pure_twin gives it back)
+if __name__ == "canasta_tutor.engine.counts":
+    from canasta_tutor.engine import speedups
+
+    place_every_card = speedups.compiled("counts", place_every_card)
+    most_meld_points = speedups.compiled("counts", most_meld_points)
