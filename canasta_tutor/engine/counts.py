@@ -25,7 +25,7 @@ Without sequences the same programme runs with no runs: each rank's natural card
 from itertools import product
 
 # absolute imports: _speedups/counts.pyx compiles this very text as a module of that folder
-from canasta_tutor.engine.cards import SEQUENCE_ORDER, SORT_KEY, Card
+from canasta_tutor.engine.cards import RANK_POINTS, SEQUENCE_ORDER, SORT_KEY, Card
 from canasta_tutor.engine.melds import CANASTA_SIZE
 from canasta_tutor.engine.situation import SearchTooLarge
 
@@ -36,6 +36,7 @@ _BOTH, _NONE = [0, 1], [0]   # a last discard here or not; none
 STATE_LIMIT = 60_000
 ORDERS = tuple(range(4, 15))
 _POINTS = {o: Card(r + "S").points for r, o in SEQUENCE_ORDER.items()}
+_RANK_POINTS = RANK_POINTS
 
 
 class Cells:
@@ -480,6 +481,54 @@ def most_meld_points(cards, rules, *, top: Card | None = None, keep: int = 0) ->
     (black threes and red threes are never melded here, and count as kept); with ``top`` (the pile's top card)
     its rank's group must hold it and at least two natural cards of its rank from ``cards``. ``-1`` when no meld
     can be made that way (or none with the top card)."""
+    if not rules.sequences and not keep:
+        if top is not None and sum(1 for c in cards if c.rank == top.rank and c.is_natural) < 2:
+            return -1
+        return _groups_only_points(cards, rules, top)
+    return _most_points(cards, rules, top, keep)
+
+
+def _groups_only_points(cards, rules, top: Card | None) -> int:
+    """:func:`most_meld_points` without sequences and without cards to keep, in closed form (the programme over the
+    ranks comes down to it; tests/test_counts.py holds the two to the same answers): every natural card of a rank
+    with three or more (or the top card's rank) is melded, pairs only with a wild card each, and as many wild cards
+    as the melds can hold (jokers first). ``top``'s rank has at least two natural cards in ``cards``."""
+    counts: dict = {}
+    wild_values = []
+    for c in cards:
+        if c.is_natural:
+            counts[c.rank] = counts.get(c.rank, 0) + 1
+        elif c.is_wild:
+            wild_values.append(c.points)
+    wild_values.sort(reverse=True)
+    caps = rules._wild_caps
+    base = capacity = 0
+    if top is not None:
+        n = counts.pop(top.rank)
+        base += n * _RANK_POINTS[top.rank] + top.points
+        capacity += _cap(caps, rules, n + 1)
+    pairs = []
+    for rank, n in counts.items():
+        if n >= 3:
+            base += n * _RANK_POINTS[rank]
+            capacity += _cap(caps, rules, n)
+        elif n == 2:
+            pairs.append(2 * _RANK_POINTS[rank])
+    pairs.sort(reverse=True)
+    pair_cap = rules.wild_capacity(2)
+    best = base
+    for k in range(1, min(len(pairs), len(wild_values)) + 1 if pair_cap else 1):
+        used = min(len(wild_values), capacity + k * pair_cap)
+        best = max(best, base + sum(pairs[:k]) + sum(wild_values[:used]))
+    return max(best, base + sum(wild_values[:min(len(wild_values), capacity)]))
+
+
+def _cap(caps, rules, n: int) -> int:
+    return caps[n] if n < len(caps) else rules.wild_capacity(n)
+
+
+def _most_points(cards, rules, top: Card | None, keep: int) -> int:
+    """:func:`most_meld_points` by the programme over the ranks."""
     cells = Cells.of(c for c in cards if not c.is_red_three and not c.is_black_three)
     still = max(0, keep - sum(1 for c in cards if c.is_red_three or c.is_black_three))   # cards still to keep
     wild_points = [c.points for c in sorted(cells.wilds, key=lambda c: -c.points)]
