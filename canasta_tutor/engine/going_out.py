@@ -149,7 +149,7 @@ def _lazy_yes_reasons(plan: LazyPlan, melds, rules, need, minimum):
 def _plan_of(hand, melds, rules, need, counted: GoOutPlan | None = None) -> GoOutPlan:
     """The plan of a way out the counting core found: the explained search's (the plan it has always shown), or,
     when that finds none within its budget, the core's own (``counted``, found again when not given)."""
-    plan = find_go_out(hand, melds, rules, need=need)[0]
+    plan = find_go_out(hand, melds, rules, need=need, counted=counted)[0]
     if plan is None:
         plan = counted if counted is not None else counted_go_out(hand, melds, rules, need)
     return plan
