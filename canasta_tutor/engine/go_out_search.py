@@ -370,7 +370,8 @@ def _build_plan(discard, slots, choice, wilds, seq_lay, seq_new, canastas) -> Go
 
 
 def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | None = None,
-                allow_discard: bool = True, minimum: int = 0, uncounted=(), counted: GoOutPlan | None = None):
+                allow_discard: bool = True, minimum: int = 0, uncounted=(), counted: GoOutPlan | None = None,
+                known: bool = False):
     """Search for a way to place every card of ``hand`` (one may be discarded).
 
     Returns ``(plan, problems)``: a :class:`GoOutPlan` or ``None`` with the
@@ -378,8 +379,9 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
     cards must reach (an unopened team that must meet its opening minimum);
     ``uncounted``: cards of ``hand`` that do not count towards it (the pile
     cards under the top card, when taking the pile): one of them may still be
-    the discard. ``counted``: the counting core's plan, when already found
-    (under sequences it is not found again when the search gives up).
+    the discard. ``counted``: the counting core's plan, when already found, and
+    ``known``: the core's answer is known (``counted``, ``None`` for no way):
+    under sequences it is not found again when the search gives up.
     The situation must be a possible one (the public checks make sure of that
     first); the search does not count copies again.
     """
@@ -401,7 +403,7 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
             return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
     except SearchTooLarge:
         pass
-    if counted is None:
+    if counted is None and not known:
         counted = counted_go_out(hand, melds, rules, need, allow_discard)
     if counted is not None:
         return counted, []

@@ -139,7 +139,8 @@ _GoOutVerdict_new = tuple.__new__
 
 
 def _go_out_reasons(hand, melds, rules, need, minimum):
-    return _explain_go_out(hand, melds, rules, need, minimum).reasons
+    """The reasons of a no the counting core (or its compiled closed form) decided: the explained path's."""
+    return _explain_go_out(hand, melds, rules, need, minimum, known_no=True).reasons
 
 
 def _lazy_yes_reasons(plan: LazyPlan, melds, rules, need, minimum):
@@ -155,9 +156,10 @@ def _plan_of(hand, melds, rules, need, counted: GoOutPlan | None = None) -> GoOu
     return plan
 
 
-def _explain_go_out(hand, melds, rules, need, minimum) -> GoOutVerdict:
-    """:func:`check_go_out` with every sentence written at once: the explained path."""
-    plan, problems = find_go_out(hand, melds, rules, need=need, minimum=minimum)
+def _explain_go_out(hand, melds, rules, need, minimum, *, known_no: bool = False) -> GoOutVerdict:
+    """:func:`check_go_out` with every sentence written at once: the explained path. ``known_no``: the counting
+    core has said no (it is not asked again)."""
+    plan, problems = find_go_out(hand, melds, rules, need=need, minimum=minimum, known=known_no)
     if plan is not None:
         return GoOutVerdict(True, _yes_reasons(plan, melds, rules, need, minimum), plan=plan)
     if problems and problems[0].code == "places-every-card":
