@@ -243,6 +243,7 @@ def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, ex
             suit_layers.append(cur)
         nxt: dict = {}
         canon: dict = {}   # runs -> the same runs as the next rank can use them (None: a run cannot go on)
+        group_choices: dict = {}   # cards to the rank's group -> its choices (the same for every state)
         ahead = _ahead(cells, order)
         for key, (value, _prev, _how) in cur.items():
             runs, w_used, disc, g = key
@@ -253,7 +254,10 @@ def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, ex
             if runs is None:
                 continue
             for d in (_BOTH if allow_discard and not disc and g else _NONE):
-                for w, made in _group_choices(g - d, table, rules):
+                choices = group_choices.get(g - d)
+                if choices is None:
+                    choices = group_choices[g - d] = _group_choices(g - d, table, rules)
+                for w, made in choices:
                     w2 = w_used + w
                     if w2 > n_wild + swappable or w2 < -swappable:
                         continue
