@@ -29,7 +29,7 @@ if [ ! -x .venv/bin/python ]; then
   "$(pick_python)" -m venv .venv
 fi
 stamp=".venv/.canasta-tutor-installed${setup_extras:+-$setup_extras}"
-want="$(cat pyproject.toml setup.py canasta_tutor/engine/_speedups/*.pyx canasta_tutor/engine/_speedups/*.pxd canasta_tutor/engine/speedups.py 2>/dev/null | sha256sum | cut -c1-16)"
+want="$(cat pyproject.toml setup.py canasta_tutor/engine/_speedups/*.pyx canasta_tutor/engine/_speedups/*.pxd canasta_tutor/engine/speedups.py canasta_tutor/engine/counts.py 2>/dev/null | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "== installing canasta-tutor${setup_extras:+[$setup_extras]} and its dependencies (first run takes a few minutes)"
   .venv/bin/python -m pip install --quiet --upgrade pip

@@ -6,12 +6,13 @@ from contextlib import contextmanager
 import pytest
 
 # each engine module names its compiled twins (speedups.TWINS) as it is imported
-from canasta_tutor.engine import going_out, melds, pile, scoring, speedups  # noqa: F401
+from canasta_tutor.engine import counts, going_out, melds, pile, scoring, speedups  # noqa: F401
 
 
 def twins(function: str):
     """``(compiled, pure)``: the compiled twin of the engine function named ``function`` (``"check_meld"``,
-    ``"meld_facts"``, ``"check_take_pile"``, ``"check_go_out"``, ``"score_hand"``), attached as the engine attaches
+    ``"meld_facts"``, ``"check_take_pile"``, ``"check_go_out"``, ``"score_hand"``, the counting core's
+    ``"place_every_card"`` and ``"most_meld_points"``), attached as the engine attaches
     it, also when the run asks for the pure engine (``CANASTA_TUTOR_PURE=1``), and its pure-Python twin. A failure
     in CI (gcc and the headers are there: the module must be built and fresh), a skip elsewhere when it cannot be
     used (of the whole test module when called at its top)."""

@@ -164,3 +164,21 @@ def test_a_big_samba_hand_is_answered_by_counting_not_refused():
     assert verdict.ok, verdict.sentence
     plan_is_legal(hand, melds, rules, verdict.plan, rules.canastas_to_go_out)
     assert max_meld_points(hand, rules) > 0
+
+
+@pytest.mark.parametrize("name", [n for n in PRESETS if not get_rules(n).sequences])
+def test_the_closed_form_without_sequences_is_the_programme_over_the_ranks(name):
+    """Without sequences ``most_meld_points`` answers in closed form (``_groups_only_points``): the same as the
+    programme over the ranks (``_most_points``), on hands of every size a game reaches (up to 45 cards)."""
+    rules = get_rules(name)
+    rng = random.Random(f"closed {name}")
+    for _ in range(300):
+        cards = deck(rules)
+        rng.shuffle(cards)
+        hand = cards[:rng.randint(1, 45)]
+        naturals = [c for c in hand if c.is_natural]
+        top = rng.choice(naturals) if naturals and rng.random() < 0.5 else None
+        if top is not None and sum(1 for c in hand if c.rank == top.rank and c.is_natural) < 2:
+            top = None
+        assert counts.most_meld_points(hand, rules, top=top) == counts._most_points(hand, rules, top, 0), \
+            (name, " ".join(c.code for c in hand), top)

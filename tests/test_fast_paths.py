@@ -241,11 +241,10 @@ def meld_facts_ok(meld, rules):
 @example((get_rules("classic"), [], [Card("9S")] * 4 + [Card("JK")] * 3))
 @example((get_rules("danish"), [], [Card("9S")] * 2 + [Card("JK")] * 2))
 def test_counted_canastas_equal_the_placement_search(case):
-    """The fast go-out path counts the most canastas a placement reaches (``_most_canastas``) before it searches:
-    the count must be exactly what the search (``_place_groups`` with ``_wild_dp``) finds, or ``None`` when the
-    search places no card arrangement."""
-    from canasta_tutor.engine.go_out_search import _place_groups, _table_info
-    from canasta_tutor.engine.going_out import _most_canastas
+    """Going out is decided by the counting core (``counts.place_every_card``): the most canastas it counts for a
+    hand placed without a discard must be exactly what the placement search (``_place_groups`` with ``_wild_dp``)
+    finds, or ``None`` when the search places no card arrangement."""
+    from canasta_tutor.engine.go_out_search import _place_groups, _table_info, counted_go_out
 
     rules, melds, hand = case
     groups, _sequences, base = _table_info(melds, rules)
@@ -253,15 +252,8 @@ def test_counted_canastas_equal_the_placement_search(case):
     black = [c for c in hand if c.is_black_three]
     wilds = [c for c in hand if c.is_wild]
     _problems, parts = _place_groups(naturals, black, wilds, melds, groups, base, rules)
-    count = {}
-    for c in naturals:
-        count[c.rank] = count.get(c.rank, 0) + 1
-    table = {}
-    for rank, idx in groups.items():
-        w = sum(1 for c in melds[idx] if c.is_wild)
-        table[rank] = (len(melds[idx]) - w, w, len(melds[idx]))
-    counted = _most_canastas(count, len(wilds), len(black), table, base, rules)
-    assert counted == (parts[2] if parts is not None else None)
+    plan = counted_go_out(hand, melds, rules, 0, allow_discard=False)
+    assert (plan.canastas if plan is not None else None) == (parts[2] if parts is not None else None)
 
 
 def test_house_rules_with_few_jokers_count_them_even_in_a_small_situation():

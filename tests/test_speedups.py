@@ -65,7 +65,8 @@ def test_every_compiled_module_is_attached_one_way():
     import compiled  # noqa: F401 (imports the engine modules that have compiled twins)
 
     assert sorted({twin.module for twin in speedups.TWINS.values()}) == NAMES
-    assert sorted(speedups.TWINS) == ["check_go_out", "check_meld", "check_take_pile", "meld_facts", "score_hand"]
+    assert sorted(speedups.TWINS) == ["check_go_out", "check_meld", "check_take_pile", "meld_facts", "most_meld_points",
+                                      "place_every_card", "score_hand"]
     engine = Path(speedups.__file__).parent
     used = set()
     for path in sorted(engine.glob("*.py")):
@@ -76,7 +77,8 @@ def test_every_compiled_module_is_attached_one_way():
     assert used == {"compiled", "pure_twin"}, used
 
 
-@pytest.mark.parametrize("function", ["check_go_out", "check_meld", "check_take_pile", "meld_facts", "score_hand"])
+@pytest.mark.parametrize("function", ["check_go_out", "check_meld", "check_take_pile", "meld_facts", "most_meld_points",
+                                      "place_every_card", "score_hand"])
 def test_each_module_has_the_one_entry_and_refuses_a_wrong_call(function):
     from compiled import twins
 

@@ -22,20 +22,21 @@ Without sequences the same programme runs with no runs: each rank's natural card
 90
 """
 
-from __future__ import annotations
-
 from itertools import product
 
-from .cards import SEQUENCE_ORDER, SORT_KEY, Card
-from .melds import CANASTA_SIZE
-from .situation import SearchTooLarge
+# absolute imports: _speedups/counts.pyx compiles this very text as a module of that folder
+from canasta_tutor.engine.cards import RANK_POINTS, SEQUENCE_ORDER, SORT_KEY, Card
+from canasta_tutor.engine.melds import CANASTA_SIZE
+from canasta_tutor.engine.situation import SearchTooLarge
 
 RUN_MIN, RUN_MAX = 3, 7
+_BOTH, _NONE = [0, 1], [0]   # a last discard here or not; none
 #: The most states one rank of the programme may hold: hands a game reaches stay far below (issue 19's 43-card
 #: samba hand, about 2,500); a hand of a hundred cards from three decks, which no game deals, gets a clear error.
 STATE_LIMIT = 60_000
 ORDERS = tuple(range(4, 15))
 _POINTS = {o: Card(r + "S").points for r, o in SEQUENCE_ORDER.items()}
+_RANK_POINTS = RANK_POINTS
 
 
 class Cells:
@@ -49,7 +50,7 @@ class Cells:
         self.suits = sorted({s for s, _o in cells})
 
     @classmethod
-    def of(cls, cards) -> Cells | None:
+    def of(cls, cards) -> "Cells | None":
         cells: dict[tuple[str, int], list[Card]] = {}
         wilds, black = [], []
         for c in cards:
@@ -151,7 +152,7 @@ def place_every_card(hand, groups: dict, sequences: list, base: int, rules, need
     extensions = _sequence_extensions(cells, sequences)
     # first without counting sambas (a run's length above three forgotten: far fewer states), then, when the
     # canastas fall short, counting them (each run's length up to seven)
-    for exact in ((False, True) if rules.sequences else (True,)):
+    for exact in ([False, True] if rules.sequences else [True]):
         placed = False
         for lay, used, sambas in extensions:
             rest = Cells({k: v[used.get(k, 0):] for k, v in cells.cells.items() if len(v) > used.get(k, 0)},
@@ -241,10 +242,22 @@ def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, ex
             cur = _suit_step(cur, i, cells.count(s, order), sequences, exact, True)
             suit_layers.append(cur)
         nxt: dict = {}
+        canon: dict = {}   # runs -> the same runs as the next rank can use them (None: a run cannot go on)
+        group_choices: dict = {}   # cards to the rank's group -> its choices (the same for every state)
+        ahead = _ahead(cells, order)
         for key, (value, _prev, _how) in cur.items():
             runs, w_used, disc, g = key
-            for d in ((0, 1) if allow_discard and not disc and g else (0,)):
-                for w, made in _group_choices(g - d, table, rules):
+            if runs in canon:
+                runs = canon[runs]
+            else:
+                runs = canon[runs] = _canonical(runs, ahead, exact)
+            if runs is None:
+                continue
+            for d in (_BOTH if allow_discard and not disc and g else _NONE):
+                choices = group_choices.get(g - d)
+                if choices is None:
+                    choices = group_choices[g - d] = _group_choices(g - d, table, rules)
+                for w, made in choices:
                     w2 = w_used + w
                     if w2 > n_wild + swappable or w2 < -swappable:
                         continue
@@ -273,6 +286,33 @@ def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, ex
     if best is None:
         return None
     return _way_back(cells, groups, layers, best, RUN_MAX if exact else RUN_MIN)
+
+
+def _ahead(cells: Cells, order: int) -> tuple:
+    """Per suit, its cards at the next two ranks (none above the ace)."""
+    return tuple((cells.count(s, order + 1) if order < 14 else 0, cells.count(s, order + 2) if order < 13 else 0)
+                 for s in cells.suits)
+
+
+def _canonical(runs: tuple, ahead: tuple, exact: bool):
+    """The open runs after a rank as the next rank can use them: ``None`` when a run shorter than three cannot go
+    on (too few cards of its suit at the next ranks); without ``exact``, the runs of three or more beyond the next
+    rank's free cards closed now (they would close there: the same ways, fewer states). Cards of one rank and suit
+    are alike, so this loses no way."""
+    out = []
+    changed = False
+    for suit_runs, (c1, c2) in zip(runs, ahead):
+        short = sum(1 for L in suit_runs if L < RUN_MIN)
+        if short > c1 or sum(1 for L in suit_runs if L == 1) > c2:
+            return None
+        if not exact:
+            long = len(suit_runs) - short
+            free = c1 - short
+            if long > free:
+                suit_runs = suit_runs[:short] + (RUN_MIN,) * free   # sorted: the short ones first
+                changed = True
+        out.append(suit_runs)
+    return tuple(out) if changed else runs
 
 
 def _too_many(states: dict) -> None:
@@ -398,11 +438,101 @@ def _way_back(cells: Cells, groups: dict, layers: list, best, top: int):
 
 # --- the most meld points (an opening) -------------------------------------------------------------------------------
 
+def _points_suit_step(cur: dict, i: int, c: int, pts: int, sequences: bool) -> dict:
+    """:func:`most_meld_points`' step for one suit's ``c`` cards at a rank: the cards in runs are melded (their
+    points added), the rest go to the rank's group's count."""
+    nxt: dict = {}
+    options: dict = {}
+    for key, value in cur.items():
+        runs, w_used, kept, melded, g = key
+        opts = options.get(runs[i])
+        if opts is None:
+            opts = options[runs[i]] = [(r2, gi, (c - gi) * pts) for r2, _s, gi, _h in
+                                       _suit_options(runs[i], c, sequences, False)]
+        for r2, gi, gained in opts:
+            k2 = (runs[:i] + (r2,) + runs[i + 1:], w_used, kept, melded or gained > 0, g + gi)
+            v2 = value + gained
+            if nxt.get(k2, -1) < v2:
+                nxt[k2] = v2
+    return nxt
+
+
+def _fewest_wild(states: dict, prefix: list) -> dict:
+    """Only the states no other beats: of two with the same runs, cards kept and melded, the one with fewer wild
+    cards used and at least as many points (its natural points and the best wild cards it used) wins (the wild
+    cards still in hand can only add, and the best ones are used first: each further one is worth no more)."""
+    by: dict = {}
+    for (runs, w_used, kept, melded), value in states.items():
+        by.setdefault((runs, kept, melded), []).append((w_used, value))
+    out = {}
+    for (runs, kept, melded), entries in by.items():
+        if len(entries) == 1:
+            w_used, value = entries[0]
+            out[(runs, w_used, kept, melded)] = value
+            continue
+        entries.sort()
+        best = -1
+        for w_used, value in entries:
+            total = value + prefix[w_used]
+            if total > best:
+                best = total
+                out[(runs, w_used, kept, melded)] = value
+    return out
+
+
 def most_meld_points(cards, rules, *, top: Card | None = None, keep: int = 0) -> int:
     """The most card points the player can meld from ``cards`` in one go, leaving at least ``keep`` cards in hand
     (black threes and red threes are never melded here, and count as kept); with ``top`` (the pile's top card)
     its rank's group must hold it and at least two natural cards of its rank from ``cards``. ``-1`` when no meld
     can be made that way (or none with the top card)."""
+    if not rules.sequences and not keep:
+        if top is not None and sum(1 for c in cards if c.rank == top.rank and c.is_natural) < 2:
+            return -1
+        return _groups_only_points(cards, rules, top)
+    return _most_points(cards, rules, top, keep)
+
+
+def _groups_only_points(cards, rules, top: Card | None) -> int:
+    """:func:`most_meld_points` without sequences and without cards to keep, in closed form (the programme over the
+    ranks comes down to it; tests/test_counts.py holds the two to the same answers): every natural card of a rank
+    with three or more (or the top card's rank) is melded, pairs only with a wild card each, and as many wild cards
+    as the melds can hold (jokers first). ``top``'s rank has at least two natural cards in ``cards``."""
+    counts: dict = {}
+    wild_values = []
+    for c in cards:
+        if c.is_natural:
+            counts[c.rank] = counts.get(c.rank, 0) + 1
+        elif c.is_wild:
+            wild_values.append(c.points)
+    wild_values.sort(reverse=True)
+    caps = rules._wild_caps
+    base = capacity = 0
+    if top is not None:
+        n = counts.pop(top.rank)
+        base += n * _RANK_POINTS[top.rank] + top.points
+        capacity += _cap(caps, rules, n + 1)
+    pairs = []
+    for rank, n in counts.items():
+        if n >= 3:
+            base += n * _RANK_POINTS[rank]
+            capacity += _cap(caps, rules, n)
+        elif n == 2:
+            pairs.append(2 * _RANK_POINTS[rank])
+    pairs.sort(reverse=True)
+    pair_cap = rules.wild_capacity(2)
+    best = base
+    for k in range(1, min(len(pairs), len(wild_values)) + 1 if pair_cap else 1):
+        used = min(len(wild_values), capacity + k * pair_cap)
+        best = max(best, base + sum(pairs[:k]) + sum(wild_values[:used]))
+    return max(best, base + sum(wild_values[:min(len(wild_values), capacity)]))
+
+
+def _cap(caps, rules, n: int) -> int:
+    return caps[n] if n < len(caps) else rules.wild_capacity(n)
+
+
+def _most_points(cards, rules, top: Card | None, keep: int) -> int:
+    """:func:`most_meld_points` by the programme over the ranks."""
     cells = Cells.of(c for c in cards if not c.is_red_three and not c.is_black_three)
     still = max(0, keep - sum(1 for c in cards if c.is_red_three or c.is_black_three))   # cards still to keep
     wild_points = [c.points for c in sorted(cells.wilds, key=lambda c: -c.points)]
@@ -416,29 +546,35 @@ def most_meld_points(cards, rules, *, top: Card | None = None, keep: int = 0) ->
     # (runs, wild cards used, natural cards kept so far (at most ``still``), anything melded) -> natural points
     states = {(tuple(() for _ in cells.suits), 0, 0, 0): 0}
     for order in ORDERS:
-        nxt: dict = {}
         pts = _POINTS[order]
         forced = order == top_order
-        total = sum(cells.count(s, order) for s in cells.suits)
-        options: dict = {}   # the suits' choices depend on the runs only: once per runs
-        for (runs, w_used, kept, melded), value in states.items():
-            rank_options = options.get(runs)
-            if rank_options is None:
-                rank_options = options[runs] = [(r2, g) for r2, _s, g, _h in
-                                                _rank_options(runs, cells, order, sequences, False)]
-            for runs2, g in rank_options:
-                in_runs = total - g
-                for m in (range(2, g + 1) if forced else (0, *range(2, g + 1))):
-                    n = m + forced
-                    k2 = min(still, kept + g - m)
-                    v2 = value + (in_runs + m) * pts
-                    m2 = melded or in_runs + m > 0
-                    for w in range(max(0, 3 - n), min(caps[n], n_wild - w_used) + 1) if m else (0,):
-                        key = (runs2, w_used + w, k2, m2)
-                        if nxt.get(key, -1) < v2:
-                            nxt[key] = v2
-        _too_many(nxt)
-        states = nxt
+        # the suits one after another: each card continues or starts a run (melded) or goes to the rank's group
+        cur = {key + (0,): value for key, value in states.items()}
+        for i, s in enumerate(cells.suits):
+            cur = _points_suit_step(cur, i, cells.count(s, order), pts, sequences)
+        nxt: dict = {}
+        canon: dict = {}
+        ahead = _ahead(cells, order)
+        for (runs, w_used, kept, melded, g), value in cur.items():
+            if runs in canon:
+                runs = canon[runs]
+            else:
+                runs = canon[runs] = _canonical(runs, ahead, False)
+            if runs is None:
+                continue
+            # melding fewer of the group's cards than needed to keep ``still`` only loses points: not tried
+            low = max(2, g - (still - kept))
+            for m in (range(low, g + 1) if forced else [0, *range(low, g + 1)]):
+                n = m + forced
+                k2 = min(still, kept + g - m)
+                v2 = value + m * pts
+                m2 = melded or m > 0
+                for w in range(max(0, 3 - n), min(caps[n], n_wild - w_used) + 1) if m else _NONE:
+                    key = (runs, w_used + w, k2, m2)
+                    if nxt.get(key, -1) < v2:
+                        nxt[key] = v2
+        states = _fewest_wild(nxt, prefix)
+        _too_many(states)
         if not states:
             return -1 if top is not None else 0
     best = -1
@@ -451,3 +587,12 @@ def most_meld_points(cards, rules, *, top: Card | None = None, keep: int = 0) ->
             continue
         best = max(best, value + prefix[w_used] + (top.points if top is not None else 0))
     return 0 if best < 0 and top is None else best
+
+
+# --- the compiled core (_speedups/counts.pyx: this file's text compiled by Cython), where built: the public entries
+# become the compiled ones; this pure-Python module is their twin (speedups.pure_twin gives it back)
+if __name__ == "canasta_tutor.engine.counts":
+    from canasta_tutor.engine import speedups
+
+    place_every_card = speedups.compiled("counts", place_every_card)
+    most_meld_points = speedups.compiled("counts", most_meld_points)

@@ -386,7 +386,8 @@ def _build_plan(discard, slots, choice, wilds, seq_lay, seq_new, canastas) -> Go
 
 
 def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | None = None,
-                allow_discard: bool = True, minimum: int = 0, uncounted=()):
+                allow_discard: bool = True, minimum: int = 0, uncounted=(), counted: GoOutPlan | None = None,
+                known: bool = False):
     """Search for a way to place every card of ``hand`` (one may be discarded).
 
     Returns ``(plan, problems)``: a :class:`GoOutPlan` or ``None`` with the
@@ -394,7 +395,9 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
     cards must reach (an unopened team that must meet its opening minimum);
     ``uncounted``: cards of ``hand`` that do not count towards it (the pile
     cards under the top card, when taking the pile): one of them may still be
-    the discard.
+    the discard. ``counted``: the counting core's plan, when already found, and
+    ``known``: the core's answer is known (``counted``, ``None`` for no way):
+    under sequences it is not found again when the search gives up.
     The situation must be a possible one (the public checks make sure of that
     first); the search does not count copies again.
     """
@@ -416,7 +419,8 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
             return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
     except SearchTooLarge:
         pass
-    counted = counted_go_out(hand, melds, rules, need, allow_discard)
+    if counted is None and not known:
+        counted = counted_go_out(hand, melds, rules, need, allow_discard)
     if counted is not None:
         return counted, []
     return None, [Reason("no-placement", _("There is no way to meld or lay off every card of this hand (one may be "

@@ -1,8 +1,7 @@
 """Going out: can a player meld or lay off every card in hand this turn?
 
-The answer and its reasons; the exact search that places every card (and finds the plan) is in
-:mod:`~canasta_tutor.engine.go_out_search`. Under rules without sequences the common call is decided by counting
-first (:func:`_most_canastas`), and only a way out that the count finds is searched for.
+The answer is the counting core's (:func:`~canasta_tutor.engine.counts.place_every_card`); the reasons and the plan
+are written from the explained search of :mod:`~canasta_tutor.engine.go_out_search` when first read.
 
 >>> v = check_go_out("KH KS 2C 9D", melds=["7H 7S 7D 7C 7H 7S 7D"])
 >>> v.ok, v.discard
@@ -14,19 +13,15 @@ False
 from __future__ import annotations
 
 from functools import partial
-from operator import attrgetter
 
 from . import speedups
-from .cards import SORT_KEY, Card
-from .go_out_search import GoOutPlan, _find_go_out, _table_info, _try_place, find_go_out
+from .cards import Card
+from .go_out_search import GoOutPlan, counted_go_out, find_go_out
 from .i18n import gettext as _
 from .i18n import ngettext
-from .melds import CANASTA_SIZE
 from .numbers import join_words, number_word
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, takes_situation
 from .verdict import LazyReasons, Reason, verdict_type
-
-_meld_rank = attrgetter("meld_rank")
 
 
 class GoOutVerdict(verdict_type("GoOutVerdictBase", "plan", (None,), "")):
@@ -115,11 +110,10 @@ def check_go_out(situation: Situation) -> GoOutVerdict:
     Takes a :class:`Situation` (``hand``, ``melds``, ``score``, ``rules``), or the old
     ``check_go_out(hand, melds=(), score=0, rules=CLASSIC)``.
 
-    Where the compiled module ``_speedups/goout`` is built, ``check_go_out`` is its entry: it decides the common
-    call (cards as tuples or lists of :class:`Card`, an int score, rules without sequences or wild-card swaps, a
-    team that has melded or needs no minimum to go out concealed) by counting in C, and leaves the reasons and the
-    ``plan`` to be written when first read (by the pure-Python search: the same sentences, the same plan). Every
-    other call (notation, bad input, samba, an opening minimum...) goes to this pure-Python function
+    The answer is the counting core's (:func:`~canasta_tutor.engine.counts.place_every_card`, any hand a game
+    reaches); the reasons and the ``plan`` are the explained search's, written when first read. Where the compiled
+    module ``_speedups/goout`` is built, ``check_go_out`` is its entry: it decides the common call (rules without
+    sequences or wild-card swaps) in C and hands every other call to this pure-Python function
     (``speedups.pure_twin(check_go_out)``), which gives the same answers everywhere.
     """
     rules, hand, score = situation.rules, situation.hand, situation.score
@@ -129,176 +123,45 @@ def check_go_out(situation: Situation) -> GoOutVerdict:
     minimum = 0
     if not melds and not rules.concealed_needs_no_minimum:
         minimum = rules.opening_minimum(score)
-    if minimum or rules.sequences:
+    if minimum:   # going out concealed with an opening minimum: the explained search, which counts the points
         return _explain_go_out(hand, melds, rules, need, minimum)
-    # Fast path: the same search, skipping the discards that surely fail; the reasons are written when read.
+    # The counting core decides (engine/counts.py: any hand a game reaches, by counting); the reasons and the plan
+    # are the explained path's, written when first read.
     ensure_hand_size(rules, hand)
-    plan = _fast_go_out(hand, melds, rules, need)
-    if plan is None:
+    counted = counted_go_out(hand, melds, rules, need)
+    if counted is None:
         return _GoOutVerdict_new(GoOutVerdict, (False, LazyReasons(_go_out_reasons, hand, melds, rules, need, minimum),
                                                 None))
-    return _GoOutVerdict_new(GoOutVerdict, (True, LazyReasons(_yes_reasons, plan, melds, rules, need, minimum), plan))
+    plan = LazyPlan(_plan_of, hand, melds, rules, need, counted)
+    return _GoOutVerdict_new(GoOutVerdict, (True, LazyReasons(_lazy_yes_reasons, plan, melds, rules, need, minimum),
+                                            plan))
 
 
 _GoOutVerdict_new = tuple.__new__
 
 
 def _go_out_reasons(hand, melds, rules, need, minimum):
-    return _explain_go_out(hand, melds, rules, need, minimum).reasons
+    """The reasons of a no the counting core (or its compiled closed form) decided: the explained path's."""
+    return _explain_go_out(hand, melds, rules, need, minimum, known_no=True).reasons
 
 
 def _lazy_yes_reasons(plan: LazyPlan, melds, rules, need, minimum):
     return _yes_reasons(plan.get(), melds, rules, need, minimum)
 
 
-def _fast_go_out(hand, melds, rules, need) -> GoOutPlan | None:
-    """The plan :func:`find_go_out` finds (rules without sequences, no minimum), or ``None``.
-
-    It tries the same discards in the same order, but skips the ones after which a card is surely left
-    without a place (a lone natural card of a rank the team has not melded, or black threes that cannot
-    form a meld), so the first plan it finds is the explained search's."""
-    info = _table_info(melds, rules)
-    groups = info[0]
-    counts = _natural_counts(hand)
-    if counts is None:  # a red three in the hand: the explained search says it cannot be melded
-        return _find_go_out(list(hand), melds, rules, need, True, 0, ())[0]
-    count, black = counts
-    lone = [r for r, n in count.items() if n == 1 and r not in groups]
-    if len(lone) > 1:
-        return None
-    counting = not rules.wild_swap
-    if counting:  # the table's groups as numbers: rank -> (natural cards, wild cards, size)
-        table = {}
-        for rank, idx in groups.items():
-            meld = melds[idx]
-            w = list(map(_meld_rank, meld)).count("*")
-            table[rank] = (len(meld) - w, w, len(meld))
-        wild = len(hand) - sum(count.values()) - black
-    tried: dict = {}  # what the count says after discarding a card of this rank ("*": a wild card), per rank
-    for discard, b in _discards_to_try(hand, count, black, lone[0] if lone else None, groups, rules):
-        if counting:
-            # count first: the most canastas any placement reaches (what _try_place's search finds), and only
-            # when that is enough, the placement itself; cards of one rank (all wild cards) count alike
-            kind = None if discard is None else discard.meld_rank
-            most = tried.get(kind, tried)
-            if most is tried:
-                if discard is not None and discard.is_natural:
-                    count[kind] -= 1
-                    most = _most_canastas(count, wild, b, table, info[2], rules)
-                    count[kind] += 1
-                else:
-                    most = _most_canastas(count, wild - (kind == "*"), b, table, info[2], rules)
-                tried[kind] = most
-            if most is None or most < need:
-                continue
-        rest = list(hand)
-        if discard is not None:
-            rest.remove(discard)
-        _problems, plan = _try_place(rest, melds, info, rules, need)
-        if plan is not None and plan.canastas >= need:
-            return plan.with_discard(discard)
-    return None
+def _plan_of(hand, melds, rules, need, counted: GoOutPlan | None = None) -> GoOutPlan:
+    """The plan of a way out the counting core found: the explained search's (the plan it has always shown), or,
+    when that finds none within its budget, the core's own (``counted``, found again when not given)."""
+    plan = find_go_out(hand, melds, rules, need=need, counted=counted)[0]
+    if plan is None:
+        plan = counted if counted is not None else counted_go_out(hand, melds, rules, need)
+    return plan
 
 
-def _natural_counts(hand) -> tuple[dict[str, int], int] | None:
-    """``(natural cards per rank, black threes)`` of a hand; ``None`` when it holds a red three."""
-    count: dict[str, int] = {}
-    black = 0
-    for c in hand:
-        if c.is_natural:
-            count[c.rank] = count.get(c.rank, 0) + 1
-        elif c.is_black_three:
-            black += 1
-        elif c.is_red_three:
-            return None
-    return count, black
-
-
-def _discards_to_try(hand, count: dict[str, int], black: int, lone_rank: str | None, groups, rules):
-    """``(discard, black threes left)`` for each last discard of :func:`find_go_out`'s (none first, then each
-    distinct card in sort order) after which no card is surely left without a place: the one lone natural card
-    must be the discard, a natural pair of a rank the team has not melded must not be broken, and the black
-    threes left must make a meld. A generator, as the search stops at the first way out (``count`` is read as the
-    next discard is asked for)."""
-    with_wild = rules.black_threes_with_wild
-    for discard in [None] + sorted(set(hand), key=SORT_KEY):
-        b = black
-        if discard is None or not discard.is_natural:
-            if lone_rank is not None:
-                continue
-            if discard is not None and discard.is_black_three:
-                b -= 1
-        else:
-            r = discard.rank
-            if (lone_rank is not None and lone_rank != r) or (count[r] == 2 and r not in groups):
-                continue
-        if b and b != 3 and b != 4 and not (b == 2 and with_wild):
-            continue
-        yield discard, b
-
-
-def _most_canastas(count: dict, wild: int, black: int, table: dict, base: int, rules) -> int | None:
-    """The most canastas the team holds after placing every card, counted: ``count`` natural cards per rank in
-    hand, ``wild`` wild cards, ``black`` black threes; ``table``: the team's groups, rank -> (natural cards, wild
-    cards, size); ``base``: canastas already on the table. ``None`` if some card finds no place. The same answer
-    as :func:`_place_groups` and :func:`_wild_dp` (rules without sequences or swaps): every meld takes between its
-    least and its most wild cards; the wild cards left after the least go first to the melds closest to a
-    canasta."""
-    caps = rules._wild_caps
-    least = room = made = 0
-    short = []
-    for rank, (nat, on_table, size) in table.items():
-        k = count.get(rank, 0)
-        n = nat + k
-        cap = (caps[n] if n < len(caps) else caps[-1]) - on_table
-        if cap < 0 or rank == "3":  # (a meld of black threes takes no wild card)
-            cap = 0
-        if k or cap:
-            room += cap
-            if size < CANASTA_SIZE and rank != "3":  # (a meld of black threes is never a canasta)
-                gap = CANASTA_SIZE - size - k
-                if gap <= 0:
-                    made += 1
-                elif gap <= cap:
-                    short.append(gap)
-    for rank, k in count.items():
-        if k == 0 or rank in table:
-            continue
-        if k == 1:
-            return None
-        lo = 1 if k == 2 else 0
-        cap = caps[k] if k < len(caps) else caps[-1]
-        if cap < lo:
-            return None
-        least += lo
-        room += cap
-        gap = CANASTA_SIZE - k - lo
-        if gap <= 0:
-            made += 1
-        elif gap <= cap - lo:
-            short.append(gap)
-    if black:
-        if black == 2:
-            if not rules.black_threes_with_wild:
-                return None
-            least += 1
-            room += 1
-        elif black != 3 and black != 4:
-            return None
-    if not least <= wild <= room:
-        return None
-    spare = wild - least
-    for gap in sorted(short):
-        if gap > spare:
-            break
-        spare -= gap
-        made += 1
-    return base + made
-
-
-def _explain_go_out(hand, melds, rules, need, minimum) -> GoOutVerdict:
-    """:func:`check_go_out` with every sentence written at once: the explained path."""
-    plan, problems = find_go_out(hand, melds, rules, need=need, minimum=minimum)
+def _explain_go_out(hand, melds, rules, need, minimum, *, known_no: bool = False) -> GoOutVerdict:
+    """:func:`check_go_out` with every sentence written at once: the explained path. ``known_no``: the counting
+    core has said no (it is not asked again)."""
+    plan, problems = find_go_out(hand, melds, rules, need=need, minimum=minimum, known=known_no)
     if plan is not None:
         return GoOutVerdict(True, _yes_reasons(plan, melds, rules, need, minimum), plan=plan)
     if problems and problems[0].code == "places-every-card":
@@ -338,4 +201,4 @@ def _yes_reasons(plan, melds, rules, need, minimum) -> tuple:
 # --- the compiled twin (_speedups/goout.pyx), where built: it decides the common call in C and hands every other to
 # the pure-Python check_go_out above (speedups.pure_twin gives it back)
 check_go_out = speedups.compiled("goout", check_go_out, verdict_type=GoOutVerdict, no_reasons=_go_out_reasons,
-                                 yes_reasons=_lazy_yes_reasons, lazy_plan=LazyPlan, find_plan=_fast_go_out)
+                                 yes_reasons=_lazy_yes_reasons, lazy_plan=LazyPlan, find_plan=_plan_of)

@@ -9,19 +9,13 @@
 
 from __future__ import annotations
 
-from collections import _count_elements  # Counter's own counting loop (in C on CPython)
-from operator import attrgetter
-
-from .cards import RANK_POINTS, Card, card_points, format_cards
+from .cards import Card, card_points, format_cards
 from .counts import most_meld_points
 from .i18n import gettext as _
 from .melds import as_cards, check_team_melds
 from .rules import CLASSIC, RuleSet, get_rules
 from .situation import Situation, ensure_hand_size, takes_situation
 from .verdict import Reason, verdict_type
-
-_meld_rank = attrgetter("meld_rank")
-
 
 OpeningVerdict = verdict_type("OpeningVerdict", "minimum points", (0, 0),
                               "Is this a legal initial meld? With the ``minimum`` and the melds' card ``points``.")
@@ -88,39 +82,4 @@ def max_meld_points(cards, rules: RuleSet | str = CLASSIC, *, top: Card | None =
     rules = get_rules(rules)
     cards = as_cards(cards)
     ensure_hand_size(rules, cards)
-    if rules.sequences:   # the counting core (issue 19): any hand, no search of the runs
-        return most_meld_points(cards, rules, top=top)
-    if top is not None and sum(1 for c in cards if c.rank == top.rank and c.is_natural) < 2:
-        return -1
-    return _max_groups([c for c in cards if not c.is_red_three and not c.is_black_three], rules, top)
-
-
-def _max_groups(cards, rules: RuleSet, top: Card | None) -> int:
-    """Most points from groups: every natural of a rank with three or more (or the top card's rank),
-    pairs only with a wild card each, and as many wild cards as the melds can hold (jokers first)."""
-    counts: dict[str, int] = {}
-    _count_elements(counts, map(_meld_rank, cards))  # natural cards per rank; "*" wild cards, "3" threes (in C)
-    wild = counts.pop("*", 0)
-    counts.pop("3", None)
-    wild_values = sorted((c.points for c in cards if c.is_wild), reverse=True) if wild else []
-    caps = rules._wild_caps
-    cap = caps.__getitem__ if max(counts.values(), default=0) + 1 < len(caps) else rules.wild_capacity
-    base = capacity = 0
-    if top is not None:
-        n = counts.pop(top.rank)
-        base += n * RANK_POINTS[top.rank] + top.points
-        capacity += cap(n + 1)
-    pairs = []
-    for rank, n in counts.items():
-        if n >= 3:
-            base += n * RANK_POINTS[rank]
-            capacity += cap(n)
-        elif n == 2:
-            pairs.append(2 * RANK_POINTS[rank])
-    pairs.sort(reverse=True)
-    pair_cap = rules.wild_capacity(2)
-    best = base
-    for k in range(1, min(len(pairs), len(wild_values)) + 1 if pair_cap else 1):
-        used = min(len(wild_values), capacity + k * pair_cap)
-        best = max(best, base + sum(pairs[:k]) + sum(wild_values[:used]))
-    return max(best, base + sum(wild_values[:min(len(wild_values), capacity)]))
+    return most_meld_points(cards, rules, top=top)   # the counting core (issue 19): any hand, no search

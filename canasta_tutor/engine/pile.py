@@ -35,7 +35,7 @@ from .i18n import NP_, ngettext, pgettext
 from .i18n import gettext as _
 from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
 from .numbers import join_words, number_word
-from .opening import _max_groups, explain_minimum, max_meld_points
+from .opening import explain_minimum, max_meld_points
 from .rules import RuleSet
 from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, search_budget, takes_situation
 from .verdict import LazyReasons, Reason, Verdict, verdict_type
@@ -206,10 +206,10 @@ def _fast_take(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict | No
     # the pile's cards under the top card that the player keeps (red threes are laid down; the top card is not one)
     pile_kept = len(pile) - 1 - pile.count(_RED_THREE_H) - pile.count(_RED_THREE_D)
     if not melds:
-        # an unopened team: the opening minimum with the top card and cards from hand (the explained path's
-        # _max_meld_points without its search budget: no sequences here); then, as the explained path, the turn
-        # can be finished when two pile cards are kept (else it searches)
-        best = _max_groups([c for c in hand if c.is_natural or c.is_wild], rules, top)
+        # an unopened team: the opening minimum with the top card and cards from hand (the counting core's, as
+        # the explained path asks it); then, as the explained path, the turn can be finished when two pile cards
+        # are kept (else it searches)
+        best = most_meld_points(hand, rules, top=top)
         if best < rules.opening_minimum(score):
             return _TakeVerdict_new(TakeVerdict, (False, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
                                                                      stock_empty), "", (), (), top))

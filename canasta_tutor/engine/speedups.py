@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+import re
 from collections.abc import Callable
 from functools import update_wrapper
 from pathlib import Path
@@ -45,16 +46,24 @@ def pure() -> bool:
 
 
 def source_sha(name: str, folder: Path = _HERE) -> str | None:
-    """SHA-256 of what ``_speedups/<name>`` is built from as it is now: its ``.pyx`` and every ``.pxd`` of the
-    folder (a module may ``cimport`` any of them); ``None`` when the source is not shipped. ``setup.py`` stamps each
-    module with this at build time (it loads this file by path: stdlib only here)."""
+    """SHA-256 of what ``_speedups/<name>`` is built from as it is now: its ``.pyx``, every ``.pxd`` of the
+    folder (a module may ``cimport`` any of them) and the files it includes (``counts.pyx``: ``engine/counts.py``);
+    ``None`` when the source is not shipped. ``setup.py`` stamps each module with this at build time (it loads this
+    file by path: stdlib only here)."""
     try:
-        sha = hashlib.sha256((folder / f"{name}.pyx").read_bytes())
+        source = (folder / f"{name}.pyx").read_bytes()
+        sha = hashlib.sha256(source)
         for pxd in sorted(folder.glob("*.pxd")):
             sha.update(pxd.read_bytes())
+        for included in _INCLUDE.findall(source):   # a module compiled from an engine file's text (counts.pyx)
+            sha.update((folder / included.decode()).read_bytes())
     except OSError:
         return None
     return sha.hexdigest()
+
+
+#: ``include "<file>"`` lines of a ``.pyx``: the files whose text it compiles (relative to ``_speedups``)
+_INCLUDE = re.compile(rb'^include "([^"]+)"', re.MULTILINE)
 
 
 def load(name: str, *, force: bool = False) -> ModuleType | None:
@@ -71,8 +80,8 @@ def load(name: str, *, force: bool = False) -> ModuleType | None:
         return None
     now = source_sha(name)
     if now is not None and getattr(module, "SOURCE_SHA", None) != now:
-        NOT_USED[name] = (f"stale: _speedups/{name}.pyx or a .pxd changed since it was built (run scripts/test.sh "
-                          "or pip install -e .)")
+        NOT_USED[name] = (f"stale: _speedups/{name}.pyx, a .pxd or a file it includes changed since it was built "
+                          "(run scripts/test.sh or pip install -e .)")
         return None
     return module
 

@@ -11,8 +11,10 @@ interned :class:`~canasta_tutor.engine.cards.Card`, the score a plain int within
 team that has melded (or rules under which going out concealed needs no opening minimum). For that call the answer is
 a counting question, decided here in C: the hand as counts per natural rank plus wild cards and black threes, the
 team's groups as (natural cards, wild cards, size) per rank, and, for each possible last discard (none, one card of
-each rank held, a black three, a wild card), :func:`~canasta_tutor.engine.going_out._most_canastas` (the most canastas any
-placement of every card reaches within the wild-card limits, or no placement) against ``rules.canastas_to_go_out``.
+each rank held, a black three, a wild card), the counting core's most canastas
+(:func:`~canasta_tutor.engine.counts.place_every_card`, which the pure path asks: without runs or swaps its programme
+over the ranks comes down to this closed form: every meld takes between its least and its most wild cards, the spare
+ones go to the melds closest to a canasta) against ``rules.canastas_to_go_out``.
 
 What falls back to the pure-Python function (which raises the clear error, or answers with explanations): any other
 argument form or type (strings, cards that are not the interned ones, a Situation subclass, other Situation fields),
@@ -22,7 +24,7 @@ wild-card swaps, and an unopened team that must reach its opening minimum when g
 
 The verdict is the pure path's :class:`~canasta_tutor.engine.going_out.GoOutVerdict`: the reasons are
 :class:`~canasta_tutor.engine.verdict.LazyReasons` (the explained path's sentences, written when read) and the ``plan`` of
-a yes is found when first read, by the pure-Python search (:func:`~canasta_tutor.engine.going_out._fast_go_out`). Nothing
+a yes is found when first read, by the pure-Python search (:func:`~canasta_tutor.engine.going_out._plan_of`). Nothing
 is remembered between calls but the per-rule-set tables (wild-card capacities, deck limits), built once per
 :class:`~canasta_tutor.engine.rules.RuleSet`; the card tables are built at import from :mod:`canasta_tutor.engine.cards`.
 """
@@ -167,8 +169,8 @@ cdef _Rules _table(object rules):
 # --- the counting question -------------------------------------------------------------------------------------------
 cdef int _most(const int* count, int wild, int black, const int* tnat, const int* twild, const int* tsize,
                const bint* intable, int base, _Rules t) noexcept:
-    """The most canastas the team holds after placing every card, or -1 if some card finds no place: the C twin of
-    going_out._most_canastas (``count`` natural cards per rank in hand, ``wild`` wild cards, ``black`` black threes;
+    """The most canastas the team holds after placing every card, or -1 if some card finds no place: the counting
+    core's answer (counts.place_every_card, without runs or swaps) in closed form (``count`` natural cards per rank in hand, ``wild`` wild cards, ``black`` black threes;
     the team's groups per rank)."""
     cdef int least = 0, room = 0, made = 0, nshort = 0
     cdef int shortfall[2 * N_RANKS]
@@ -236,7 +238,7 @@ cdef object _verdict_type = None    # GoOutVerdict
 cdef object _no_reasons = None      # going_out._go_out_reasons
 cdef object _yes_reasons = None     # going_out._lazy_yes_reasons
 cdef object _lazy_plan = None       # going_out.LazyPlan
-cdef object _find_plan = None       # going_out._fast_go_out
+cdef object _find_plan = None       # going_out._plan_of
 cdef object _MISSING = object()
 cdef dict _FIELDS = {"hand": 0, "melds": 1, "score": 2, "rules": 3}
 

@@ -13,7 +13,7 @@ reading and checking the arguments (card types, the score, copies against ``rule
 red three in hand, the hand size cap of ``situation.max_hand_cards``), then the decision of ``pile._fast_take``: a
 stopped pile, the frozen pile, the first way to meld the top card (``pile._take_options``: a natural pair, a
 lay-off on the team's group, a natural card and the cheapest wild card), the opening minimum of an unopened team
-(``opening._max_groups`` and ``RuleSet.opening_minimum``) and the "keeps a card" rule.
+(``counts._groups_only_points`` and ``RuleSet.opening_minimum``) and the "keeps a card" rule.
 
 What falls back: anything else goes to the pure-Python function, which raises the clear error or answers:
 strings or lists of cards, a card that is not one of ``cards.ALL_CARDS``, a bad or out-of-range score, too many
@@ -260,8 +260,8 @@ cdef object _no(object hand, object melds, object score, object pile, object rul
 
 
 cdef long long _max_groups(int *rank_count, int *wild_values, int nwild, int rank, int top_points, _Rules t):
-    """opening._max_groups: the most points from groups, the top card's rank (``rank``) included; ``rank_count``: the
-    natural cards in hand per rank; ``wild_values``: the wild cards' points, highest first."""
+    """counts._groups_only_points: the most points from groups, the top card's rank (``rank``) included;
+    ``rank_count``: the natural cards in hand per rank; ``wild_values``: the wild cards' points, highest first."""
     cdef long long base, capacity, best, total, pairs_sum, wild_sum
     cdef int pair_points[32]
     cdef int npairs = 0, r, x, kk, used, n, pair_cap = t.cap(2)
@@ -303,7 +303,7 @@ cdef long long _max_groups(int *rank_count, int *wild_values, int nwild, int ran
 
 cdef long long _left_out_value(int *rank_count, int *wild_values, int nwild, int rank, int top_points, _Rules t,
                                int *kind_type, int *kind_key, int a, int b):
-    """opening._max_meld_points of the hand without one card of kind ``a`` (and one of kind ``b`` unless -1): -1
+    """counts.most_meld_points of the hand without one card of kind ``a`` (and one of kind ``b`` unless -1): -1
     when fewer than two natural cards of the top card's rank are left."""
     cdef int counts[32]
     cdef int values[MAX_HAND]
@@ -496,7 +496,7 @@ cdef object _decide(object hand, object melds, object score, object pile, object
     cdef int kind_key[32]
     cdef int kind_count[32]
     if nm == 0:
-        # an unopened team: its best first meld (opening._max_groups of the natural and wild cards in hand, with
+        # an unopened team: its best first meld (counts._groups_only_points of the natural and wild cards in hand, with
         # the top card) must reach the minimum
         memset(rank_count, 0, sizeof(rank_count))
         for i in range(nh):
