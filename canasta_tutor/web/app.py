@@ -241,6 +241,10 @@ def serve_options(args, out=None) -> dict:
         ipaddress.ip_address(ip)
     except ValueError:
         raise CanastaError(f"--ip {ip!r} is not an IP address (e.g. 192.168.1.20, or 0.0.0.0 for all)") from None
+    if getattr(args, "lang", None):
+        from .language import set_server_language
+
+        set_server_language(args.lang)  # a bad code: LanguageError, a CanastaError (the languages it speaks)
     if args.class_size < 0:
         raise CanastaError("--class-size must be 0 or more")
     if getattr(args, "max_kernels", 0) < 0:
