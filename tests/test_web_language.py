@@ -168,18 +168,26 @@ def test_the_migration_adds_the_language_columns_to_an_older_database(tmp_path):
 
 
 def test_a_pages_kernel_reads_the_language_the_server_sent(monkeypatch):
+    import contextvars
+
+    from canasta_tutor.engine import i18n
     from canasta_tutor.widgets import identity
     from canasta_tutor.widgets import language as kernel_language
 
     monkeypatch.setattr(identity, "_resolved", True)
-    with use_language("en"):
-        monkeypatch.setenv(kernel_language.KERNEL_ENV, "da")
-        assert kernel_language.page_language() == "da" and get_language() == "da"
-        monkeypatch.setenv(kernel_language.KERNEL_ENV, "fr")
-        monkeypatch.setenv(kernel_language.CLI_ENV, "af")
-        assert kernel_language.page_language() == "af"
-        monkeypatch.delenv(kernel_language.CLI_ENV)
-        assert kernel_language.page_language() == "en"
+    monkeypatch.setattr(i18n, "_current", i18n._current)  # (the kernel's default language is put back afterwards)
+    monkeypatch.setenv(kernel_language.KERNEL_ENV, "da")
+    assert kernel_language.page_language() == "da" and get_language() == "da"
+    # the whole kernel: a cell or a widget's callback runs in a copy of the kernel's context, never the one set in
+    assert contextvars.Context().run(get_language) == "da"
+    with use_language("nl"):
+        assert get_language() == "nl"
+    assert get_language() == "da"
+    monkeypatch.setenv(kernel_language.KERNEL_ENV, "fr")
+    monkeypatch.setenv(kernel_language.CLI_ENV, "af")
+    assert kernel_language.page_language() == "af"
+    monkeypatch.delenv(kernel_language.CLI_ENV)
+    assert kernel_language.page_language() == "en"
 
 
 def test_the_landing_pages_widgets_speak_the_kernels_language(monkeypatch):

@@ -49,6 +49,7 @@ from pathlib import Path
 from ..classroom.downloads import worksheet_for  # noqa: F401 (its home was here; tests and older code import it from here)
 from .folders import default_lessons_dir
 from .kernel_gate import WIDGET_MESSAGES, gate_arguments  # noqa: F401 (WIDGET_MESSAGES: the deploy's import)
+from .language import HEADER as LANGUAGE_HEADER
 from .visitors import IDENTITY_HEADER, KERNELS_PER_VISITOR, TEACHER_PAGE, TeacherKey, Visitors, loopback_addresses
 
 TEMPLATE_ROOT = Path(__file__).resolve().parent / "share" / "jupyter"
@@ -122,6 +123,7 @@ def voila_arguments(lessons: Path, *, port: int, open_browser: bool, preheat: bo
         f"--VoilaConfiguration.preheat_kernel={preheat}",
         f"--VoilaConfiguration.default_pool_size={pool_size}",
         f"--VoilaConfiguration.http_header_envs={IDENTITY_HEADER}",
+        f"--VoilaConfiguration.http_header_envs={LANGUAGE_HEADER}",  # (the page's language: widgets/language.py)
         *gate_arguments("Voila"),  # only the widgets' messages reach a kernel, and no traceback a page
         f"--MappingKernelManager.cull_idle_timeout={cull_idle}",
         "--MappingKernelManager.cull_interval=60",

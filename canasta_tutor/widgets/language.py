@@ -10,8 +10,10 @@ afterwards is in it. Choosing another language reloads the page (``?lang=``): a 
 
 from __future__ import annotations
 
+import contextvars
 import os
 
+from ..engine import i18n
 from ..engine.i18n import SOURCE_LANGUAGE, LanguageError, normalise_language, set_language
 from . import identity
 
@@ -30,5 +32,15 @@ def page_language() -> str:
     """Set (and return) the language of this page's kernel, from its visitor's request."""
     identity._wait_for_request()
     code = _known(os.environ.get(KERNEL_ENV)) or _known(os.environ.get(CLI_ENV)) or SOURCE_LANGUAGE
+    kernel_default(code)
     set_language(code)
     return code
+
+
+def kernel_default(code: str) -> None:
+    """Make ``code`` the language of the whole kernel: every cell, and every widget's callback, runs in a copy of
+    the kernel's context (ipykernel 7 copies it per message), so a value set in one cell would not reach the next.
+    The engine's current-language variable is replaced by one whose default is ``code`` (one kernel, one visitor,
+    one language; ``use_language`` blocks still work inside it)."""
+    code = normalise_language(code)
+    i18n._current = contextvars.ContextVar("canasta_tutor_language", default=code)
