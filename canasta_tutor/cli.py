@@ -433,6 +433,9 @@ def main(argv=None) -> int:
     p_serve.add_argument("--max-kernels", type=int, default=0, metavar="N",
                          help="at most N learners' pages at once (default: from --class-size, else what this "
                          "machine's free memory holds); a page more says the class is full")
+    p_serve.add_argument("--lang", metavar="LANG",
+                         help="the pages' language for a browser that asks for none of en, nl, da, af (a learner's "
+                         "choice, the class's language and the browser's own come first)")
     p_serve.add_argument("--class-lesson", metavar="NOTEBOOK",
                          help="with --class-size: the lesson the class will open together, e.g. "
                          "04-taking-the-pile.ipynb")

@@ -94,7 +94,7 @@ def test_the_dashboard_for_the_teacher(signed_in, db_url):
     d = TeacherDashboard(classroom=room, refresh=0, join_urls=["http://192.168.1.20:8866/"])
     assert d.allowed and "http://192.168.1.20:8866/" in d.join.value and "/classroom/join" in d.join.value
     assert "<svg" not in d.join.value  # the QR code is on the Join screen, for the projector, not beside results
-    assert "1</b> learners · <b>0</b> answers" in d.summary.value and "class code <b>blue</b>" in d.summary.value
+    assert "1</b> learner · <b>0</b> answers" in d.summary.value and "class code <b>blue</b>" in d.summary.value
     for pid in ("t-1", "t-2", "t-3"):
         room.store.record(learner="Ana", puzzle_set="S", puzzle_id=pid, kind="take-pile", topic="taking the pile",
                           difficulty=1, answer={"take": True}, correct=False, seconds=1)

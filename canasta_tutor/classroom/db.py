@@ -57,6 +57,7 @@ classes = sa.Table(
     sa.Column("code", sa.Text, nullable=False, server_default=""),
     sa.Column("created", sa.Text, nullable=False),
     sa.Column("archived", sa.Text),
+    sa.Column("language", sa.Text),  # the class's default language (the teacher's choice; NULL: none)
     sqlite_autoincrement=True,
 )
 
@@ -68,6 +69,7 @@ learners = sa.Table(
     sa.Column("name_key", sa.Text, nullable=False),
     sa.Column("joined", sa.Text, nullable=False),
     sa.Column("code", sa.Text),  # the learner's personal code (their join card), unique in the class
+    sa.Column("language", sa.Text),  # the language the learner chose (follows them to any device; NULL: none)
     sa.UniqueConstraint("class_id", "name_key"),
     sa.Index("learners_by_code", "class_id", "code", unique=True),
     sqlite_autoincrement=True,
@@ -260,7 +262,7 @@ class _Tx:
 
 
 #: The newest migration's revision (``migrations/versions``); tests/test_storage.py checks it is Alembic's head.
-HEAD_REVISION = "0003"
+HEAD_REVISION = "0004"
 
 
 def _at_head(where: Target, busy_seconds: float) -> bool:

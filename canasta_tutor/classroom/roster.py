@@ -35,6 +35,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 
 from ..engine.errors import CanastaError
+from ..engine.i18n import normalise_language
 from ..engine.verdict import Reason, verdict_type
 from . import db, names
 from .cells import neutral_frame
@@ -121,6 +122,42 @@ class Classroom:
         except db.DB_ERRORS as e:
             raise CanastaError(f"cannot set the class code in {self.store.where.shown}: {db.reason(e)}") from None
         return self.current()
+
+    # --- languages (canasta_tutor.web.language) ----------------------------------------
+    def class_language(self) -> str | None:
+        """The open class's default language (set by the teacher), or None."""
+        c = db.classes
+        info = self.current()
+        rows = self._query(sa.select(c.c.language).where(c.c.id == info.id))
+        return rows[0][0] if rows and rows[0][0] else None
+
+    def set_class_language(self, code: str | None) -> None:
+        """The open class's default language (``None`` or ``""``: none, each browser's own)."""
+        value = normalise_language(code) if code else None
+        info = self.current()
+        c = db.classes
+        try:
+            with self.store._begin(write=True) as conn:
+                conn.execute(c.update().where(c.c.id == info.id).values(language=value))
+        except db.DB_ERRORS as e:
+            raise CanastaError(f"cannot set the class's language in {self.store.where.shown}: {db.reason(e)}") \
+                from None
+
+    def learner_language(self, learner_id: int) -> str | None:
+        """The language the learner chose (on any device), or None."""
+        t = db.learners
+        rows = self._query(sa.select(t.c.language).where(t.c.id == int(learner_id)))
+        return rows[0][0] if rows and rows[0][0] else None
+
+    def set_learner_language(self, learner_id: int, code: str) -> None:
+        value = normalise_language(code)
+        t = db.learners
+        try:
+            with self.store._begin(write=True) as conn:
+                conn.execute(t.update().where(t.c.id == int(learner_id)).values(language=value))
+        except db.DB_ERRORS as e:
+            raise CanastaError(f"cannot keep the learner's language in {self.store.where.shown}: {db.reason(e)}") \
+                from None
 
     # --- learners --------------------------------------------------------------------
     def join(self, name, code: str = "", *, personal: str = "", by_teacher: bool = False) -> JoinVerdict:

@@ -49,7 +49,7 @@ from pathlib import Path
 from ..classroom.downloads import worksheet_for  # noqa: F401 (its home was here; tests and older code import it from here)
 from .folders import default_lessons_dir
 from .kernel_gate import WIDGET_MESSAGES, gate_arguments  # noqa: F401 (WIDGET_MESSAGES: the deploy's import)
-from .language import LANGUAGE_HEADER
+from .language import HEADER as LANGUAGE_HEADER
 from .visitors import IDENTITY_HEADER, KERNELS_PER_VISITOR, TEACHER_PAGE, TeacherKey, Visitors, loopback_addresses
 
 TEMPLATE_ROOT = Path(__file__).resolve().parent / "share" / "jupyter"
@@ -123,7 +123,7 @@ def voila_arguments(lessons: Path, *, port: int, open_browser: bool, preheat: bo
         f"--VoilaConfiguration.preheat_kernel={preheat}",
         f"--VoilaConfiguration.default_pool_size={pool_size}",
         f"--VoilaConfiguration.http_header_envs={IDENTITY_HEADER}",
-        f"--VoilaConfiguration.http_header_envs={LANGUAGE_HEADER}",  # the page's language, for its kernel
+        f"--VoilaConfiguration.http_header_envs={LANGUAGE_HEADER}",  # (the page's language: widgets/language.py)
         *gate_arguments("Voila"),  # only the widgets' messages reach a kernel, and no traceback a page
         f"--MappingKernelManager.cull_idle_timeout={cull_idle}",
         "--MappingKernelManager.cull_interval=60",
@@ -243,6 +243,10 @@ def serve_options(args, out=None) -> dict:
         ipaddress.ip_address(ip)
     except ValueError:
         raise CanastaError(f"--ip {ip!r} is not an IP address (e.g. 192.168.1.20, or 0.0.0.0 for all)") from None
+    if getattr(args, "lang", None):
+        from .language import set_server_language
+
+        set_server_language(args.lang)  # a bad code: LanguageError, a CanastaError (the languages it speaks)
     if args.class_size < 0:
         raise CanastaError("--class-size must be 0 or more")
     if getattr(args, "max_kernels", 0) < 0:

@@ -27,6 +27,8 @@ from jupyter_server.utils import url_path_join
 from ..classroom.downloads import class_export, send, worksheet_download
 from ..classroom.names import MAX_NAME
 from ..engine.errors import CanastaError
+from ..engine.i18n import N_, gettext, ngettext
+from .language import MENU_STYLE, language_menu, remember, request_language
 from .visitors import TEACHER_PAGE
 
 LANDING_PAGE = "voila/render/index.ipynb"
@@ -35,43 +37,54 @@ EXPORT_ROUTE = r"classroom/export/([a-z]+\.(?:csv|xlsx))"
 WORKSHEET_ROUTE = r"classroom/worksheet/(set|assignment)/([A-Za-z0-9_.-]+)\.pdf"
 
 
-def page(title: str, body: str) -> str:
-    """A small page of ours (``body``: trusted HTML; ``title``: text, escaped here)."""
-    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
+def page(title: str, body: str, lang: str = "en", menu: str = "") -> str:
+    """A small page of ours (``body``: trusted HTML; ``title``: text, escaped here) in language ``lang``, with the
+    language menu ``menu`` (trusted HTML, :func:`~canasta_tutor.web.language.language_menu`) above it."""
+    return (f"<!DOCTYPE html><html lang='{html.escape(lang, quote=True)}'><head><meta charset='utf-8'>"
+            "<meta name='viewport' "
             f"content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title><style>"
             "body{font-family:system-ui,sans-serif;max-width:34em;margin:3em auto;padding:0 1em;color:#222}"
             "input{font-size:1.1em;padding:.3em;margin:.2em 0 .8em;width:100%;box-sizing:border-box}"
-            "button{font-size:1.1em;padding:.4em 1.2em}.error{color:#c62828}</style></head>"
-            f"<body>{body}</body></html>")
+            "button{font-size:1.1em;padding:.4em 1.2em}.error{color:#c62828}"
+            "h1{overflow-wrap:anywhere;hyphens:auto}"
+            f"{MENU_STYLE}</style></head><body>{menu}{body}</body></html>")
 
 
-def full_page(classroom: bool, limit: int | None) -> str:
+def full_page(classroom: bool, limit: int | None, lang: str = "en") -> str:
     """The page a visitor gets instead of a kernel more than the server holds (``limit``)."""
     if classroom:
-        return page("The class is full", "<h1>The class is full: ask your teacher</h1><p>This server holds "
-                    f"{limit} learners' pages at once, and all of them are open. Reload this page in a minute, when "
-                    "someone has closed one; your teacher can start the server with a larger "
-                    "<code>--class-size</code>.</p>")
-    return page("Too many pages", f"<h1>Too many lessons are open</h1><p>This computer holds {limit} lesson pages "
-                "at once. Close a tab you no longer use, then reload this page: your answers are saved.</p>")
+        return page(gettext("The class is full", lang=lang),
+                    "<h1>" + html.escape(gettext("The class is full: ask your teacher", lang=lang)) + "</h1><p>"
+                    + gettext("This server holds {limit} learners' pages at once, and all of them are open. Reload "
+                              "this page in a minute, when someone has closed one; your teacher can start the server "
+                              "with a larger {option}.", lang=lang).format(limit=limit,
+                                                                         option="<code>--class-size</code>")
+                    + "</p>", lang)
+    return page(gettext("Too many pages", lang=lang),
+                "<h1>" + html.escape(gettext("Too many lessons are open", lang=lang)) + "</h1><p>"
+                + html.escape(gettext("This computer holds {limit} lesson pages at once. Close a tab you no longer "
+                                      "use, then reload this page: your answers are saved.", lang=lang)
+                              .format(limit=limit))
+                + "</p>", lang)
 
 
 #: what a database fault means, for the page (the server's log has the whole message, with the database's name)
-FAULTS = (("no space", "its disk is full"), ("disk is full", "its disk is full"), ("disk full", "its disk is full"),
-          ("read-only", "it can only be read, not written"), ("readonly", "it can only be read, not written"),
-          ("connect", "it does not answer (is its server running?)"),
-          ("refused", "it does not answer (is its server running?)"))
+_FULL, _READ_ONLY, _NO_ANSWER = (N_("its disk is full"), N_("it can only be read, not written"),
+                                N_("it does not answer (is its server running?)"))
+FAULTS = (("no space", _FULL), ("disk is full", _FULL), ("disk full", _FULL),
+          ("read-only", _READ_ONLY), ("readonly", _READ_ONLY), ("connect", _NO_ANSWER), ("refused", _NO_ANSWER))
 
 
-def fault_page(problem: str) -> str:
+def fault_page(problem: str, lang: str = "en") -> str:
     """The short page every route answers while the class's database is out of reach (``problem``: its error)."""
     lowered = problem.lower()
-    what = next((meaning for words, meaning in FAULTS if words in lowered), "it cannot be read just now")
-    return page("The class's results are out of reach",
-                "<h1>The class's results are out of reach just now</h1>"
-                f"<p>The progress database cannot be used: {html.escape(what)}.</p>"
-                "<p>Nothing is lost: every answer saved so far is kept in it. Tell your teacher, and reload this page "
-                "in a minute.</p>")
+    what = next((meaning for words, meaning in FAULTS if words in lowered), N_("it cannot be read just now"))
+    return page(gettext("The class's results are out of reach", lang=lang),
+                "<h1>" + html.escape(gettext("The class's results are out of reach just now", lang=lang)) + "</h1>"
+                "<p>" + html.escape(gettext("The progress database cannot be used: {problem}.", lang=lang)
+                                    .format(problem=gettext(what, lang=lang))) + "</p>"
+                "<p>" + html.escape(gettext("Nothing is lost: every answer saved so far is kept in it. Tell your "
+                                            "teacher, and reload this page in a minute.", lang=lang)) + "</p>", lang)
 
 
 class FaultPages:
@@ -85,7 +98,7 @@ class FaultPages:
             self.set_status(503)
             self.set_header("Content-Type", "text/html; charset=UTF-8")
             self.set_header("Retry-After", "60")
-            self.finish(fault_page(str(error)))
+            self.finish(fault_page(str(error), request_language(self)))
             return
         super().write_error(status_code, **kwargs)
 
@@ -104,13 +117,32 @@ class CanastaHandler(FaultPages, JupyterHandler):
     def landing(self) -> str:
         return self.url(LANDING_PAGE)
 
+    @property
+    def lang(self) -> str:
+        """The language this request is answered in (:func:`~canasta_tutor.web.language.request_language`)."""
+        return request_language(self)
+
+    def _(self, message: str) -> str:
+        """``message`` in the request's language."""
+        return gettext(message, lang=self.lang)
+
+    def prepare(self):
+        remember(self)  # a choice from the language menu (?lang=) is kept
+        return super().prepare()
+
+    def menu(self) -> str:
+        """The language menu (the page's other query arguments kept, except secrets: none are in ours)."""
+        return language_menu(self.lang)
+
     def send_page(self, status: int, title: str, body: str) -> None:
         self.set_status(status)
-        self.finish(page(title, body))
+        self.finish(page(title, body, self.lang, self.menu()))
 
     def refuse(self, status: int, title: str, heading: str, detail: str = "") -> None:
-        """Answer ``status`` with a small page saying why (``detail``: plain text, escaped here)."""
-        self.send_page(status, title, f"<h1>{heading}</h1>" + (f"<p>{html.escape(detail)}</p>" if detail else ""))
+        """Answer ``status`` with a small page saying why (``title``, ``heading``: English messages, translated
+        here; ``detail``: plain text, escaped here)."""
+        self.send_page(status, self._(title), f"<h1>{html.escape(self._(heading))}</h1>"
+                       + (f"<p>{html.escape(detail)}</p>" if detail else ""))
 
 
 class LandingRedirect(tornado.web.RedirectHandler):
@@ -141,21 +173,24 @@ class SignInHandler(CanastaHandler):
         self.visitors = visitors
 
     def form(self, message: str = "", name: str = "") -> str:
+        _ = self._
         code_field = ""
         if self.visitors.room.current().code:
-            code_field = ("<label for='code'>Class code (your teacher shows it)</label>"
+            code_field = ("<label for='code'>" + html.escape(_("Class code (your teacher shows it)")) + "</label>"
                           "<input id='code' name='code' autocomplete='off'>")
-        return page("Sign in · Learn Canasta",
-                    "<h1>Learn Canasta</h1><p>The first time, type your name: every lesson and puzzle will know "
-                    "it, and your progress is kept under it. Coming back, on this or any other device? Type your "
-                    f"personal code (on your card) instead.</p>{error_line(message)}<form method='post'>"
-                    f"{self.xsrf_form_html()}<label for='name'>Your name</label>"
+        return page(_("Sign in · Learn Canasta"),
+                    "<h1>" + html.escape(_("Learn Canasta")) + "</h1><p>"
+                    + html.escape(_("The first time, type your name: every lesson and puzzle will know it, and your "
+                                    "progress is kept under it. Coming back, on this or any other device? Type your "
+                                    "personal code (on your card) instead."))
+                    + f"</p>{error_line(message)}<form method='post'>"
+                    f"{self.xsrf_form_html()}<label for='name'>" + html.escape(_("Your name")) + f"</label>"
                     f"<input id='name' name='name' maxlength='{MAX_NAME}' autofocus "
                     f"value='{html.escape(name, quote=True)}'>{code_field}"
-                    "<label for='personal'>Your personal code (if you have one)</label>"
+                    f"<label for='personal'>" + html.escape(_("Your personal code (if you have one)")) + "</label>"
                     "<input id='personal' name='personal' autocomplete='off' autocapitalize='characters' "
-                    "maxlength='20'><button type='submit'>Start</button></form>"
-                    + _FROM_FRAGMENT.format(name="card", field="personal"))
+                    "maxlength='20'><button type='submit'>" + html.escape(_("Start")) + "</button></form>"
+                    + _FROM_FRAGMENT.format(name="card", field="personal"), self.lang, self.menu())
 
     def get(self):
         if self.visitors.session(self):
@@ -186,9 +221,13 @@ def limited(handler: CanastaHandler, what: str, *, count: bool = True) -> bool:
     if not wait:
         return False
     handler.set_header("Retry-After", str(max(1, round(wait))))
-    handler.refuse(429, "Wait a moment", "Too many tries",
-                   f"Too many tries from this device, or from the whole class at once: wait {max(1, round(wait))} "
-                   "seconds, then try again. If it keeps happening, ask your teacher.")
+    seconds = max(1, round(wait))
+    handler.refuse(429, N_("Wait a moment"), N_("Too many tries"),
+                   ngettext("Too many tries from this device, or from the whole class at once: wait {seconds} second, "
+                            "then try again. If it keeps happening, ask your teacher.",
+                            "Too many tries from this device, or from the whole class at once: wait {seconds} "
+                            "seconds, then try again. If it keeps happening, ask your teacher.",
+                            seconds, lang=handler.lang).format(seconds=seconds))
     return True
 
 
@@ -212,11 +251,15 @@ class TeacherHandler(CanastaHandler):
         self.visitors = visitors
 
     def form(self, message: str = "") -> str:
-        return page("Teacher · Learn Canasta",
-                    f"<h1>Teacher's dashboard</h1>{error_line(message)}<form method='post'>{self.xsrf_form_html()}"
-                    "<label for='key'>Teacher key (canasta-tutor serve says where it is)</label>"
+        _ = self._
+        heading = html.escape(_("Teacher's dashboard"))
+        return page(_("Teacher · Learn Canasta"),
+                    f"<h1>{heading}</h1>{error_line(message)}<form method='post'>"
+                    f"{self.xsrf_form_html()}<label for='key'>"
+                    + html.escape(_("Teacher key (canasta-tutor serve says where it is)")) + "</label>"
                     "<input id='key' name='key' type='password' required autofocus>"
-                    "<button type='submit'>Open</button></form>" + _FROM_FRAGMENT.format(name="key", field="key"))
+                    "<button type='submit'>" + html.escape(_("Open")) + "</button></form>"
+                    + _FROM_FRAGMENT.format(name="key", field="key"), self.lang, self.menu())
 
     def dashboard(self) -> str:
         return self.url("voila/render", TEACHER_PAGE)
@@ -224,8 +267,8 @@ class TeacherHandler(CanastaHandler):
     def get(self):
         if self.get_query_argument("key", ""):
             self.set_status(400)
-            self.finish(self.form("A key in the address is not accepted (it would stay in the browser's history "
-                                  "and in logs): type it here."))
+            self.finish(self.form(self._("A key in the address is not accepted (it would stay in the browser's "
+                                         "history and in logs): type it here.")))
         elif self.visitors.teacher(self):
             self.redirect(self.dashboard())
         else:
@@ -239,7 +282,7 @@ class TeacherHandler(CanastaHandler):
         if not self.visitors.is_teacher_key(key):
             self.visitors.limits["teacher-key"].wait(str(self.request.remote_ip))  # a wrong key counts
             self.set_status(403)
-            self.finish(self.form("That is not the teacher key." if key else ""))
+            self.finish(self.form(self._("That is not the teacher key.") if key else ""))
             return
         self.visitors.sign_in_teacher(self)
         self.redirect(self.dashboard())
@@ -274,7 +317,7 @@ class TeacherOnly(CanastaHandler):
         """True (and a 403 page sent) when the visitor is not the teacher."""
         if self.teachers.is_teacher(self):
             return False
-        self.send_page(403, "Teacher only", self.teachers.refusal)
+        self.send_page(403, self._("Teacher only"), self.teachers.refusal)
         return True
 
     def classroom(self):
@@ -297,10 +340,10 @@ class ExportHandler(TeacherOnly):
             download = class_export(self.classroom(), name, live=self.get_query_argument("live", "") == "1",
                                     tz=self.get_query_argument("tz", "") or None)
         except LookupError as e:
-            self.refuse(404, "Not found", "No such download", str(e))
+            self.refuse(404, N_("Not found"), N_("No such download"), str(e))
             return
         except CanastaError as e:
-            self.refuse(503, "No results", "The class's results cannot be read", str(e))
+            self.refuse(503, N_("No results"), N_("The class's results cannot be read"), str(e))
             return
         send(self, download)
 
@@ -320,10 +363,10 @@ class WorksheetHandler(TeacherOnly):
             download = await asyncio.get_running_loop().run_in_executor(
                 None, functools.partial(worksheet_download, kind, name, answers=answers, path=path))
         except LookupError as e:
-            self.refuse(404, "Not found", "No such worksheet", str(e))
+            self.refuse(404, N_("Not found"), N_("No such worksheet"), str(e))
             return
         except CanastaError as e:
-            self.refuse(422, "No worksheet", "This worksheet cannot be made", str(e))
+            self.refuse(422, N_("No worksheet"), N_("This worksheet cannot be made"), str(e))
             return
         send(self, download)
 

@@ -19,16 +19,19 @@ from ..classroom.accounts import Roster
 from ..classroom.roster import qr_svg
 from ..engine.errors import CanastaError
 from .handlers import SIGN_IN, TeacherOnly
+from .language import MENU_STYLE
 
 JOIN_ROUTE = "classroom/join"
 CARDS_ROUTE = "classroom/cards"
 
 
-def _screen(title: str, style: str, body: str) -> str:
-    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
+def _screen(title: str, style: str, body: str, lang: str = "en", menu: str = "") -> str:
+    return (f"<!DOCTYPE html><html lang='{html.escape(lang, quote=True)}'><head><meta charset='utf-8'>"
+            "<meta name='viewport' "
             f"content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
-            f"<style>body{{font-family:system-ui,sans-serif;margin:0;color:#111}}{style}</style></head>"
-            f"<body>{body}</body></html>")
+            f"<style>body{{font-family:system-ui,sans-serif;margin:0;color:#111}}{style}{MENU_STYLE}"
+            ".ct-menu{padding:0 8mm}@media print{.ct-menu{display:none}}</style></head>"
+            f"<body><div class='ct-menu'>{menu}</div>{body}</body></html>")
 
 
 class _TeacherPage(TeacherOnly):
@@ -52,19 +55,22 @@ class JoinScreenHandler(_TeacherPage):
         except CanastaError as e:
             self.refuse(503, "No class", "The class cannot be read", str(e))
             return
+        _ = self._
         others = "".join(f"<div class='other'>{html.escape(u)}</div>" for u in self.join_urls[1:])
-        code_html = (f"<div class='label'>Class code</div><div class='code ct-class-code'>{html.escape(code)}</div>"
+        code_html = ("<div class='label'>" + html.escape(_("Class code")) + f"</div>"
+                     f"<div class='code ct-class-code'>{html.escape(code)}</div>"
                      if code else "")
         self.finish(_screen(
-            "Join · Learn Canasta",
+            _("Join · Learn Canasta"),
             "main{display:flex;gap:4vw;align-items:center;justify-content:center;min-height:100vh;padding:2vw;"
             "box-sizing:border-box}.qr svg{width:min(42vw,80vh);height:auto}.label{font-size:3vw;color:#444}"
             ".url{font-size:4.5vw;font-weight:bold;word-break:break-all}.code{font-size:9vw;font-weight:bold;"
             "letter-spacing:.1em}.other{font-size:2vw;color:#444}",
             f"<main class='ct-join-screen'><div class='qr'>{qr_svg(self.address(), scale=10)}</div><div>"
-            f"<div class='label'>Open</div><div class='url ct-join-url'>{html.escape(self.address())}</div>{others}"
-            f"{code_html}<div class='label'>Been here before? Sign in with the code on your card.</div>"
-            "</div></main>"))
+            f"<div class='label'>" + html.escape(_("Open")) + f"</div><div class='url ct-join-url'>"
+            f"{html.escape(self.address())}</div>{others}{code_html}<div class='label'>"
+            + html.escape(_("Been here before? Sign in with the code on your card.")) + "</div></div></main>",
+            self.lang, self.menu()))
 
 
 class JoinCardsHandler(_TeacherPage):
@@ -78,24 +84,28 @@ class JoinCardsHandler(_TeacherPage):
         except CanastaError as e:
             self.refuse(503, "No class", "The class cannot be read", str(e))
             return
+        _ = self._
         sign_in = self.address() + SIGN_IN
         cards = "".join(
             f"<div class='card ct-card' data-learner='{html.escape(e['name'], quote=True)}'>"
             f"{qr_svg(sign_in + '#card=' + str(e['code']), scale=4)}<div><div class='name'>{html.escape(e['name'])}"
-            f"</div><div class='label'>Your personal code</div><div class='code'>{html.escape(str(e['code']))}</div>"
-            f"<div class='label'>Open {html.escape(sign_in)} and type it, or scan the square.</div></div></div>"
+            f"</div><div class='label'>" + html.escape(_("Your personal code")) + f"</div>"
+            f"<div class='code'>{html.escape(str(e['code']))}</div><div class='label'>"
+            + html.escape(_("Open {address} and type it, or scan the square.").format(address=sign_in))
+            + "</div></div></div>"
             for e in entries)
         if not cards:
-            cards = "<p>Nobody is on the class's list yet: add learners on the dashboard.</p>"
+            cards = "<p>" + html.escape(_("Nobody is on the class's list yet: add learners on the dashboard.")) + "</p>"
         self.finish(_screen(
-            "Join cards · Learn Canasta",
+            _("Join cards · Learn Canasta"),
             ".cards{display:grid;grid-template-columns:1fr 1fr;gap:6mm;padding:8mm}.card{display:flex;gap:4mm;"
             "align-items:center;border:1px dashed #888;padding:4mm;break-inside:avoid}.name{font-size:16pt;"
             "font-weight:bold}.code{font-size:22pt;font-family:monospace;letter-spacing:.15em}.label{font-size:9pt;"
             "color:#444}@media print{.noprint{display:none}}",
-            "<p class='noprint' style='padding:0 8mm'>Print this page (Ctrl+P) and cut out the cards. A learner "
-            "who loses one: give them a new code on the dashboard (the old card stops working).</p>"
-            f"<div class='cards'>{cards}</div>"))
+            "<p class='noprint' style='padding:0 8mm'>"
+            + html.escape(_("Print this page (Ctrl+P) and cut out the cards. A learner who loses one: give them a new "
+                            "code on the dashboard (the old card stops working)."))
+            + f"</p><div class='cards'>{cards}</div>", self.lang, self.menu()))
 
 
 def teacher_page_routes(*, teachers, room, join_urls) -> list[tuple]:

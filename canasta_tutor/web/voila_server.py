@@ -16,7 +16,9 @@ arguments, and ours are added to them (:func:`voila_replacements`, :meth:`Canast
 from __future__ import annotations
 
 import contextvars
+import html
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,10 +41,11 @@ from voila.tornado.treehandler import TornadoVoilaTreeHandler
 from ..classroom.db import DB_ERRORS
 from ..classroom.lesson_text import LessonTextError, translated_notebook
 from ..engine.errors import CanastaError
-from ..engine.i18n import SOURCE_LANGUAGE
+from ..engine.i18n import LANGUAGES, N_, SOURCE_LANGUAGE, gettext
 from .handlers import SIGN_IN, FaultPages, full_page, log_request, mount, page
 from .kernel_gate import MAX_MESSAGE_BYTES
-from .language import LANGUAGE_HEADER, request_language
+from .language import HEADER as LANGUAGE_HEADER
+from .language import remember, request_language
 from .visitors import IDENTITY_HEADER, KernelRegistry, Visitors, is_teacher_page
 
 STATIC_CACHE_SECONDS = 3600
@@ -193,18 +196,33 @@ class GuardedVoilaHandler(FaultPages, TornadoVoilaHandler):
         self.kernel_owners = kernels
         self.sign_in_required = sign_in_required
         self.ticket = None
+        self._page_started = False
         super().initialize(**voila_kwargs)
+
+    def write(self, chunk):
+        """The page's first chunk gets the request's language: ``<html lang>`` (Voilà's template writes "en"; a
+        preheated page was rendered before its visitor came) and the template script's texts in that language."""
+        if not self._page_started and isinstance(chunk, str) and "<html" in chunk:
+            self._page_started = True
+            chunk = localise_page(chunk, request_language(self))
+        return super().write(chunk)
 
     async def prepare(self):
         await super().prepare()
         path = (self.path_args[0] if self.path_args else "") or ""
         teacher = self.visitors.teacher(self)
         session = None if teacher else self.visitors.session(self)
+        remember(self)  # a choice from the language menu (?lang=) is kept: cookie, and the learner's row
+        lang = self.ct_language = request_language(self)
+        self.request.headers[LANGUAGE_HEADER] = lang  # the page's kernel: HTTP_X_CANASTA_LANGUAGE
         if is_teacher_page(path) and not teacher:
             self.set_status(403)
-            self.finish(page("Teacher only", "<h1>This page is for the teacher</h1><p>Open "
-                             f"<a href='{url_path_join(self.base_url, 'teacher')}'>the teacher's sign-in</a> "
-                             "with the key printed by <code>canasta-tutor serve</code>.</p>"))
+            sign_in = (f"<a href='{url_path_join(self.base_url, 'teacher')}'>"
+                       + html.escape(gettext("the teacher's sign-in", lang=lang)) + "</a>")
+            self.finish(page(gettext("Teacher only", lang=lang),
+                             "<h1>" + html.escape(gettext("This page is for the teacher", lang=lang)) + "</h1><p>"
+                             + gettext("Open {sign_in} with the key printed by {command}.", lang=lang)
+                             .format(sign_in=sign_in, command="<code>canasta-tutor serve</code>") + "</p>", lang))
             return
         if self.sign_in_required and not teacher and not session:
             self.redirect(url_path_join(self.base_url, SIGN_IN))
@@ -216,14 +234,12 @@ class GuardedVoilaHandler(FaultPages, TornadoVoilaHandler):
         else:
             identity = None
         self.request.headers[IDENTITY_HEADER] = json.dumps(identity) if identity else ""
-        self.ct_language = request_language(self.request)
-        self.request.headers[LANGUAGE_HEADER] = self.ct_language
         visitor = self.visitors.key(self)
         self.ticket = self.kernel_owners.admit(visitor)
         if self.ticket is None:
             self.set_status(503)
             self.set_header("Retry-After", "60")
-            self.finish(full_page(self.sign_in_required, self.kernel_owners.registry.limit))
+            self.finish(full_page(self.sign_in_required, self.kernel_owners.registry.limit, lang))
             return
         KernelOwners.visiting(visitor)
 
@@ -264,6 +280,36 @@ class GuardedVoilaHandler(FaultPages, TornadoVoilaHandler):
                 self.set_header("Retry-After", "5")
                 self.finish(page("Reload this page", START_FAILED_BODY))
                 return
+
+
+#: The template script's own texts (canasta_tutor/web/share/.../index.html.j2 reads them from #ct-texts)
+PAGE_TEXTS = {
+    "idle": N_("This page has been idle; reload it to go on. Your answers so far are saved."),
+    "replaced": N_("This page was closed because you opened more pages than each learner may keep; use your newest "
+                   "one, or reload this one. Your answers so far are saved."),
+    "reload": N_("Reload"),
+    "wide": N_("The table is wider than the screen: scroll it sideways →"),
+    "wide_region": N_("a table that scrolls sideways"),
+    "deck": N_("deck: tap a card to add it"),
+    "chosen": N_("chosen cards: tap one to take it out"),
+    "target": N_("cards go to"),
+    "language": N_("Language"),
+}
+_HTML_TAG = re.compile(r"<html\b[^>]*>", re.IGNORECASE)
+
+
+def page_texts(lang: str) -> dict:
+    """The template script's texts in ``lang``, and the languages for its menu (each named in itself)."""
+    return {**{key: gettext(message, lang=lang) for key, message in PAGE_TEXTS.items()}, "lang": lang,
+            "languages": LANGUAGES}
+
+
+def localise_page(chunk: str, lang: str) -> str:
+    """A Voilà page's first chunk with ``<html lang="LANG">`` and its texts (a JSON script) after ``<head>``."""
+    texts = json.dumps(page_texts(lang), ensure_ascii=False).replace("</", "<\\/")
+    chunk = _HTML_TAG.sub(f'<html lang="{lang}">', chunk, count=1)
+    return re.sub(r"<head>", f'<head><script id="ct-texts" type="application/json">{texts}</script>', chunk,
+                  count=1, flags=re.IGNORECASE)
 
 
 class GuardedTreeHandler(TornadoVoilaTreeHandler):

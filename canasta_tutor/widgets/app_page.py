@@ -35,9 +35,11 @@ import ipywidgets as widgets
 
 from ..classroom.lesson_text import LessonTextError, lesson_text, translated_notebook
 from ..engine.errors import CanastaError
+from ..engine.i18n import gettext as _
 from ..engine.i18n import use_language
 from . import explorers, lesson, trainer  # noqa: F401 - imported ahead of the learner (preheated kernels)
 from .keep import keeper
+from .language import page_language
 
 LESSON_NAME = re.compile(r"^(\d\d)[-_][^/\\]*\.ipynb$")
 PRACTICE = "practice.ipynb"
@@ -280,7 +282,8 @@ class LessonApp(widgets.VBox):
 
     def _menu_html(self) -> str:
         here = ' aria-current="page"'
-        items = [f"<li><a href='#'{'' if self.current else here}>All lessons</a></li>"]
+        everything = html.escape(_("All lessons"))
+        items = [f"<li><a href='#'{'' if self.current else here}>{everything}</a></li>"]
         for info in self.lessons:
             mark = here if info.slug == self.current else ""
             items.append(f"<li><a href='#{html.escape(info.slug)}'{mark}>{html.escape(info.label)}</a></li>")
@@ -292,7 +295,8 @@ class LessonApp(widgets.VBox):
         if 0 <= i < len(self.lessons) - 1:
             nxt = self.lessons[i + 1]
             steps.append(f"<a class='ct-next' href='#{html.escape(nxt.slug)}'>{html.escape(nxt.label)} →</a>")
-        return (f"<nav aria-label='Lessons'><details><summary>All lessons</summary><ul>{''.join(items)}</ul>"
+        label = html.escape(_("Lessons"), quote=True)
+        return (f"<nav aria-label='{label}'><details><summary>{everything}</summary><ul>{''.join(items)}</ul>"
                 f"</details><p class='ct-steps'>{' · '.join(steps)}</p></nav>")
 
     def show(self, slug: str) -> None:
@@ -300,7 +304,8 @@ class LessonApp(widgets.VBox):
         if slug and slug not in self.by_slug:
             self.current = ""
             self.menu.value = self._menu_html()
-            self.body.children = [_problem(f"There is no lesson {slug!r}: choose one from the list.")]
+            self.body.children = [_problem(_("There is no lesson {name}: choose one from the list.")
+                                           .format(name=repr(slug)))]
             return
         self.current = slug
         if not slug:
@@ -314,7 +319,9 @@ class LessonApp(widgets.VBox):
 
 
 def lesson_app(folder: Path | None = None, lang: str | None = None) -> LessonApp:
-    """For the landing page: every lesson shown inside it, as the page's address says, in the page's language."""
+    """For the landing page: every lesson shown inside it, as the page's address says, in the language its visitor
+    chose (:func:`~canasta_tutor.widgets.language.page_language`, which makes it the kernel's) or ``lang``."""
+    page_language()
     return LessonApp(folder, lang)
 
 

@@ -19,9 +19,11 @@ import ipywidgets as widgets
 from ..classroom.assignments import AssignmentBook
 from ..classroom.roster import Classroom
 from ..engine.errors import CanastaError
+from ..engine.i18n import gettext as _
 from . import identity
 from .dashboard import TeacherDashboard
 from .homework import AssignmentProgress, MyAssignments, NewAssignment
+from .language import page_language
 from .live import LiveLearnerView, LiveTeacherPanel
 from .trainer import default_puzzle_dir
 
@@ -149,6 +151,7 @@ def teacher_page(*, classroom: Classroom | None = None, refresh: float = 5.0, po
     """The teacher's page: tabs for the class at a glance, the live puzzle, homework and worksheets.
 
     Anyone but the teacher gets only the dashboard's refusal."""
+    page_language()
     dashboard = TeacherDashboard(classroom=classroom, refresh=refresh, join_urls=join_urls)
     if not dashboard.allowed or dashboard.room is None:
         return dashboard
@@ -158,7 +161,7 @@ def teacher_page(*, classroom: Classroom | None = None, refresh: float = 5.0, po
     except CanastaError as e:
         return _problem(str(e))
     path = room.path
-    titles = ["Class", "Live puzzle", "Homework", "Worksheets"]
+    titles = [_("Class"), _("Live puzzle"), _("Homework"), _("Worksheets")]
     tabs = widgets.Tab()
     tabs.add_class("ct-teacher-tabs")
     tabs.dashboard = dashboard
@@ -201,7 +204,8 @@ def learner_corner(*, path=None, poll: float = 1.5, auto: bool = True):
     live = LiveLearnerView(learner=who.name, class_code=code, path=room.path, poll=poll, auto=auto,
                            learner_id=who.learner_id)
     homework = MyAssignments(learner=who.name, class_code=code, path=room.path, learner_id=who.learner_id)
-    box = widgets.VBox([widgets.HTML("<h2 style='margin:8px 0 4px'>Class puzzle</h2>"), live, homework])
+    heading = html.escape(_("Class puzzle"))
+    box = widgets.VBox([widgets.HTML(f"<h2 style='margin:8px 0 4px'>{heading}</h2>"), live, homework])
     box.add_class("ct-learner-corner")
     box.live, box.homework = live, homework
     if auto:

@@ -17,6 +17,8 @@ import ipywidgets as widgets
 from ..classroom.heatmap import heatmap_svg
 from ..classroom.roster import Classroom
 from ..engine.errors import CanastaError
+from ..engine.i18n import LANGUAGES, ngettext
+from ..engine.i18n import gettext as _
 from . import identity
 
 _BAD = "#c62828"
@@ -109,19 +111,25 @@ class TeacherDashboard(widgets.VBox):
         self.missed = widgets.HTML()
         self.exports = widgets.HTML()
         self.message = widgets.HTML()
-        self.code_box = widgets.Text(description="New code:", placeholder="(none)",
+        self.code_box = widgets.Text(description=_("New code:"), placeholder=_("(none)"),
                                      layout=widgets.Layout(width="18em"))
-        self.new_button = widgets.Button(description="Start a new class", button_style="warning",
+        self.new_button = widgets.Button(description=_("Start a new class"), button_style="warning",
                                          layout=widgets.Layout(width="auto"))
+        #: the class's default language: for a learner who chose none (their own choice, or their browser's, wins)
+        self.language_box = widgets.Dropdown(
+            options=[(_("(each browser's own)"), "")] + [(name, code) for code, name in LANGUAGES.items()],
+            value="", description=_("Class language:"), style={"description_width": "initial"},
+            layout=widgets.Layout(width="auto", max_width="100%"))
+        self.language_box.add_class("ct-class-language")
         self.new_button.on_click(lambda _b: self.new_class(self.code_box.value))
         self._confirming = False
         self._task = None
         self.new_class_listeners: list = []  # called with the new class's info (the teacher's other tabs follow)
         self.add_class("ct-dashboard")
         if not self.allowed:
-            refusal = ("This page is for teachers: the hub's administrator adds teachers to the hub's group "
-                       "<i>teachers</i>." if identity.hub_user() else "This page is for the teacher: open it with "
-                       "the teacher key.")
+            refusal = (_("This page is for teachers: the hub's administrator adds teachers to the hub's group "
+                         "{group}.").format(group="<i>teachers</i>") if identity.hub_user()
+                       else html.escape(_("This page is for the teacher: open it with the teacher key.")))
             self.children = [widgets.HTML(f"<p class='ct-refused'>{refusal}</p>")]
             return
         try:
@@ -133,18 +141,29 @@ class TeacherDashboard(widgets.VBox):
         self.join.value = self._join_html(urls)
         base = identity.base_url().rstrip("/")
         export = f"{base}/classroom/export"
+        e = html.escape
         self.exports.value = (
-            "<p class='ct-exports'><b>Export</b> (for a gradebook; live-puzzle answers are listed but not counted "
-            "in accuracy): "
-            f"<a href='{export}/learners.csv' download>learners, homework and topics (CSV)</a> · "
-            f"<a href='{export}/puzzles.csv' download>puzzles (CSV)</a> · "
-            f"<a href='{export}/gradebook.xlsx' download>everything, with every answer (Excel)</a><br>"
-            f"Counting live-puzzle answers too: <a href='{export}/learners.csv?live=1' download>learners (CSV)</a>"
-            f" · <a href='{export}/gradebook.xlsx?live=1' download>everything (Excel)</a></p>")
+            "<p class='ct-exports'>"
+            + _("{export} (for a gradebook; live-puzzle answers are listed but not counted in accuracy):")
+            .format(export="<b>" + e(_("Export")) + "</b>") + " "
+            f"<a href='{export}/learners.csv' download>" + e(_("learners, homework and topics (CSV)")) + f"</a> · "
+            f"<a href='{export}/puzzles.csv' download>" + e(_("puzzles (CSV)")) + f"</a> · "
+            f"<a href='{export}/gradebook.xlsx' download>" + e(_("everything, with every answer (Excel)")) + "</a><br>"
+            "" + e(_("Counting live-puzzle answers too:")) + f" "
+            f"<a href='{export}/learners.csv?live=1' download>" + e(_("learners (CSV)")) + f"</a>"
+            f" · <a href='{export}/gradebook.xlsx?live=1' download>" + e(_("everything (Excel)")) + "</a></p>")
+        try:
+            self.language_box.value = self.room.class_language() or ""
+        except CanastaError:
+            pass
+        self.language_box.observe(lambda change: self.set_language(change["new"]), "value")
         self.roster = self._roster_panel()
-        self.children = [self.join, self.summary, widgets.HTML("<h3>Accuracy per learner and topic</h3>"),
-                         self.heatmap, widgets.HTML("<h3>Learners</h3>"), self.learners, self.roster,
-                         widgets.HTML("<h3>Most-missed puzzles</h3>"), self.missed, self.exports,
+        def h3(text):
+            return widgets.HTML(f"<h3>{html.escape(text)}</h3>")
+
+        self.children = [self.join, self.summary, self.language_box, h3(_("Accuracy per learner and topic")),
+                         self.heatmap, h3(_("Learners")), self.learners, self.roster,
+                         h3(_("Most-missed puzzles")), self.missed, self.exports,
                          widgets.HBox([self.code_box, self.new_button]), self.message]
         self.update()
         if refresh:
@@ -154,12 +173,27 @@ class TeacherDashboard(widgets.VBox):
         """Where learners go, and the Join screen for the projector (the QR code is there: this page, with the
         results, stays on the teacher's own screen)."""
         base = identity.base_url().rstrip("/")
-        first = f" Learners open <code class='ct-join-url'>{html.escape(urls[0])}</code>." if urls else ""
+        first = (" " + _("Learners open {address}.").format(
+            address=f"<code class='ct-join-url'>{html.escape(urls[0])}</code>")) if urls else ""
         if identity.hub_user():  # the hub signs learners in: no Join screen there
             return f"<p class='ct-join'>{first}</p>" if first else ""
-        return (f"<p class='ct-join'>{first} <a class='ct-join-link' href='{base}/classroom/join' target='_blank'>"
-                "<b>Open the Join screen</b></a> for the projector (a large QR code, the address and the class "
-                "code, no results).</p>")
+        link = (f"<a class='ct-join-link' href='{base}/classroom/join' target='_blank'>"
+                f"<b>" + html.escape(_("Open the Join screen")) + "</b></a>")
+        return (f"<p class='ct-join'>{first} "
+                + _("{link} for the projector (a large QR code, the address and the class code, no results).")
+                .format(link=link) + "</p>")
+
+    def set_language(self, code: str) -> None:
+        """The class's default language ("": none); said on the page, kept in the progress database."""
+        try:
+            self.room.set_class_language(code or None)
+        except CanastaError as e:
+            self.message.value = f"<p style='color:{_BAD}'>{html.escape(str(e))}</p>"
+            return
+        text = (_("The class's language is now {language}: learners who chose none read it from their next page.")
+                .format(language=LANGUAGES[code]) if code
+                else _("The class has no language of its own now: each browser's language is used."))
+        self.message.value = f"<p role='status'>{html.escape(text)}</p>"
 
     def _roster_panel(self):
         """The class's list and the teacher's changes to it (widgets.roster_panel); a change redraws the page."""
@@ -181,17 +215,23 @@ class TeacherDashboard(widgets.VBox):
             return
         per_learner = report.per_learner()
         stuck = per_learner[per_learner["stuck"]]["learner"].tolist() if len(per_learner) else []
-        code = f" · class code <b>{html.escape(info.code)}</b>" if info.code else ""
-        stuck_text = (f" · <span style='color:{_BAD}'>stuck: {html.escape(', '.join(stuck))}</span>"
+        code = (" · " + _("class code {code}").format(code=f"<b>{html.escape(info.code)}</b>")) if info.code else ""
+        stuck_text = (f" · <span style='color:{_BAD}'>"
+                      + html.escape(_("stuck: {names}").format(names=", ".join(stuck))) + "</span>"
                       if stuck else "")
-        self.summary.value = (f"<p class='ct-summary'>Class {info.id} (since {html.escape(info.created)}){code} · "
-                              f"<b>{len(report.names)}</b> learners · <b>{len(report.frame)}</b> answers"
-                              f"{stuck_text}</p>")
+        learners = ngettext("{count} learner", "{count} learners", len(report.names)).format(
+            count=f"<b>{len(report.names)}</b>")
+        answers = ngettext("{count} answer", "{count} answers", len(report.frame)).format(
+            count=f"<b>{len(report.frame)}</b>")
+        self.summary.value = ("<p class='ct-summary'>"
+                              + _("Class {number} (since {date})").format(number=info.id,
+                                                                          date=html.escape(info.created))
+                              + f"{code} · {learners} · {answers}{stuck_text}</p>")
         self.heatmap.value = f"<div class='ct-scroll'>{heatmap_svg(report)}</div>"
-        self.learners.value = _table(per_learner, {"learner": "Learner", "attempts": "Answers", "correct": "Right",
-                                                   "accuracy": "Accuracy", "topics": "Topics",
-                                                   "last_activity": "Last answer",
-                                                   "misses_in_a_row": "Misses in a row", "stuck": "Stuck"},
+        self.learners.value = _table(per_learner, {"learner": _("Learner"), "attempts": _("Answers"),
+                                                   "correct": _("Right"), "accuracy": _("Accuracy"),
+                                                   "topics": _("Topics"), "last_activity": _("Last answer"),
+                                                   "misses_in_a_row": _("Misses in a row"), "stuck": _("Stuck")},
                                      highlight=lambda r: r["stuck"])
         self.missed.value = missed_html(report.per_puzzle(), report.frame)
         if getattr(self, "roster", None) is not None:
@@ -215,14 +255,15 @@ class TeacherDashboard(widgets.VBox):
             return False
         if not self._confirming:
             self._confirming = True
-            self.new_button.description = "Really? Press again"
-            self.message.value = ("<p>Starting a new class archives this one (its results stay in the database) "
-                                  "and signs every learner out. Press again to do it.</p>")
+            self.new_button.description = _("Really? Press again")
+            self.message.value = ("<p>" + html.escape(_("Starting a new class archives this one (its results stay in "
+                                                        "the database) and signs every learner out. Press again to "
+                                                        "do it.")) + "</p>")
             return False
         self._confirming = False
-        self.new_button.description = "Start a new class"
+        self.new_button.description = _("Start a new class")
         info = self.room.new_class(code)
-        self.message.value = f"<p>Class {info.id} started.</p>"
+        self.message.value = "<p>" + html.escape(_("Class {number} started.").format(number=info.id)) + "</p>"
         self.update()
         for listener in list(self.new_class_listeners):
             listener(info)

@@ -47,6 +47,9 @@ def _wait_for_request() -> None:
         from voila.utils import wait_for_request
 
         wait_for_request()
+    from .language import page_language
+
+    page_language()  # the visitor's language (the server's X-Canasta-Language) for everything the page writes
 
 
 def on_binder() -> bool:
@@ -128,31 +131,40 @@ def signout_url() -> str:
 def panel_html(who: Identity | None, progress=None, *, code: str = "") -> str:
     """The landing page's box: who is signed in (with a sign-out link), their personal ``code`` and their progress,
     or a sign-in link."""
+    from ..engine.i18n import gettext as _
+
     base = base_url().rstrip("/")
     if who is None and on_binder():
-        return ("<div class='ct-identity'>On Binder your progress is kept only during this visit: it is gone when "
-                "you close the page or leave it idle.</div>")
+        return ("<div class='ct-identity'>" + html.escape(_("On Binder your progress is kept only during this visit: "
+                                                            "it is gone when you close the page or leave it idle."))
+                + "</div>")
     if who is None:
-        return (f"<div class='ct-identity'><a href='{base}/classroom/signin'><b>Sign in</b></a> with your name, "
-                f"so that your progress is kept under it on every page.</div>")
+        link = f"<a href='{base}/classroom/signin'><b>" + html.escape(_("Sign in")) + "</b></a>"
+        return ("<div class='ct-identity'>"
+                + _("{sign_in} with your name, so that your progress is kept under it on every page.")
+                .format(sign_in=link) + "</div>")
     if who.teacher:
-        return (f"<div class='ct-identity'>You are signed in as the <b>teacher</b>: "
-                f"<a href='{base}/voila/render/teacher/dashboard.ipynb'>open the class dashboard</a>.</div>")
+        link = (f"<a href='{base}/voila/render/teacher/dashboard.ipynb'>" + html.escape(_("open the class dashboard"))
+                + "</a>")
+        return ("<div class='ct-identity'>"
+                + _("You are signed in as the {teacher}: {link}.").format(teacher="<b>" + html.escape(_("teacher"))
+                                                                            + "</b>", link=link) + "</div>")
     rows = ""
     if progress is not None and len(progress):
         body = "".join(f"<tr><td>{html.escape(str(r.topic))}</td><td>{int(r.attempts)}</td>"
                        f"<td>{round(float(r.accuracy) * 100)} %</td></tr>"
                        for r in (progress.itertuples() if hasattr(progress, "itertuples") else progress))
-        rows = ("<table class='ct-my-progress'><tr><th>Topic</th><th>Answers</th><th>Right</th></tr>"
-                f"{body}</table>")
+        heads = "".join(f"<th>{html.escape(h)}</th>" for h in (_("Topic"), _("Answers"), _("Right")))
+        rows = f"<table class='ct-my-progress'><tr>{heads}</tr>{body}</table>"
         done = len(progress)
-        rows = f"<p>Topics you have practised: <b>{done}</b>.</p>" + rows
+        rows = "<p>" + _("Topics you have practised: {count}.").format(count=f"<b>{done}</b>") + "</p>" + rows
     else:
-        rows = "<p>You have not answered a puzzle yet: start with lesson 1.</p>"
-    mine = (f"<p>Your personal code: <b class='ct-personal-code'>{html.escape(code)}</b> (write it down: with it "
-            "you sign in again, on any device)</p>" if code else "")
-    return (f"<div class='ct-identity'>Signed in as <b class='ct-learner-name'>{html.escape(who.name)}</b> · "
-            f"<a href='{html.escape(signout_url(), quote=True)}'>sign out</a>{mine}{rows}</div>")
+        rows = "<p>" + html.escape(_("You have not answered a puzzle yet: start with lesson 1.")) + "</p>"
+    mine = ("<p>" + _("Your personal code: {code} (write it down: with it you sign in again, on any device)").format(
+        code=f"<b class='ct-personal-code'>{html.escape(code)}</b>") + "</p>" if code else "")
+    name = f"<b class='ct-learner-name'>{html.escape(who.name)}</b>"
+    out = f"<a href='{html.escape(signout_url(), quote=True)}'>" + html.escape(_("sign out")) + "</a>"
+    return ("<div class='ct-identity'>" + _("Signed in as {name}").format(name=name) + f" · {out}{mine}{rows}</div>")
 
 
 def signed_in_panel():

@@ -56,7 +56,7 @@ def page_language() -> str:
 
 def lesson_string(english: str, lang: str | None = None) -> str:
     """A question or title a lesson passes to a call, in the page's language (``lessons/i18n/<lang>/*.yaml``)."""
-    from ..web.app import default_lessons_dir
+    from ..web.folders import default_lessons_dir
 
     try:
         return translated_string(english, default_lessons_dir(), lang or page_language())
