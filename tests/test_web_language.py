@@ -175,7 +175,7 @@ def test_a_pages_kernel_reads_the_language_the_server_sent(monkeypatch):
     from canasta_tutor.widgets import language as kernel_language
 
     monkeypatch.setattr(identity, "_resolved", True)
-    monkeypatch.setattr(i18n, "_current", i18n._current)  # (the kernel's default language is put back afterwards)
+    monkeypatch.setattr(i18n, "_default", list(i18n._default))  # (the kernel's default language is put back afterwards)
     monkeypatch.setenv(kernel_language.KERNEL_ENV, "da")
     assert kernel_language.page_language() == "da" and get_language() == "da"
     # the whole kernel: a cell or a widget's callback runs in a copy of the kernel's context, never the one set in
@@ -183,6 +183,8 @@ def test_a_pages_kernel_reads_the_language_the_server_sent(monkeypatch):
     with use_language("nl"):
         assert get_language() == "nl"
     assert get_language() == "da"
+    with use_language("nl"):  # a lesson shown in another language inside the page: its block wins
+        assert kernel_language.page_language() == "da" and get_language() == "nl"
     monkeypatch.setenv(kernel_language.KERNEL_ENV, "fr")
     monkeypatch.setenv(kernel_language.CLI_ENV, "af")
     assert kernel_language.page_language() == "af"

@@ -37,7 +37,8 @@ SOURCE_LANGUAGE = "en"
 DOMAIN = "canasta_tutor"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
-_current: contextvars.ContextVar[str] = contextvars.ContextVar("canasta_tutor_language", default=SOURCE_LANGUAGE)
+_current: contextvars.ContextVar[str | None] = contextvars.ContextVar("canasta_tutor_language", default=None)
+_default = [SOURCE_LANGUAGE]  # the process's language where no context has set one (set_default_language)
 
 
 class LanguageError(CanastaError):
@@ -81,8 +82,15 @@ def language_name(code: str) -> str:
 
 
 def get_language() -> str:
-    """The current language's code."""
-    return _current.get()
+    """The current language's code: the one this context set, else the process's default."""
+    return _current.get() or _default[0]
+
+
+def set_default_language(code: str) -> None:
+    """Make ``code`` the language of the whole process wherever no context has set another: a page's kernel, whose
+    every cell and widget callback runs in a copy of the kernel's context (ipykernel 7), so that a value set by
+    :func:`set_language` in one cell would not reach the next. ``use_language`` blocks still work inside it."""
+    _default[0] = normalise_language(code)
 
 
 def set_language(code: str) -> contextvars.Token:

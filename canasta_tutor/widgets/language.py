@@ -4,17 +4,16 @@ the kernel's environment as ``HTTP_X_CANASTA_LANGUAGE``), else ``CANASTA_TUTOR_L
 
 A preheated kernel (Voilà's pool) started before its visitor came: :func:`page_language` waits for the visitor's
 request first, as :func:`canasta_tutor.widgets.identity.current` does, then sets the engine's current language
-(:func:`canasta_tutor.engine.i18n.set_language`), so that every sentence the page's widgets and the engine write
+(:func:`canasta_tutor.engine.i18n.set_default_language`), so that every sentence the page's widgets and the engine write
 afterwards is in it. Choosing another language reloads the page (``?lang=``): a new kernel, told the new language.
 """
 
 from __future__ import annotations
 
-import contextvars
 import os
 
 from ..engine import i18n
-from ..engine.i18n import SOURCE_LANGUAGE, LanguageError, normalise_language, set_language
+from ..engine.i18n import SOURCE_LANGUAGE, LanguageError, normalise_language
 from . import identity
 
 KERNEL_ENV = "HTTP_X_CANASTA_LANGUAGE"  # as canasta_tutor.web.language.KERNEL_ENV
@@ -33,14 +32,13 @@ def page_language() -> str:
     identity._wait_for_request()
     code = _known(os.environ.get(KERNEL_ENV)) or _known(os.environ.get(CLI_ENV)) or SOURCE_LANGUAGE
     kernel_default(code)
-    set_language(code)
     return code
 
 
 def kernel_default(code: str) -> None:
     """Make ``code`` the language of the whole kernel: every cell, and every widget's callback, runs in a copy of
     the kernel's context (ipykernel 7 copies it per message), so a value set in one cell would not reach the next.
-    The engine's current-language variable is replaced by one whose default is ``code`` (one kernel, one visitor,
-    one language; ``use_language`` blocks still work inside it)."""
-    code = normalise_language(code)
-    i18n._current = contextvars.ContextVar("canasta_tutor_language", default=code)
+    ``code`` becomes the engine's default language (:func:`~canasta_tutor.engine.i18n.set_default_language`: one
+    kernel, one visitor, one language; ``use_language`` blocks, such as a lesson shown in another language, still
+    win inside them)."""
+    i18n.set_default_language(code)
