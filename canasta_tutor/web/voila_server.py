@@ -197,15 +197,29 @@ class GuardedVoilaHandler(FaultPages, TornadoVoilaHandler):
         self.sign_in_required = sign_in_required
         self.ticket = None
         self._page_started = False
+        self._head = ""
         super().initialize(**voila_kwargs)
 
     def write(self, chunk):
         """The page's first chunk gets the request's language: ``<html lang>`` (Voilà's template writes "en"; a
         preheated page was rendered before its visitor came) and the template script's texts in that language."""
-        if not self._page_started and isinstance(chunk, str) and "<html" in chunk:
+        if not self._page_started and isinstance(chunk, str):
+            # a page rendered for its visitor comes token by token ('<html lang="', 'en', '">'): held until its head
+            self._head += chunk
+            if "<head>" not in self._head.lower() and len(self._head) < 8192:
+                return None
             self._page_started = True
-            chunk = localise_page(chunk, request_language(self))
+            chunk, self._head = localise_page(self._head, request_language(self)), ""
         return super().write(chunk)
+
+    def finish(self, chunk=None):
+        if chunk is not None:
+            self.write(chunk)
+        if self._head:  # a page that ended before its head: nothing is ever held back for good
+            head, self._head = self._head, ""
+            super().write(head)
+        self._page_started = True
+        return super().finish()
 
     async def prepare(self):
         await super().prepare()
