@@ -123,7 +123,7 @@ def test_a_learner_keeps_their_name_and_answers_over_a_restart_another_device_an
             "els => els.map(e => [e.dataset.learner, +e.dataset.attempts, +e.dataset.correct])")
         assert cells == [[LIA, 3, 2]], cells  # one row: her two answers and the other name's one
         assert LIA_TOO not in tp.locator(".ct-summary").inner_text()
-        assert "1</b> learners" in tp.locator(".ct-summary").inner_html()
+        assert "<b>1</b> learner ·" in tp.locator(".ct-summary").inner_html()
         shot(tp, "term-03-merged")
         for context in contexts:
             assert context.outside == []
