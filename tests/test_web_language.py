@@ -171,10 +171,9 @@ def test_a_pages_kernel_reads_the_language_the_server_sent(monkeypatch):
     import contextvars
 
     from canasta_tutor.engine import i18n
-    from canasta_tutor.widgets import identity
     from canasta_tutor.widgets import language as kernel_language
 
-    monkeypatch.setattr(identity, "_resolved", True)
+    monkeypatch.setattr(kernel_language, "_resolved", True)
     monkeypatch.setattr(i18n, "_default", list(i18n._default))  # (the kernel's default language is put back afterwards)
     monkeypatch.setenv(kernel_language.KERNEL_ENV, "da")
     assert kernel_language.page_language() == "da" and get_language() == "da"
@@ -193,11 +192,11 @@ def test_a_pages_kernel_reads_the_language_the_server_sent(monkeypatch):
 
 
 def test_the_landing_pages_widgets_speak_the_kernels_language(monkeypatch):
-    from canasta_tutor.widgets import identity
+    from canasta_tutor.widgets import language as kernel_language
     from canasta_tutor.widgets.app_page import LessonApp
     from canasta_tutor.widgets.identity import Identity, panel_html
 
-    monkeypatch.setattr(identity, "_resolved", True)  # (no visitor's request to wait for: the language is ours)
+    monkeypatch.setattr(kernel_language, "_resolved", True)  # (no visitor's request to wait for: the language is ours)
 
     with use_language("nl"):
         app = LessonApp()

@@ -22,10 +22,11 @@ import json
 import os
 from dataclasses import dataclass
 
+from .language import wait_for_visitor
+
 ENV = "HTTP_X_CANASTA_IDENTITY"
 HUB_USER_ENV = "JUPYTERHUB_USER"
 HUB_ROLE_ENV = "CANASTA_TUTOR_ROLE"
-_resolved = False
 _hub_cache: dict = {}
 
 
@@ -38,18 +39,9 @@ class Identity:
 
 
 def _wait_for_request() -> None:
-    """In a preheated Voilà kernel, wait (once) until a visitor's request has been handed to this kernel."""
-    global _resolved
-    if _resolved:
-        return
-    _resolved = True
-    if os.environ.get("VOILA_PREHEAT") == "True" and os.environ.get("VOILA_KERNEL_ID"):
-        from voila.utils import wait_for_request
-
-        wait_for_request()
-    from .language import page_language
-
-    page_language()  # the visitor's language (the server's X-Canasta-Language) for everything the page writes
+    """In a preheated Voilà kernel, wait (once) until a visitor's request has been handed to this kernel (and take
+    the visitor's language: :func:`canasta_tutor.widgets.language.wait_for_visitor`)."""
+    wait_for_visitor()
 
 
 def on_binder() -> bool:
