@@ -140,8 +140,8 @@ class CanastaHandler(FaultPages, JupyterHandler):
 
     def refuse(self, status: int, title: str, heading: str, detail: str = "") -> None:
         """Answer ``status`` with a small page saying why (``title``, ``heading``: English messages, translated
-        here; ``detail``: plain text, escaped here)."""
-        self.send_page(status, self._(title), f"<h1>{html.escape(self._(heading))}</h1>"
+        here, an apostrophe kept as it is; ``detail``: plain text, escaped here)."""
+        self.send_page(status, self._(title), f"<h1>{html.escape(self._(heading), quote=False)}</h1>"
                        + (f"<p>{html.escape(detail)}</p>" if detail else ""))
 
 
