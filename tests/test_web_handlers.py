@@ -492,11 +492,15 @@ def test_visitors_sign_in_and_read_back_a_learner_of_the_open_class_only(room):
     visitors = Visitors(room, "k3y")
     h = FakeHandler()
     assert visitors.session(h) is None and visitors.key(h) == "anonymous:10.0.0.9"
-    visitors.sign_in_learner(h, room.join("Ana").learner)
+    ana = room.join("Ana").learner
+    visitors.sign_in_learner(h, ana)
     assert h.set[SESSION_COOKIE] == {"expires_days": COOKIE_DAYS, "httponly": True, "samesite": "Lax"}
     assert set(json.loads(h.cookies[SESSION_COOKIE])) == {"sid"}
     session = visitors.session(h)
-    assert session["name"] == "Ana" and visitors.key(h) == f"learner:{session['learner_id']}:{session['sid']}"
+    assert session["name"] == "Ana" and visitors.key(h) == f"learner:{session['learner_id']}"
+    again = FakeHandler()  # Ana signs in once more (another browser, or a script signing in over and over)
+    visitors.sign_in_learner(again, room.join("Ana", personal=ana["code"]).learner)
+    assert visitors.session(again)["sid"] != session["sid"] and visitors.key(again) == visitors.key(h)
     assert visitors.teacher(h) is None
     for broken in ("not json", "[1, 2]", json.dumps({"learner_id": session["learner_id"], "name": "Someone"})):
         assert visitors.session(FakeHandler({SESSION_COOKIE: broken})) is None

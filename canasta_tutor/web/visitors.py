@@ -102,13 +102,14 @@ class Visitors:
             handler._canasta_who = {}
 
     def key(self, handler) -> str:
-        """One string per visitor: the teacher's session, a learner's session, or else the address."""
+        """One string per visitor: the teacher's session, a learner (all their sign-ins and devices together: signing
+        in again gives no more kernels than the cap), or else the address."""
         teacher = self.teacher(handler)
         if teacher:
             return "teacher:" + teacher
         session = self.session(handler)
         if session:
-            return f"learner:{session['learner_id']}:{session['sid']}"
+            return f"learner:{session['learner_id']}"
         return "anonymous:" + str(handler.request.remote_ip)
 
     def is_teacher_key(self, key: str) -> bool:
