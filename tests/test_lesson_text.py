@@ -184,13 +184,13 @@ def small_lessons(tmp: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def small_server(tmp_path_factory):
-    """``canasta-tutor serve`` over :func:`small_lessons`."""
+    """``canasta-tutor serve --lang nl`` over :func:`small_lessons`: its preheated kernels draw Dutch pages."""
     from test_browser import serve
 
     tmp = tmp_path_factory.mktemp("lesson-text")
-    with serve(tmp, ["--lessons", str(small_lessons(tmp))], host="127.0.0.1", port=_free_port(),
+    with serve(tmp, ["--lang", "nl", "--lessons", str(small_lessons(tmp))], host="127.0.0.1", port=_free_port(),
                ready_path="/voila/tree", notebooks=["04-taking-the-pile.ipynb"]) as (base, _proc):
-        yield base
+        yield {"url": base, "log": tmp / "serve.log"}
 
 
 def _get(url: str) -> str:
@@ -198,14 +198,28 @@ def _get(url: str) -> str:
         return answer.read().decode("utf-8")
 
 
-def test_a_standalone_page_with_lang_nl_shows_lesson_4_in_dutch(small_server):
-    dutch = _get(small_server + "/voila/render/04-taking-the-pile.ipynb?lang=nl")
+def _preheated(server) -> int:
+    return server["log"].read_text(errors="replace").count("Using pre-heated kernel")
+
+
+def test_a_standalone_page_in_the_servers_language_comes_preheated_and_another_language_is_rendered_for_it(
+        small_server):
+    """``serve --lang nl``: the kernels kept ready draw lesson 4 in Dutch (its prose, the worked examples' reasons
+    written by the engine), and a Dutch visitor gets one of them; a visitor who asks for English gets a page of
+    their own, in English."""
+    url = small_server["url"]
+    before = _preheated(small_server)
+    dutch = html.unescape(_get(url + "/voila/render/04-taking-the-pile.ipynb?lang=nl"))
+    assert _preheated(small_server) == before + 1  # a kernel kept ready
     assert "4. De aflegstapel pakken" in dutch and "Taking the pile</h1>" not in dutch
+    assert "Je hebt twee gewone negens" in dutch and "You hold two natural 9s" not in dutch  # the engine's words
     assert 'href="05-freezing-the-pile.ipynb"' in dutch  # the link keeps its target
-    english = _get(small_server + "/voila/render/04-taking-the-pile.ipynb")  # the preheated kernel's page
+    english = html.unescape(_get(url + "/voila/render/04-taking-the-pile.ipynb?lang=en"))
+    assert _preheated(small_server) == before + 1  # not one of the Dutch kernels: a page rendered for its visitor
     assert "4. Taking the pile" in english and "De aflegstapel pakken" not in english
-    assert "<h1 id=\"Canasta-leren\"" in _get(small_server + "/voila/render/index.ipynb?lang=nl")
-    assert "Canasta leren" not in _get(small_server + "/voila/render/index.ipynb?lang=fr")  # not a language: English
+    assert "Je hebt twee gewone negens" not in english and "You hold two natural 9s" in english
+    assert "<h1 id=\"Canasta-leren\"" in _get(url + "/voila/render/index.ipynb")  # the server's language
+    assert "Canasta leren" not in _get(url + "/voila/render/index.ipynb?lang=en")
 
 
 @pytest.mark.parametrize(("lang", "stem"), [(lang, stem) for lang, stem in TRANSLATED if stem[:2].isdigit()])
@@ -260,7 +274,8 @@ def test_no_common_english_word_is_left_in_a_translation(lang, stem):
 
 def test_the_kernel_reads_the_pages_language_from_the_servers_header_else_the_address(monkeypatch):
     from canasta_tutor.engine.i18n import use_language
-    from canasta_tutor.widgets.lesson import LANGUAGE_ENV, page_language
+    from canasta_tutor.widgets.language import KERNEL_ENV as LANGUAGE_ENV
+    from canasta_tutor.widgets.lesson import page_language
 
     monkeypatch.delenv(LANGUAGE_ENV, raising=False)
     monkeypatch.setenv("QUERY_STRING", "x=1&lang=af")

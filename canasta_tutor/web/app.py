@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..classroom.downloads import worksheet_for  # noqa: F401 (its home was here; tests and older code import it from here)
+from ..engine.i18n import SOURCE_LANGUAGE
 from .folders import default_lessons_dir
 from .kernel_gate import WIDGET_MESSAGES, gate_arguments  # noqa: F401 (WIDGET_MESSAGES: the deploy's import)
 from .language import HEADER as LANGUAGE_HEADER
@@ -188,11 +189,23 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
     kernels = KernelOwners(settings.kernels_per_visitor if settings.classroom else None,
                            settings.max_kernels or memory_kernel_limit())
     plan = Plan(routes=route_table(visitors, settings.join_urls), kernels=kernels, pools=pools, preheat=preheat,
-                cookie_secret=visitors.secret,
+                cookie_secret=visitors.secret, pool_language=pool_language(room if settings.classroom else None),
                 replacements=voila_replacements(visitors, kernels, sign_in_required=settings.classroom))
     CanastaVoila.launch_instance(argv=voila_arguments(lessons.resolve(), port=port, open_browser=open_browser,
                                                       preheat=preheat, cull_idle=cull_idle, ip=ip,
                                                       pool_size=pool_size), plan=plan)
+
+
+def pool_language(room=None) -> str:
+    """The language of the preheated kernels' pages: the class's (set by the teacher) in classroom mode, else
+    ``serve --lang``, else English. A visitor of another language gets a page of their own (a few seconds more)."""
+    from .language import known, server_language
+
+    chosen = None
+    if room is not None:
+        with contextlib.suppress(Exception):  # a database out of reach: the server's language
+            chosen = known(room.class_language())
+    return chosen or server_language() or SOURCE_LANGUAGE
 
 
 def teacher_link(store, address: str, key: str) -> Path:

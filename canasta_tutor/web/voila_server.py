@@ -45,6 +45,7 @@ from ..engine.i18n import LANGUAGES, N_, SOURCE_LANGUAGE, gettext
 from .handlers import SIGN_IN, FaultPages, full_page, log_request, mount, page
 from .kernel_gate import MAX_MESSAGE_BYTES
 from .language import HEADER as LANGUAGE_HEADER
+from .language import KERNEL_ENV as LANGUAGE_KERNEL_ENV
 from .language import remember, request_language
 from .visitors import IDENTITY_HEADER, KernelRegistry, Visitors, is_teacher_page
 
@@ -162,13 +163,16 @@ class TranslatingRenderer(NotebookRenderer):
     """Voilà's renderer of a page, whose notebook's markdown cells are read in the page's language
     (``lessons/i18n/<lang>/<stem>.yaml``, :mod:`canasta_tutor.classroom.lesson_text`) before they are rendered.
 
-    The language is the one the page's handler decided (``ct_language``); a preheated kernel's page was rendered
-    before its visitor came, in English, so a page in another language is rendered for its visitor
-    (:meth:`GuardedVoilaHandler.should_use_rendered_notebook`)."""
+    The language is the one the page's handler decided (``ct_language``); a preheated kernel's page is rendered
+    before its visitor comes, in the pool's language (:attr:`pool_language`: the class's language, or ``serve
+    --lang``, else English), and handed only to a visitor of that language; a visitor of another language gets a
+    page rendered for them (:meth:`GuardedVoilaHandler.should_use_rendered_notebook`)."""
+
+    pool_language = SOURCE_LANGUAGE
 
     async def load_notebook(self, path):
         notebook = await super().load_notebook(path)
-        lang = getattr(self.request_handler, "ct_language", SOURCE_LANGUAGE)
+        lang = getattr(self.request_handler, "ct_language", None) or self.pool_language
         if lang == SOURCE_LANGUAGE or not str(path).endswith(".ipynb"):
             return notebook
         full = Path(self.contents_manager.root_dir) / path
@@ -179,9 +183,14 @@ class TranslatingRenderer(NotebookRenderer):
             return notebook
 
     @classmethod
-    def install(cls) -> None:
-        """Voilà's page handler makes its renderer as ``voila.handler.NotebookRenderer``: ours."""
+    def install(cls, pool_language: str = SOURCE_LANGUAGE) -> None:
+        """Voilà's page handler makes its renderer as ``voila.handler.NotebookRenderer``, its pool of preheated
+        kernels as ``voila.voila_kernel_manager.NotebookRenderer``: ours, the pool's in ``pool_language``."""
+        import voila.voila_kernel_manager
+
+        cls.pool_language = pool_language
         voila.handler.NotebookRenderer = cls
+        voila.voila_kernel_manager.NotebookRenderer = cls
 
 
 class GuardedVoilaHandler(FaultPages, TornadoVoilaHandler):
@@ -258,9 +267,11 @@ class GuardedVoilaHandler(FaultPages, TornadoVoilaHandler):
         KernelOwners.visiting(visitor)
 
     def should_use_rendered_notebook(self, *args, **kwargs) -> bool:
-        """A preheated kernel's page is English (rendered before its visitor came): a page in another language is
-        rendered for its visitor, with a kernel of its own; so is a page whose preheated kernels failed it."""
-        if getattr(self, "ct_language", SOURCE_LANGUAGE) != SOURCE_LANGUAGE or getattr(self, "_skip_pool", False):
+        """A preheated kernel's page is in the pool's language (rendered before its visitor came): a page in another
+        language is rendered for its visitor, with a kernel of its own; so is a page whose preheated kernels failed
+        it."""
+        if (getattr(self, "ct_language", SOURCE_LANGUAGE) != TranslatingRenderer.pool_language
+                or getattr(self, "_skip_pool", False)):
             return False
         return super().should_use_rendered_notebook(*args, **kwargs)
 
@@ -455,6 +466,7 @@ class Plan:
     kernels: KernelOwners
     pools: dict = field(default_factory=dict)  # notebook -> kernels kept ready for a class (see class_pools)
     preheat: bool = True
+    pool_language: str = SOURCE_LANGUAGE  # the preheated kernels' pages (a class's language: see TranslatingRenderer)
     cookie_secret: bytes | None = None  # the one kept beside the database (Voilà's own is new at every start)
 
 
@@ -464,6 +476,9 @@ class CanastaVoila(Voila):
     plan = Any(None, allow_none=True, help="what canasta-tutor serve adds to Voilà (a Plan)")
 
     def init_settings(self):
+        if self.plan is not None and self.plan.pool_language != SOURCE_LANGUAGE:
+            # the preheated kernels draw their pages in the pool's language from the first cell (widgets/language.py)
+            self.config.VoilaKernelManager.default_env_variables = {LANGUAGE_KERNEL_ENV: self.plan.pool_language}
         settings = super().init_settings()
         if self.plan is not None and self.plan.cookie_secret:
             settings["cookie_secret"] = self.plan.cookie_secret  # sessions outlast a restart
@@ -474,7 +489,7 @@ class CanastaVoila(Voila):
         plan, km = self.plan, self.kernel_manager
         plan.kernels.attach(km)  # a kernel started for one request (no pool left)
         RegisteringRequestInfo.install(plan.kernels)  # a preheated kernel handed out
-        TranslatingRenderer.install()  # a page's prose in its language
+        TranslatingRenderer.install(plan.pool_language)  # a page's prose in its language
         if plan.preheat and plan.pools and hasattr(km, "get_rendered_notebook"):
             class_pools(km, plan.pools)
         if plan.preheat and hasattr(km, "get_rendered_notebook"):

@@ -1,12 +1,14 @@
 """The language of a page's kernel: the one the server decided for the page's visitor
 (:func:`canasta_tutor.web.language.request_language`, sent in the ``X-Canasta-Language`` header, which Voilà puts in
-the kernel's environment as ``HTTP_X_CANASTA_LANGUAGE``), else ``CANASTA_TUTOR_LANG``, else English.
+the kernel's environment as ``HTTP_X_CANASTA_LANGUAGE``), else the page's ``?lang=`` (under JupyterHub, where no
+header is set, Voilà still gives the kernel its page's query string), else ``CANASTA_TUTOR_LANG``, else English.
 
-A preheated kernel (Voilà's pool) started before its visitor came: :func:`page_language` waits for the visitor's
-request first (:func:`wait_for_visitor`, where :func:`canasta_tutor.widgets.identity.current` waits too), then
-makes its language the engine's default (:func:`canasta_tutor.engine.i18n.set_default_language`), so that every
-sentence the page's widgets and the engine write afterwards is in it. Choosing another language reloads the page
-(``?lang=``): a new kernel, told the new language.
+A preheated kernel (Voilà's pool) starts before its visitor comes, with the pool's language in that same variable
+(:class:`canasta_tutor.web.voila_server.CanastaVoila`: the class's language, or ``serve --lang``): the server hands it
+only to a visitor of that language, so the page is drawn in it from its first cell, without waiting.
+:func:`page_language` makes the language the engine's default
+(:func:`canasta_tutor.engine.i18n.set_default_language`), so that every sentence the page's widgets and the engine
+write is in it. Choosing another language reloads the page (``?lang=``): a new kernel, told the new language.
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ _resolved = False  # the visitor's request has come (or none will: not a preheat
 
 
 def wait_for_visitor() -> None:
-    """In a preheated Voilà kernel, wait (once) until a visitor's request has been handed to this kernel, then make
-    the visitor's language the kernel's (:func:`canasta_tutor.widgets.identity.current` waits here too)."""
+    """In a preheated Voilà kernel, wait (once) until a visitor's request has been handed to this kernel
+    (:func:`canasta_tutor.widgets.identity.current` waits here), then take the language it brought."""
     global _resolved
     if _resolved:
         return
@@ -44,10 +46,19 @@ def wait_for_visitor() -> None:
     page_language()
 
 
+def told_language() -> str | None:
+    """The language this page's kernel was told (see the module), or None: not a page's kernel, or no language we
+    speak."""
+    from urllib.parse import parse_qs
+
+    query = parse_qs(os.environ.get("QUERY_STRING", "")).get("lang", [])
+    return next((c for c in map(_known, (os.environ.get(KERNEL_ENV), *query, os.environ.get(CLI_ENV))) if c), None)
+
+
 def page_language() -> str:
-    """Set (and return) the language of this page's kernel, from its visitor's request."""
-    wait_for_visitor()
-    code = _known(os.environ.get(KERNEL_ENV)) or _known(os.environ.get(CLI_ENV)) or SOURCE_LANGUAGE
+    """Set (and return) the language of this page's kernel (see the module; English when it was told none): never
+    waits."""
+    code = told_language() or SOURCE_LANGUAGE
     kernel_default(code)
     return code
 

@@ -16,18 +16,18 @@ True
 from __future__ import annotations
 
 import html
-import os
 from collections import Counter, defaultdict
 
 import ipywidgets as widgets
 
 from ..classroom.lesson_text import LessonTextError, translated_string
 from ..engine.errors import CanastaError, PuzzleError
-from ..engine.i18n import LanguageError, get_language, normalise_language
+from ..engine.i18n import get_language
 from ..engine.rules import CLASSIC, PRESETS
 from ..puzzles.format import Puzzle, puzzle_from_mapping
 from ..puzzles.kinds import KINDS, get_kind
 from ..puzzles.solver import Solution, solve
+from . import language
 from .render import situation_html
 from .trainer import Trainer, load_puzzles
 from .variants import PARTNERSHIP_PRESETS, presets_html, short_title, sources_html
@@ -35,23 +35,14 @@ from .variants import PARTNERSHIP_PRESETS, presets_html, short_title, sources_ht
 _VERDICT = "#0d47a1"  # one colour for yes and no: a "no" is an answer, not a mistake
 
 
-#: The page's language, as the server tells the page's kernel (``web/language.py``'s header, passed on by Voilà).
-LANGUAGE_ENV = "HTTP_X_CANASTA_LANGUAGE"
+if language.told_language():  # a lesson page's kernel: its worked examples and puzzles read the page's language
+    language.page_language()
 
 
 def page_language() -> str:
-    """The language of the page this kernel serves: the server's word for it (our server's header), else the
-    page's ``?lang=`` (Voilà gives a kernel its page's query string, as under JupyterHub, where no header is set),
-    else the current language."""
-    from urllib.parse import parse_qs
-
-    asked = [os.environ.get(LANGUAGE_ENV, "")] + parse_qs(os.environ.get("QUERY_STRING", "")).get("lang", [])
-    for code in asked:
-        try:
-            return normalise_language(code)
-        except LanguageError:
-            continue
-    return get_language()
+    """The language the page this kernel serves was told (:func:`canasta_tutor.widgets.language.told_language`),
+    else (no page: a notebook in JupyterLab, a test) the current language."""
+    return language.told_language() or get_language()
 
 
 def lesson_string(english: str, lang: str | None = None) -> str:
