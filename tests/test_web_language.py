@@ -137,6 +137,21 @@ def test_the_class_and_the_learner_keep_their_language_in_the_progress_database(
         room.set_learner_language(ana["learner_id"], "fr")
 
 
+def test_the_kernels_kept_ready_speak_the_classs_language_else_the_servers(tmp_path):
+    from canasta_tutor.classroom.roster import Classroom
+    from canasta_tutor.web.app import pool_language
+
+    room = Classroom(tmp_path / "p.sqlite3")
+    assert pool_language(room) == pool_language() == "en"
+    language.set_server_language("af")
+    try:
+        assert pool_language(room) == pool_language() == "af"  # serve --lang
+        room.set_class_language("da")
+        assert pool_language(room) == "da" and pool_language() == "af"  # the class's, set by its teacher
+    finally:
+        language.set_server_language(None)
+
+
 def test_the_migration_adds_the_language_columns_to_an_older_database(tmp_path):
     from pathlib import Path
 
