@@ -144,8 +144,11 @@ def _solve_all(paths, *, check: bool) -> int:
             except Exception as e:  # an engine bug must not hide the other puzzles
                 if os.environ.get("CANASTA_TUTOR_DEBUG"):
                     raise
-                _emit(_error_line(file, puzzle.id,
-                                  f"internal error ({type(e).__name__}: {clip(str(e))}); please report it"))
+                from .engine.i18n import gettext
+
+                text = gettext("internal error ({error}); please report it").format(
+                    error=f"{type(e).__name__}: {clip(str(e))}")
+                _emit(_error_line(file, puzzle.id, text))
                 status = max(status, 1)
                 counts["errors"] += 1
                 continue
@@ -164,7 +167,10 @@ def _solve_all(paths, *, check: bool) -> int:
                 record["disagree"] = sorted(diff)
                 _emit(record)
     if not found:
-        _emit(_error_line(None, None, clip("no puzzle files found in " + ", ".join(map(str, paths)), MESSAGE_LIMIT)))
+        from .engine.i18n import gettext
+
+        text = gettext("no puzzle files found in {paths}").format(paths=", ".join(map(str, paths)))
+        _emit(_error_line(None, None, clip(text, MESSAGE_LIMIT)))
         return 2
     if check:
         from .engine.i18n import gettext
@@ -334,7 +340,9 @@ def printable_message(error: Exception) -> str:
 def _where(err: PuzzleError) -> str:
     parts = []
     if err.field:
-        parts.append(f"field '{err.field}'")
+        from .engine.i18n import gettext
+
+        parts.append(gettext("field '{field}'").format(field=err.field))
     parts.append(err.detail)
     return ": ".join(parts)
 

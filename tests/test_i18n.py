@@ -141,6 +141,16 @@ def _english_word(message: str) -> str:
     return message.removeprefix("to ")
 
 
+def uses_form(word: str, text: str) -> bool:
+    """``word`` is in ``text``; a form written with ``...`` (``gooi ... weg``, ``lægge ... til``) is a verb with
+    its particle split off, as the glossary writes it: the words around the gap, in order, within one sentence."""
+    word, text = word.lower(), text.lower()
+    if " ... " not in word:
+        return word in text
+    head, tail = word.split(" ... ", 1)
+    return re.search(rf"(?<!\w){re.escape(head)} [^.:;]*?(?<!\w){re.escape(tail)}(?!\w)", text) is not None
+
+
 def term_violations(lang: str, catalog_entries, rows) -> list[str]:
     """Entries (other than the glossary's own) whose English names a glossary term but whose translation
     uses none of that term's forms."""
@@ -158,7 +168,7 @@ def term_violations(lang: str, catalog_entries, rows) -> list[str]:
         for word, words in accepted.items():
             if re.search(rf"\b{re.escape(word)}s?\b", english):
                 for form in forms:
-                    if not any(w.lower() in form.lower() for w in words):
+                    if not any(uses_form(w, form) for w in words):
                         found.append(f"{lang} {singular!r}: {form!r} uses none of {sorted(words)} ({word})")
     return found
 
@@ -175,6 +185,17 @@ def test_the_term_check_catches_a_sentence_with_another_word():
     planted = [("count", "{number} wild card", "{number} wild cards",
                 ["{number} jokerkaart", "{number} vrije kaarten"])]
     assert len(term_violations("nl", planted, ROWS)) == 2
+
+
+def test_a_split_form_needs_both_its_words_in_order_in_one_sentence():
+    assert uses_form("gooi ... weg", "Gooi K♦ weg.")
+    assert uses_form("leg ... aan", "Leg 7♥ aan bij 7♠ 7♦ 7♣.")
+    assert not uses_form("gooi ... weg", "Gooi K♦ op die stapel.")       # no particle
+    assert not uses_form("gooi ... weg", "Weg is die kaart; gooi K♦.")    # the wrong order
+    assert not uses_form("leg ... af", "Leg 7♥ neer. Dan is hij af.")     # across two sentences
+    assert not uses_form("leg ... af", "Leg 7♥ bij de afval.")            # a word that only begins with it
+    planted = [(None, "Discard {cards}.", None, ["Gooi {cards} neer."])]
+    assert len(term_violations("af", planted, ROWS)) == 1
 
 
 # ---- the catalogs ---------------------------------------------------------------------------------------------

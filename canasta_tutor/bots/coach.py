@@ -361,7 +361,7 @@ class CoachedHand:
             apply(self.state, action)
             moves.append((player, action, obs))
             # the game's sentences speak to the player to move ("with 9♣ 9♦ from your hand"): told of a bot here
-            move = _sentence(action.describe(obs.melds)).replace(" from your hand", "")
+            move = _sentence(action.describe(obs.melds, you=False))
             text = f"{self.name(player)}: {move}"
             if reason:
                 text += f" {bot_words(move, reason)}"

@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from .errors import NotationError
-from .i18n import NP_, pgettext
+from .i18n import N_, NP_, gettext, pgettext
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -151,18 +151,26 @@ def _normalise(token: str) -> str:
     return rank + suit
 
 
-#: How to write a card, said after a token that is not one.
-HOW_TO_WRITE_A_CARD = "write a rank (2-10, J, Q, K, A) and a suit (H, D, C, S), like 7H, or JK for a joker"
+#: How to write a card, said after a token that is not one (English; :func:`how_to_write_a_card` reads it in the
+#: current language). The rank letters and suit letters stay the ones the cards are written with in every language.
+HOW_TO_WRITE_A_CARD = N_("write a rank (2-10, J, Q, K, A) and a suit (H, D, C, S), like 7H, or JK for a joker")
+
+
+def how_to_write_a_card() -> str:
+    return gettext(HOW_TO_WRITE_A_CARD)
 
 
 def _explain_bad_token(token: str, position: int | None = None) -> str:
     """``ZZ is not a card: write a rank ...``; ``position``: the token's place in a group (``card 2, ZZ, is not
     a card: ...``)."""
     t = token.strip()
+    how = how_to_write_a_card()
     if position is not None:
-        return (f"card {position} is empty: {HOW_TO_WRITE_A_CARD}" if not t else
-                f"card {position}, {t}, is not a card: {HOW_TO_WRITE_A_CARD}")
-    return f"an empty card: {HOW_TO_WRITE_A_CARD}" if not t else f"{t} is not a card: {HOW_TO_WRITE_A_CARD}"
+        text = (gettext("card {position} is empty: {how}") if not t else
+                gettext("card {position}, {token}, is not a card: {how}"))
+        return text.format(position=position, token=t, how=how)
+    text = gettext("an empty card: {how}") if not t else gettext("{token} is not a card: {how}")
+    return text.format(token=t, how=how)
 
 
 for _r in RANKS:
@@ -238,7 +246,8 @@ def parse_card(token: str) -> Card:
     if not isinstance(token, str):
         if isinstance(token, Card):
             return token
-        raise NotationError(f"{token!r} is not a card: {HOW_TO_WRITE_A_CARD}",
+        raise NotationError(gettext("{token} is not a card: {how}").format(token=repr(token),
+                                                                            how=how_to_write_a_card()),
                             token=str(token))
     return Card(token)
 
@@ -265,8 +274,8 @@ def parse_cards(group) -> tuple[Card, ...]:
     elif isinstance(group, (list, tuple)):
         tokens = list(group)
     else:
-        raise NotationError(f"{group!r} is not a group of cards: write cards separated by spaces, "
-                            "like '7H 7S KD', or as a list")
+        raise NotationError(gettext("{group} is not a group of cards: write cards separated by spaces, like "
+                                    "'7H 7S KD', or as a list").format(group=repr(group)))
     out = []
     cache = Card._cache
     for i, tok in enumerate(tokens, 1):

@@ -82,13 +82,15 @@ class PuzzleError(CanastaError):
         self.field = None if field is None else clip(field, 60)
         puzzle_id, field = self.puzzle_id, self.field
         self.detail = message = clip(message, MESSAGE_LIMIT)
+        from .i18n import gettext  # here, not at the top: i18n imports this module
+
         where = []
         if file:
             where.append(str(file))
         if puzzle_id:
-            where.append(f"puzzle '{puzzle_id}'")
+            where.append(gettext("puzzle '{id}'").format(id=puzzle_id))
         if field:
-            where.append(f"field '{field}'")
+            where.append(gettext("field '{field}'").format(field=field))
         super().__init__(": ".join(where + [message]) if where else message)
 
 

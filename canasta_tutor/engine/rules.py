@@ -25,6 +25,7 @@ from typing import Literal
 
 from .cards import WEIGHT_MAX_CARDS, copies_offset
 from .errors import RulesError
+from .i18n import N_
 from .i18n import gettext as _
 from .numbers import is_whole_number
 
@@ -99,6 +100,21 @@ class RuleSet:
     lone_hand: bool = False
     sources: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
     doc: str = field(default="", compare=False, repr=False)
+
+    @property
+    def display_title(self) -> str:
+        """The title a learner reads, in the current language (a house rule's own title as it is written)."""
+        return _(self.title) if self.title else self.title
+
+    @property
+    def description(self) -> str:
+        """The preset's summary in the current language (``classic``: "Classic Canasta as played since 1950: ...");
+        a house rule (``classic+house``) has its base's, and a rule set made by hand its docstring's first line."""
+        summary = _SUMMARIES.get(self.name.removesuffix("+house"))
+        if summary is None:
+            return self.doc.split("\n\n")[0]
+        template, source = summary
+        return _(template).format(source=source)
 
     def __post_init__(self):
         problems = _check_options(self)
@@ -217,8 +233,15 @@ def _doc(summary: str, sources: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
+#: Each preset's summary as a catalog entry (English, ``{source}`` the file it follows) and that file:
+#: :attr:`RuleSet.description` reads it in the current language.
+_SUMMARIES: dict[str, tuple[str, str]] = {}
+
+
 def _preset(name: str, title: str, summary: str, sources: dict[str, str], base: RuleSet | None = None,
-            **options) -> RuleSet:
+            source: str = "", **options) -> RuleSet:
+    _SUMMARIES[name] = (summary, source)
+    summary = summary.format(source=source)
     if base is None:
         return RuleSet(name=name, title=title, sources=tuple(sources.items()),
                        doc=_doc(summary, sources), **options)
@@ -284,23 +307,23 @@ _CLASSIC_SOURCES = {
 }
 
 CLASSIC = _preset(
-    "classic", "Classic Canasta (four players, two partnerships)",
-    "Classic Canasta as played since 1950: four players in two partnerships, two packs and four "
-    f"jokers, 11 cards each, one canasta to go out, 5000 to win. Reference: {S002}.",
-    _CLASSIC_SOURCES)
+    "classic", N_("Classic Canasta (four players, two partnerships)"),
+    N_("Classic Canasta as played since 1950: four players in two partnerships, two packs and four jokers, 11 "
+       "cards each, one canasta to go out, 5000 to win. Reference: {source}."),
+    _CLASSIC_SOURCES, source=S002)
 
 CLASSIC_2P = _preset(
-    "classic-2p", "Classic Canasta for two players",
-    "Two players, each alone: 15 cards each, draw two and discard one, two canastas to go out, 5000 to win.",
+    "classic-2p", N_("Classic Canasta for two players"),
+    N_("Two players, each alone: 15 cards each, draw two and discard one, two canastas to go out, 5000 to win."),
     {"players, hand_size, draw_count, canastas_to_go_out":
          f"{S002}: 'Met twee spelers krijgt ieder 15 kaarten. Je trekt elke beurt twee kaarten van de stock en "
          "legt er één af. Om uit te gaan heb je twee canasta's nodig in plaats van één.' (000 agrees)"},
     base=CLASSIC, players=2, teams="two players, each alone", hand_size=15, draw_count=2, canastas_to_go_out=2)
 
 CLASSIC_3P = _preset(
-    "classic-3p", "Classic Canasta for three players",
-    "Three players: 13 cards each, draw two and discard one; the first to take the pile plays alone "
-    "against the other two for that hand; two canastas to go out; 7500 to win.",
+    "classic-3p", N_("Classic Canasta for three players"),
+    N_("Three players: 13 cards each, draw two and discard one; the first to take the pile plays alone against "
+       "the other two for that hand; two canastas to go out; 7500 to win."),
     {"players, hand_size, draw_count, target_score":
          f"{S002}: 'Ieder krijgt 13 kaarten en trekt twee kaarten per beurt van de stock, maar legt er één af. "
          "Wie als eerste de stapel pakt, speelt die ronde alleen tegen de andere twee. Je speelt tot 7500 punten.'",
@@ -314,9 +337,9 @@ CLASSIC_3P = _preset(
     hand_size=13, draw_count=2, canastas_to_go_out=2, target_score=7500, lone_hand=True)
 
 CLASSIC_6P = _preset(
-    "classic-6p", "Classic Canasta for six players",
-    "Six players: three packs and six jokers, 13 cards each, three teams of two or two teams of three; "
-    "two canastas to go out.",
+    "classic-6p", N_("Classic Canasta for six players"),
+    N_("Six players: three packs and six jokers, 13 cards each, three teams of two or two teams of three; two "
+       "canastas to go out."),
     {"players, decks, jokers, hand_size":
          f"{S002}: 'Je gebruikt drie pakken met zes jokers en deelt 13 kaarten per speler. Er wordt gespeeld in "
          "drie teams van twee of twee teams van drie.'",
@@ -328,8 +351,8 @@ CLASSIC_6P = _preset(
     hand_size=13, canastas_to_go_out=2, all_red_threes_bonus=1000, all_red_threes_penalty=1000)
 
 DANISH = _preset(
-    "danish", "Danish house rules (Canasta as played in Denmark)",
-    f"The Danish rules of {S001}; classic wherever 001 is silent.",
+    "danish", N_("Danish house rules (Canasta as played in Denmark)"),
+    N_("The Danish rules of {source}; classic wherever 001 is silent."),
     {"wild_limit, max_wild": f"{S001}: 'der skal dog altid være flere ægte kort end vilde kort, når man lægger ned.' "
                              "(at most three wild cards, as classic, where 001 is silent)",
      "canastas_to_go_out": f"{S001}: 'For at kunne det, skal din makker og dig have mindst 2 Canasta'er.' "
@@ -341,14 +364,14 @@ DANISH = _preset(
      "opening_table": f"{S001}: 'Minuspoint 15; 0-1495 50; 1500-2995 90; 3000-4995 120' (as classic).",
      "take_with_natural_and_wild": f"{S001}: 'to kort af samme værdi som det øverste kort eller et tilsvarende og "
                                    "en joker' (as classic)."},
-    base=CLASSIC, wild_limit="fewer-than-natural", canastas_to_go_out=2, black_threes_with_wild=True,
+    base=CLASSIC, source=S001, wild_limit="fewer-than-natural", canastas_to_go_out=2, black_threes_with_wild=True,
     red_three_penalty=200, all_red_threes_penalty=1600)
 
 HOYLE = _preset(
-    "hoyle", "Hoyle's laws",
-    f"Hoyle's laws as given in {S003}; classic wherever 003 is silent. 003's value table swaps red and "
-    "black threes by a translation error: here, as everywhere, a black three is 5 points and a red three "
-    "a 100-point bonus.",
+    "hoyle", N_("Hoyle's laws"),
+    N_("Hoyle's laws as given in {source}; classic wherever 003 is silent. 003's value table swaps red and black "
+       "threes by a translation error: here, as everywhere, a black three is 5 points and a red three a 100-point "
+       "bonus."),
     {"wild_limit, max_wild": f"{S003}: 'kan nooit meer wilde kaarte as natuurlike kaarte (en dus meer as drie "
                              "wildkaarte) hê nie. Voorbeelde: 5-5-2 en 9-9-9-2-2-Joker is legal melds.'",
      "concealed_canasta_bonus": f"{S003}: ''N Versteekte canasta ... dra 'n bonus telling van 100 punte (so 400 vir "
@@ -359,13 +382,13 @@ HOYLE = _preset(
      "black_three_upcard_covered": f"{S003}: 'As hierdie eerste gedraaide kaart 'n rooi of swart drie of 'n "
                                    "wildkaart is, word bykomende kaarte van die voorraad na die bokant van die "
                                    "weggooipaal oorgedra'."},
-    base=CLASSIC, wild_limit="not-more-than-natural", concealed_canasta_bonus=100, red_three_freezes_pile=False,
+    base=CLASSIC, source=S003, wild_limit="not-more-than-natural", concealed_canasta_bonus=100, red_three_freezes_pile=False,
     black_three_upcard_covered=True)
 
 SAMBA = _preset(
-    "samba", "Samba",
-    f"Samba as given in {S004}: three packs and six jokers, 15 cards each, draw two, same-suit sequences "
-    "and 1500-point sambas, at most two wild cards in a group, 10000 to win.",
+    "samba", N_("Samba"),
+    N_("Samba as given in {source}: three packs and six jokers, 15 cards each, draw two, same-suit sequences and "
+       "1500-point sambas, at most two wild cards in a group, 10000 to win."),
     {"decks, jokers, hand_size, draw_count": f"{S004}: 'Drie standaard kaartspellen van 52 kaarten die samen met zes "
                                              "jokers worden geschud' and 'De deler geeft elke speler 15 kaarten' and "
                                              "'Trek op jouw beurt twee kaarten'.",
@@ -395,7 +418,7 @@ SAMBA = _preset(
      "wild_swap": f"{S004} rule 4: 'Als je de gewone kaart hebt die een joker vervangt in een onvoltooide groep, mag "
                   "je hem omwisselen en de joker houden. In reeksen zijn jokers helemaal niet toegestaan'.",
      "target_score": f"{S004}: 'het eerste koppel dat 10.000 punten bereikt, wint de partij.'"},
-    base=CLASSIC, decks=3, jokers=6, hand_size=15, draw_count=2, wild_limit="fewer-than-natural", max_wild=2,
+    base=CLASSIC, source=S004, decks=3, jokers=6, hand_size=15, draw_count=2, wild_limit="fewer-than-natural", max_wild=2,
     canastas_to_go_out=2, opening_table=((None, 50), (1500, 90), (7000, 150)), samba_bonus=1500,
     all_red_threes_bonus=1000, all_red_threes_penalty=1000, concealed_going_out_bonus=300,
     take_with_natural_and_wild=False, take_onto_canasta=False, sequences=True, target_score=10000,

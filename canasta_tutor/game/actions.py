@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 from ..engine.cards import Card, format_cards, parse_cards
 from ..engine.errors import CanastaError, clip
+from ..engine.i18n import pgettext
+from ..engine.numbers import join_words
 
 DRAW, TAKE_PILE, MELD, LAY_OFF, SWAP, DISCARD, GO_OUT, END = (
     "draw", "take_pile", "meld", "lay_off", "swap", "discard", "go_out", "end")
@@ -143,47 +145,82 @@ class Action:
 
 
 # --- the sentences of describe(), one writer per kind ------------------------------------------------------------
+# Each sentence is one catalog entry with named placeholders (context "action"), translated when it is read.
 
 def _meld_name(melds, i: int | None) -> str:
     """The target meld in words: its cards when the team's ``melds`` are known, else its number."""
     if melds is not None and i is not None and 0 <= i < len(melds):
-        return format_cards(melds[i])
-    return f"meld {i + 1}" if i is not None else "a new meld"
+        return pgettext("action", "{cards}").format(cards=format_cards(melds[i]))
+    if i is None:
+        return pgettext("action", "a new meld")
+    return pgettext("action", "meld {number}").format(number=i + 1)
+
+
+def _melds_words(melds) -> str:
+    """``'7♥ 7♠ 7♦ and K♣ K♦ K♠'``: every meld, each joined to the ones before by the language's "and"."""
+    pattern = pgettext("action", "{earlier} and {last}")
+    words = [format_cards(m) for m in melds]
+    text = words[0] if words else ""
+    for word in words[1:]:
+        text = pattern.format(earlier=text, last=word)
+    return text
+
+
+def _wild_name(wild: Card | None) -> str:
+    return pgettext("action", "the joker") if wild is not None and wild.rank == "JK" else str(wild)
 
 
 def _describe_take(a: Action, melds, you: bool) -> str:
-    shown = (f" with {format_cards(a.cards)}" + (" from your hand" if you else "")) if a.cards else ""
-    where = f", laying the top card off on {_meld_name(melds, a.target)}" if a.target is not None else ""
-    text = f"Take the pile{shown}{where}."
+    cards = format_cards(a.cards)
+    if a.target is not None:
+        target = _meld_name(melds, a.target)
+        if a.cards and you:
+            text = pgettext("action", "Take the pile with {cards} from your hand, laying the top card off on "
+                                      "{target}.")
+        elif a.cards:
+            text = pgettext("action", "Take the pile with {cards}, laying the top card off on {target}.")
+        else:
+            text = pgettext("action", "Take the pile, laying the top card off on {target}.")
+        text = text.format(cards=cards, target=target)
+    elif a.cards and you:
+        text = pgettext("action", "Take the pile with {cards} from your hand.").format(cards=cards)
+    elif a.cards:
+        text = pgettext("action", "Take the pile with {cards}.").format(cards=cards)
+    else:
+        text = pgettext("action", "Take the pile.")
     if len(a.melds) > 1:
-        text += " Open with " + " and ".join(format_cards(m) for m in a.melds) + "."
+        opening = pgettext("action", "Open with {groups}.").format(groups=_melds_words(a.melds))
+        text = pgettext("action", "{take} {open}").format(take=text, open=opening)
     return text
 
 
 def _describe_swap(a: Action, melds, you: bool) -> str:
-    wild = "the joker" if a.wild is not None and a.wild.rank == "JK" else str(a.wild)
-    return f"Put {format_cards(a.cards)} in place of {wild} in {_meld_name(melds, a.target)} and keep {wild}."
+    return pgettext("action", "Put {cards} in place of {wild} in {target} and keep {wild}.").format(
+        cards=format_cards(a.cards), wild=_wild_name(a.wild), target=_meld_name(melds, a.target))
 
 
 def _describe_go_out(a: Action, melds, you: bool) -> str:
-    steps = [f"swap {natural} for {wild} in {_meld_name(melds, i)}" for i, natural, wild in a.swaps]
-    steps += [f"lay off {format_cards(cards)} on {_meld_name(melds, i)}" for i, cards in a.lay_offs]
-    steps += [f"meld {format_cards(m)}" for m in a.melds]
+    steps = [pgettext("action", "swap {card} for {wild} in {target}").format(
+        card=natural, wild=wild, target=_meld_name(melds, i)) for i, natural, wild in a.swaps]
+    steps += [pgettext("action", "lay off {cards} on {target}").format(
+        cards=format_cards(cards), target=_meld_name(melds, i)) for i, cards in a.lay_offs]
+    steps += [pgettext("action", "meld {cards}").format(cards=format_cards(m)) for m in a.melds]
     if a.discard is not None:
-        steps.append(f"discard {a.discard}")
+        steps.append(pgettext("action", "discard {card}").format(card=a.discard))
     if not steps:
-        return "Go out: your hand is empty." if you else "Go out: the hand is empty."
-    text = ", ".join(steps[:-1]) + (" and " if len(steps) > 1 else "") + steps[-1]
-    return f"Go out: {text}."
+        return pgettext("action", "Go out: your hand is empty.") if you else \
+            pgettext("action", "Go out: the hand is empty.")
+    return pgettext("action", "Go out: {steps}.").format(steps=join_words(steps))
 
 
 _SENTENCES = {
-    DRAW: lambda a, melds, you: "Draw from the stock.",
+    DRAW: lambda a, melds, you: pgettext("action", "Draw from the stock."),
     TAKE_PILE: _describe_take,
-    MELD: lambda a, melds, you: "Meld " + " and ".join(format_cards(m) for m in a.melds) + ".",
-    LAY_OFF: lambda a, melds, you: f"Lay off {format_cards(a.cards)} on {_meld_name(melds, a.target)}.",
+    MELD: lambda a, melds, you: pgettext("action", "Meld {groups}.").format(groups=_melds_words(a.melds)),
+    LAY_OFF: lambda a, melds, you: pgettext("action", "Lay off {cards} on {target}.").format(
+        cards=format_cards(a.cards), target=_meld_name(melds, a.target)),
     SWAP: _describe_swap,
-    DISCARD: lambda a, melds, you: f"Discard {format_cards(a.cards)}.",
+    DISCARD: lambda a, melds, you: pgettext("action", "Discard {cards}.").format(cards=format_cards(a.cards)),
     GO_OUT: _describe_go_out,
-    END: lambda a, melds, you: "Leave the pile: the stock is used up, so the hand ends.",
+    END: lambda a, melds, you: pgettext("action", "Leave the pile: the stock is used up, so the hand ends."),
 }

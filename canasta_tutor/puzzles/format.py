@@ -17,9 +17,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..engine.cards import HOW_TO_WRITE_A_CARD, parse_cards
+from ..engine.cards import how_to_write_a_card, parse_cards
 from ..engine.errors import QUOTE_LIMIT, CanastaError, NotationError, PuzzleError, RulesError, clip, clip_repr
-from ..engine.numbers import digits_written
+from ..engine.i18n import gettext as _
+from ..engine.numbers import digits_written, join_words
 from ..engine.rules import CLASSIC, OPTION_NAMES, PRESETS, RuleSet, get_rules, with_options
 from ..engine.situation import CARD_FIELDS, GROUPS_FIELDS, Situation, copies_problem
 from .kinds import KINDS as registry
@@ -214,14 +215,14 @@ def _yaml_load(text: str):
             return loader.construct_document(node)
         except (ValueError, TypeError, AttributeError, OverflowError, KeyError, IndexError) as e:
             # e.g. '!!timestamp 2x' or '!!binary'
-            raise _Refused(f"a value could not be read ({clip(str(e), 60)})") from None
+            raise _Refused(_("a value could not be read ({error})").format(error=clip(str(e), 60))) from None
     finally:
         loader.dispose()
 
 
 def _line(node) -> str:
     mark = getattr(node, "start_mark", None)
-    return f"line {mark.line + 1}" if mark is not None else "somewhere"
+    return _("line {line}").format(line=mark.line + 1) if mark is not None else _("somewhere")
 
 
 def _check_nodes(root) -> None:
@@ -234,18 +235,20 @@ def _check_nodes(root) -> None:
     while stack:
         node, depth = stack.pop()
         if id(node) in seen:
-            raise _Refused(f"{_line(node)}: YAML anchors and aliases (&name, *name) are not allowed in a puzzle "
-                           "file; write the value out in full")
+            raise _Refused(_("{where}: YAML anchors and aliases (&name, *name) are not allowed in a puzzle file; "
+                             "write the value out in full").format(where=_line(node)))
         seen.add(id(node))
         if depth > MAX_DEPTH:
-            raise _Refused(f"{_line(node)}: nested more than {MAX_DEPTH} levels deep; a puzzle set needs at most 4")
+            raise _Refused(_("{where}: nested more than {depth} levels deep; a puzzle set needs at most 4").format(
+                where=_line(node), depth=MAX_DEPTH))
         if node.tag not in _PLAIN_TAGS:
-            raise _Refused(f"{_line(node)}: the YAML type {clip(node.tag.replace('tag:yaml.org,2002:', '!!'), 40)} "
-                           "is not used in a puzzle file (puzzle files hold text, numbers, true/false, lists and "
-                           "mappings); put the value in quotes")
+            raise _Refused(_("{where}: the YAML type {tag} is not used in a puzzle file (puzzle files hold text, "
+                             "numbers, true/false, lists and mappings); put the value in quotes").format(
+                where=_line(node), tag=clip(node.tag.replace('tag:yaml.org,2002:', '!!'), 40)))
         if isinstance(node, yaml.ScalarNode):
             if node.tag == int_tag and digits_written(node.value) > MAX_DIGITS:
-                raise _Refused(f"{_line(node)}: the number {clip(node.value, 40)} has more than {MAX_DIGITS} digits")
+                raise _Refused(_("{where}: the number {number} has more than {digits} digits").format(
+                    where=_line(node), number=clip(node.value, 40), digits=MAX_DIGITS))
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((child, depth + 1) for child in node.value)
         elif isinstance(node, yaml.MappingNode):
@@ -253,12 +256,12 @@ def _check_nodes(root) -> None:
             for key, value in node.value:
                 if isinstance(key, yaml.ScalarNode):
                     if key.value == "<<" and key.tag == "tag:yaml.org,2002:merge":
-                        raise _Refused(f"{_line(key)}: YAML merge keys (<<) are not allowed in a puzzle file; "
-                                       "write the keys out in full")
+                        raise _Refused(_("{where}: YAML merge keys (<<) are not allowed in a puzzle file; write "
+                                         "the keys out in full").format(where=_line(key)))
                     if key.value in keys:
-                        raise _Refused(f"{_line(key)}: the key '{clip(key.value, 60)}' is written twice in one "
-                                       f"mapping (first at {_line(keys[key.value])}); YAML would silently keep "
-                                       "only the last one")
+                        raise _Refused(_("{where}: the key '{key}' is written twice in one mapping (first at "
+                                         "{first}); YAML would silently keep only the last one").format(
+                            where=_line(key), key=clip(key.value, 60), first=_line(keys[key.value])))
                     keys[key.value] = key
                 stack.append((key, depth + 1))
                 stack.append((value, depth + 1))
@@ -278,16 +281,18 @@ def _schema_message(error, kind: str | None) -> tuple[str | None, str]:
     v = error.validator
     if v == "additionalProperties":
         extra = sorted(str(k) for k in set(error.instance) - set(error.schema.get("properties", {})))
-        return ".".join(path + extra[:1]), f"unknown key '{clip(extra[0]) if extra else '?'}'" + \
-            (f" (known keys here: {', '.join(error.schema.get('properties', {}))})"
-             if error.schema.get("properties") else "")
+        unknown = clip(extra[0]) if extra else "?"
+        known = ", ".join(error.schema.get("properties", {}))
+        text = (_("unknown key '{key}' (known keys here: {known})") if known else _("unknown key '{key}'"))
+        return ".".join(path + extra[:1]), text.format(key=unknown, known=known)
     if v == "propertyNames" or "propertyNames" in error.schema_path:
         name = error.instance
         allowed = error.validator_value if isinstance(error.validator_value, list) else error.validator_value["enum"]
-        return clip(name), f"'{clip(name)}' is not a field of a '{kind}' puzzle (its fields are {', '.join(allowed)})"
+        return clip(name), _("'{name}' is not a field of a '{kind}' puzzle (its fields are {fields})").format(
+            name=clip(name), kind=kind, fields=", ".join(allowed))
     if v == "required":
         missing = error.message.split("'")[1] if "'" in error.message else "?"
-        return missing, f"'{missing}' is missing"
+        return missing, _("'{field}' is missing").format(field=missing)
     return (".".join(path) if path else None), _value_problem(error, path)
 
 
@@ -295,27 +300,31 @@ def _value_problem(error, path: list[str]) -> str:
     """What is wrong with the value a jsonschema error is about, in plain words."""
     v = error.validator
     if v == "type" or v == "oneOf" and path and path[-1] in GROUP_FIELDS + LIST_FIELDS:
-        want = error.validator_value if v == "type" else "a group of cards (a string or a list)"
-        return f"must be {_type_words(want)}, not {clip_repr(error.instance)}"
+        want = _type_words(error.validator_value) if v == "type" else _("a group of cards (a string or a list)")
+        return _("must be {kind}, not {value}").format(kind=want, value=clip_repr(error.instance))
     if v in ("enum", "const"):
         allowed = error.validator_value if v == "enum" else [error.validator_value]
-        return f"{clip_repr(error.instance)} is not allowed; use one of {', '.join(map(str, allowed))}"
+        return _("{value} is not allowed; use one of {allowed}").format(value=clip_repr(error.instance),
+                                                                          allowed=", ".join(map(str, allowed)))
     if v == "pattern":
-        return f"{clip_repr(error.instance)} must be lower-case letters, digits and '-'"
+        return _("{value} must be lower-case letters, digits and '-'").format(value=clip_repr(error.instance))
     if v in ("minimum", "maximum"):
-        return f"{clip_repr(error.instance)} is out of range ({v} {error.validator_value})"
+        text = _("{value} is out of range (minimum {limit})") if v == "minimum" else \
+            _("{value} is out of range (maximum {limit})")
+        return text.format(value=clip_repr(error.instance), limit=error.validator_value)
     if v == "oneOf" and path and path[-1] == "rules":
-        return f"must be a preset name ({', '.join(PRESETS)}) or a mapping {{preset: NAME, OPTION: VALUE}}"
+        return _("must be a preset name ({presets}) or a mapping {{preset: NAME, OPTION: VALUE}}").format(
+            presets=", ".join(PRESETS))
     if v in ("minItems", "minProperties"):
-        return "must not be empty"
+        return _("must not be empty")
     return clip(error.message)
 
 
 def _type_words(t) -> str:
-    words = {"integer": "a whole number", "string": "text", "boolean": "true or false", "array": "a list",
-             "object": "a mapping"}
+    words = {"integer": _("a whole number"), "string": _("text"), "boolean": _("true or false"),
+             "array": _("a list"), "object": _("a mapping")}
     if isinstance(t, list):
-        return " or ".join(words.get(x, x) for x in t)
+        return join_words([words.get(x, x) for x in t], "or")
     return words.get(t, str(t))
 
 
@@ -328,7 +337,7 @@ def _resolve_rules(value, base: RuleSet | None = None) -> RuleSet:
     preset = options.pop("preset")
     for key in list(options):
         if key.replace("-", "_") not in OPTION_NAMES:
-            raise RulesError(f"unknown rule option '{clip(key)}'")
+            raise RulesError(_("unknown rule option '{option}'").format(option=clip(key)))
     return with_options(preset, **options)
 
 
@@ -342,17 +351,17 @@ def parse_rules(text: str) -> RuleSet:
     import yaml
 
     if not isinstance(text, str):
-        raise RulesError(f"rules must be given as text, not {clip_repr(text)}")
+        raise RulesError(_("rules must be given as text, not {value}").format(value=clip_repr(text)))
     text = text.strip()
     if not text.startswith("{"):
         return get_rules(text)
     try:
         value = _yaml_load(text)
     except _Refused as e:
-        raise RulesError(f"rules {clip(text, 60)!r}: {e}") from None
+        raise RulesError(_("rules {rules}: {problem}").format(rules=repr(clip(text, 60)), problem=e)) from None
     except (yaml.YAMLError, RecursionError):
-        raise RulesError(f"rules {clip(text, 60)!r} is not a YAML mapping like '{{preset: classic, "
-                         "pile_always_frozen: true}'") from None
+        raise RulesError(_("rules {rules} is not a YAML mapping like '{{preset: classic, pile_always_frozen: "
+                           "true}}'").format(rules=repr(clip(text, 60)))) from None
     errors = sorted(_rules_validator().iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         error = errors[0]
@@ -361,8 +370,9 @@ def parse_rules(text: str) -> RuleSet:
             inner = [e for e in error.context if e.relative_schema_path[0] == 1]
             error = min(inner, key=lambda e: list(map(str, e.absolute_path))) if inner else error
         field_name, message = _schema_message(error, None)
-        where = f" option {field_name!r}" if field_name and error.validator != "required" else ""
-        raise RulesError(f"rules{where}: {message}")
+        if field_name and error.validator != "required":
+            raise RulesError(_("rules option {option}: {problem}").format(option=repr(field_name), problem=message))
+        raise RulesError(_("rules: {problem}").format(problem=message))
     return _resolve_rules(value)
 
 
@@ -379,13 +389,14 @@ def _rules_validator_for(version: int):
 def load_puzzle_set(path: str | Path) -> PuzzleSet:
     """Read and validate one puzzle file. Raises :class:`PuzzleError` if the file as a whole is broken."""
     if not isinstance(path, (str, os.PathLike)):
-        raise PuzzleError(f"a puzzle file is named by a path, not {clip_repr(path)}")
+        raise PuzzleError(_("a puzzle file is named by a path, not {value}").format(value=clip_repr(path)))
     path = Path(path)
     name = str(path)
     try:
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        raise PuzzleError(f"cannot read the file: {e.strerror if isinstance(e, OSError) else e}", file=name) from None
+        raise PuzzleError(_("cannot read the file: {problem}").format(
+            problem=e.strerror if isinstance(e, OSError) else e), file=name) from None
     return parse_puzzle_set(text, name)
 
 
@@ -394,28 +405,31 @@ def parse_puzzle_set(text: str, name: str = "<puzzles>") -> PuzzleSet:
     import yaml
 
     if not isinstance(text, str):
-        raise PuzzleError(f"a puzzle set is read from YAML text, not {clip_repr(text)}", file=name)
+        raise PuzzleError(_("a puzzle set is read from YAML text, not {value}").format(value=clip_repr(text)),
+                          file=name)
     if len(text) > MAX_BYTES:
-        raise PuzzleError(f"the file is {len(text):,} characters long; a puzzle set may have at most "
-                          f"{MAX_BYTES:,}", file=name)
+        raise PuzzleError(_("the file is {length} characters long; a puzzle set may have at most {limit}").format(
+            length=f"{len(text):,}", limit=f"{MAX_BYTES:,}"), file=name)
     try:
         data = _yaml_load(text)
     except _Refused as e:
-        raise PuzzleError(f"not accepted: {e}", file=name) from None
+        raise PuzzleError(_("not accepted: {problem}").format(problem=e), file=name) from None
     except RecursionError:
-        raise PuzzleError("not accepted: nested too deeply", file=name) from None
+        raise PuzzleError(_("not accepted: nested too deeply"), file=name) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise PuzzleError(f"not valid YAML{where}: {problem}", file=name) from None
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]  # PyYAML's own words, in English
+        text = (_("not valid YAML at line {line}, column {column}: {problem}") if mark else
+                _("not valid YAML: {problem}"))
+        raise PuzzleError(text.format(line=mark.line + 1 if mark else 0, column=mark.column + 1 if mark else 0,
+                                      problem=problem), file=name) from None
     if not isinstance(data, dict):
-        raise PuzzleError("not a puzzle set: the file must be a mapping with a 'puzzles' list", file=name)
+        raise PuzzleError(_("not a puzzle set: the file must be a mapping with a 'puzzles' list"), file=name)
     top, puzzle_validator = _validators()
     errors = sorted(top.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     if errors:
         field_name, message = _schema_message(errors[0], None)
-        raise PuzzleError(f"not a puzzle set: {message}", file=name, field=field_name)
+        raise PuzzleError(_("not a puzzle set: {problem}").format(problem=message), file=name, field=field_name)
     try:
         set_rules = _resolve_rules(data.get("rules"))
     except CanastaError as e:
@@ -427,7 +441,7 @@ def parse_puzzle_set(text: str, name: str = "<puzzles>") -> PuzzleSet:
         try:
             puzzle = _parse_puzzle(raw, name, pid, set_rules, puzzle_validator, pset.title)
             if puzzle.id in seen_ids:
-                raise PuzzleError("this id is used twice in the file", file=name, puzzle_id=pid, field="id")
+                raise PuzzleError(_("this id is used twice in the file"), file=name, puzzle_id=pid, field="id")
             seen_ids.add(puzzle.id)
             pset.puzzles.append(puzzle)
         except PuzzleError as e:
@@ -462,8 +476,9 @@ _SCALAR_FIELDS = frozenset(("score", "going_out", "stock_empty", "went_out", "co
 
 def _short_notation_error(e: NotationError, group) -> NotationError:
     """The same error about a long group, with the bad token clipped."""
-    return NotationError(f"card {e.position}, {clip(str(e.token).strip(), 40)}, is not a card: {HOW_TO_WRITE_A_CARD}",
-                         token=e.token, position=e.position)
+    text = _("card {position}, {token}, is not a card: {how}").format(
+        position=e.position, token=clip(str(e.token).strip(), 40), how=how_to_write_a_card())
+    return NotationError(text, token=e.token, position=e.position)
 
 
 def puzzle_from_mapping(raw: dict, *, rules: RuleSet | str = CLASSIC, file: str = "<generated>",
@@ -472,9 +487,10 @@ def puzzle_from_mapping(raw: dict, *, rules: RuleSet | str = CLASSIC, file: str 
     _top, validator = _validators()
     pid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else "?"
     if not isinstance(raw, dict):
-        raise PuzzleError("a puzzle must be a mapping", file=file)
+        raise PuzzleError(_("a puzzle must be a mapping"), file=file)
     if not isinstance(rules, (str, RuleSet)):
-        raise PuzzleError(f"rules must be a preset name or a RuleSet, not {clip_repr(rules)}", file=file)
+        raise PuzzleError(_("rules must be a preset name or a RuleSet, not {value}").format(value=clip_repr(rules)),
+                          file=file)
     return _parse_puzzle(raw, file, pid, get_rules(rules), validator, set_title)
 
 

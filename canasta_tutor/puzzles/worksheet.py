@@ -234,7 +234,7 @@ def _draw_puzzle(sheet: _Sheet, number: int, puzzle: Puzzle) -> None:
     y = pdf.get_y()
     sheet.write_at(15, y, f"{number}.", size=13, bold=True)
     after = 15 + pdf.get_string_width(f"{number}.") + 3
-    sheet.write_at(after, y + 0.6, f"{puzzle.rules.title}  ·  {puzzle.id}", size=8, colour=GREY)
+    sheet.write_at(after, y + 0.6, f"{puzzle.rules.display_title}  ·  {puzzle.id}", size=8, colour=GREY)
     pdf.set_y(y + 7)
     if puzzle.prompt:
         sheet.paragraph(puzzle.prompt, size=10)
