@@ -382,7 +382,8 @@ HOYLE = _preset(
      "black_three_upcard_covered": f"{S003}: 'As hierdie eerste gedraaide kaart 'n rooi of swart drie of 'n "
                                    "wildkaart is, word bykomende kaarte van die voorraad na die bokant van die "
                                    "weggooipaal oorgedra'."},
-    base=CLASSIC, source=S003, wild_limit="not-more-than-natural", concealed_canasta_bonus=100, red_three_freezes_pile=False,
+    base=CLASSIC, source=S003, wild_limit="not-more-than-natural", concealed_canasta_bonus=100,
+    red_three_freezes_pile=False,
     black_three_upcard_covered=True)
 
 SAMBA = _preset(
@@ -418,7 +419,8 @@ SAMBA = _preset(
      "wild_swap": f"{S004} rule 4: 'Als je de gewone kaart hebt die een joker vervangt in een onvoltooide groep, mag "
                   "je hem omwisselen en de joker houden. In reeksen zijn jokers helemaal niet toegestaan'.",
      "target_score": f"{S004}: 'het eerste koppel dat 10.000 punten bereikt, wint de partij.'"},
-    base=CLASSIC, source=S004, decks=3, jokers=6, hand_size=15, draw_count=2, wild_limit="fewer-than-natural", max_wild=2,
+    base=CLASSIC, source=S004, decks=3, jokers=6, hand_size=15, draw_count=2, wild_limit="fewer-than-natural",
+    max_wild=2,
     canastas_to_go_out=2, opening_table=((None, 50), (1500, 90), (7000, 150)), samba_bonus=1500,
     all_red_threes_bonus=1000, all_red_threes_penalty=1000, concealed_going_out_bonus=300,
     take_with_natural_and_wild=False, take_onto_canasta=False, sequences=True, target_score=10000,
