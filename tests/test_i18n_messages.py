@@ -6,6 +6,7 @@ The common English words are the list of ``test_golden_languages`` (one list for
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from test_golden_languages import english_words, run
@@ -150,7 +151,10 @@ def test_check_in_danish_names_the_file_and_the_line_of_a_broken_puzzle_file(tmp
 def test_check_reports_a_bad_puzzle_in_the_language_with_its_puzzle_and_field(tmp_path, lang):
     bad = tmp_path / "bad.yaml"
     bad.write_text("puzzles:\n  - id: bad-card\n    kind: take-pile\n    hand: 7H ZZ\n    pile: 5D\n    score: 0\n"
-                   "  - id: bad-key\n    kind: take-pile\n    hand: 7H\n    pile: 5D\n    score: 0\n    colour: red\n",
+                   "  - id: bad-key\n    kind: take-pile\n    hand: 7H\n    pile: 5D\n    score: 0\n    colour: red\n"
+                   "  - id: too-many\n    kind: take-pile\n    hand: 7H 7H\n    pile: 7H\n    score: 0\n"
+                   "  - id: red-three\n    kind: take-pile\n    hand: 3H 7H 7S\n    pile: 7D\n    score: 0\n"
+                   "  - id: bad-score\n    kind: take-pile\n    hand: 7H 7S\n    pile: 7D\n    score: 10000000000000\n",
                    encoding="utf-8")
     status, out, _err = run(["check", "--lang", lang, str(bad)])
     assert status == 1
@@ -158,8 +162,17 @@ def test_check_reports_a_bad_puzzle_in_the_language_with_its_puzzle_and_field(tm
     assert errors["bad-card"].endswith(CARD_IN_GROUP[lang] + ": " + HOW[lang])
     field = {"nl": "veld 'hand'", "da": "feltet 'hand'", "af": "veld 'hand'"}[lang]
     assert errors["bad-card"].startswith(field)
+    assert set(errors) == {"bad-card", "bad-key", "too-many", "red-three", "bad-score"}
+    packs = {"nl": "twee pakken", "da": "to spil kort", "af": "twee pakke kaarte"}[lang]   # the decks counted
+    assert f" {packs} " in errors["too-many"]
+    status, english, _err = run(["check", "--lang", "en", str(bad)])
+    english = {r["id"]: r["error"] for r in map(json.loads, english.splitlines())}
+    assert all(errors[key] != english[key] for key in errors)
     for error in errors.values():
-        assert english_words(error.split(" (", 1)[0], lang) == [], error   # the known keys' names stay English
+        # the puzzle format's own names stay English: the quoted field and key names, the list of known keys
+        # (and a field named before a colon: "score: ...")
+        words = re.sub(r"^[a-z_]+: |'[^']*'", "", error.split(" (", 1)[0])
+        assert english_words(words, lang) == [], error
 
 
 # ---- the presets --------------------------------------------------------------------------------------------------

@@ -119,7 +119,7 @@ class RuleSet:
     def __post_init__(self):
         problems = _check_options(self)
         if problems:
-            raise RulesError(f"rule set '{self.name}': " + "; ".join(problems))
+            raise RulesError(_("rule set '{name}': {problems}").format(name=self.name, problems="; ".join(problems)))
         if self.doc:
             object.__setattr__(self, "__doc__", self.doc)
         # derived numbers for the engine's inner loops (not options: not fields, not compared)
@@ -192,28 +192,31 @@ class RuleSet:
 def ensure_score(score) -> None:
     """Raise :class:`RulesError` unless ``score`` is a whole number within :data:`MAX_SCORE` either way."""
     if not is_whole_number(score):
-        raise RulesError(f"score: a score must be a whole number, not {str(score)[:40]!r}")
+        raise RulesError(_("score: a score must be a whole number, not {value}").format(value=repr(str(score)[:40])))
     if abs(score) > MAX_SCORE:
-        size = f"a number of {score.bit_length() * 30103 // 100000 + 1} digits" if abs(score) > 10 ** 12 else score
-        raise RulesError(f"score: {size} is beyond any game's score (at most {MAX_SCORE:,} either way)")
+        size = _("a number of {digits} digits").format(digits=score.bit_length() * 30103 // 100000 + 1) \
+            if abs(score) > 10 ** 12 else score
+        raise RulesError(_("score: {value} is beyond any game's score (at most {limit} either way)").format(
+            value=size, limit=f"{MAX_SCORE:,}"))
 
 
 def _check_options(r: RuleSet) -> list[str]:
     problems = []
     if r.wild_limit not in WILD_LIMITS:
-        problems.append(f"wild_limit must be one of {', '.join(WILD_LIMITS)}, not {r.wild_limit!r}")
+        problems.append(_("wild_limit must be one of {allowed}, not {value}").format(
+            allowed=", ".join(WILD_LIMITS), value=repr(r.wild_limit)))
     for f in fields(r):
         value = getattr(r, f.name)
         if f.type in ("int",) and not is_whole_number(value):
-            problems.append(f"{f.name} must be a whole number, not {value!r}")
+            problems.append(_("{option} must be a whole number, not {value}").format(option=f.name, value=repr(value)))
         if f.type in ("bool",) and not isinstance(value, bool):
-            problems.append(f"{f.name} must be true or false, not {value!r}")
+            problems.append(_("{option} must be true or false, not {value}").format(option=f.name, value=repr(value)))
     if isinstance(r.decks, int) and r.decks < 1:
-        problems.append("decks must be at least 1")
+        problems.append(_("decks must be at least 1"))
     if isinstance(r.canastas_to_go_out, int) and r.canastas_to_go_out < 0:
-        problems.append("canastas_to_go_out cannot be negative")
+        problems.append(_("canastas_to_go_out cannot be negative"))
     if isinstance(r.max_wild, int) and r.max_wild < 0:
-        problems.append("max_wild cannot be negative")
+        problems.append(_("max_wild cannot be negative"))
     try:
         lows = [lo for lo, _ in r.opening_table]
         if any(not isinstance(v, int) for _, v in r.opening_table) or \
@@ -222,7 +225,7 @@ def _check_options(r: RuleSet) -> list[str]:
                 [lo for lo in lows if lo is not None] != sorted(lo for lo in lows if lo is not None):
             raise ValueError
     except (TypeError, ValueError):
-        problems.append("opening_table must be (lowest score, minimum) pairs in increasing order")
+        problems.append(_("opening_table must be (lowest score, minimum) pairs in increasing order"))
     return problems
 
 
@@ -440,7 +443,8 @@ def get_rules(name: str | RuleSet = "classic") -> RuleSet:
     try:
         return PRESETS[name]
     except (KeyError, TypeError):
-        raise RulesError(f"unknown rule preset {name!r}: the presets are {', '.join(PRESETS)}") from None
+        raise RulesError(_("unknown rule preset {name}: the presets are {presets}").format(
+            name=repr(name), presets=", ".join(PRESETS))) from None
 
 
 def with_options(base: str | RuleSet = "classic", **options) -> RuleSet:
@@ -454,7 +458,8 @@ def with_options(base: str | RuleSet = "classic", **options) -> RuleSet:
     for key, value in options.items():
         name = key.replace("-", "_")
         if name not in OPTION_NAMES:
-            raise RulesError(f"unknown rule option {key!r}: the options are {', '.join(OPTION_NAMES)}")
+            raise RulesError(_("unknown rule option {option}: the options are {options}").format(
+                option=repr(key), options=", ".join(OPTION_NAMES)))
         if name == "opening_table" and isinstance(value, list):
             value = tuple(tuple(pair) for pair in value)
         clean[name] = value

@@ -15,9 +15,11 @@ from itertools import chain
 
 from .cards import EVERY_CARD, RED_THREES, Card, format_card
 from .errors import SituationError
+from .i18n import gettext as _
+from .i18n import ngettext
 from .melds import as_cards as _as_cards
 from .melds import as_groups as _as_groups
-from .numbers import count_of
+from .numbers import number_word
 from .rules import CLASSIC, MAX_SCORE, RuleSet, ensure_score
 from .rules import get_rules as _get_rules
 
@@ -54,11 +56,19 @@ def copies_problem(rules: RuleSet, groups: dict) -> tuple[str, str] | None:
     n = counts[card]
     allowed = jokers if card is _JOKER else decks
     where = [name for name, cards in flat.items() if card in cards]
-    packs = count_of(decks, "pack")
-    holds = f"only {allowed} jokers" if card is _JOKER else f"only {allowed} of each card"
-    return (", ".join(where),
-            f"{n} {'copy' if n == 1 else 'copies'} of {format_card(card)}, but {rules.name} is played with {packs} and "
-            f"{jokers} jokers, which hold {holds}")
+    packs = ngettext("{number} pack", "{number} packs", decks).format(number=number_word(decks))
+    if card is _JOKER:
+        text = ngettext("{count} copy of {card}, but {rules} is played with {packs} and {jokers} jokers, which hold "
+                        "only {allowed} jokers",
+                        "{count} copies of {card}, but {rules} is played with {packs} and {jokers} jokers, which hold "
+                        "only {allowed} jokers", n)
+    else:
+        text = ngettext("{count} copy of {card}, but {rules} is played with {packs} and {jokers} jokers, which hold "
+                        "only {allowed} of each card",
+                        "{count} copies of {card}, but {rules} is played with {packs} and {jokers} jokers, which hold "
+                        "only {allowed} of each card", n)
+    return (", ".join(where), text.format(count=n, card=format_card(card), rules=rules.name, packs=packs,
+                                          jokers=jokers, allowed=allowed))
 
 
 def ensure_possible(rules: RuleSet, **groups) -> None:
@@ -66,7 +76,7 @@ def ensure_possible(rules: RuleSet, **groups) -> None:
     problem = copies_problem(rules, groups)
     if problem:
         fields, message = problem
-        raise SituationError(f"{fields}: {message}")
+        raise SituationError(_("{fields}: {problem}").format(fields=fields, problem=message))
 
 
 def ensure_no_red_three_in_hand(hand) -> None:
@@ -76,8 +86,8 @@ def ensure_no_red_three_in_hand(hand) -> None:
     red = [c for c in hand if c.is_red_three]
     if red:
         names = " ".join(str(c) for c in red)
-        raise SituationError(f"hand: {names} in the hand, but a red three is laid down at once and replaced "
-                             f"from the stock")
+        raise SituationError(_("hand: {cards} in the hand, but a red three is laid down at once and replaced from "
+                               "the stock").format(cards=names))
 
 
 # --- bounded searches -------------------------------------------------------
@@ -124,8 +134,8 @@ def spend(units: int = 1) -> None:
         return
     budget[0] -= units
     if budget[0] < 0:
-        raise SearchTooLarge(f"{budget[1]}: too many ways to arrange these cards to search them all "
-                             f"(more than {budget[2]} steps)")
+        raise SearchTooLarge(_("{what}: too many ways to arrange these cards to search them all (more than "
+                               "{steps} steps)").format(what=budget[1], steps=budget[2]))
 
 
 def max_hand_cards(rules: RuleSet) -> int:
@@ -140,9 +150,9 @@ def ensure_hand_size(rules: RuleSet, hand, field: str = "hand") -> None:
     """Raise :class:`SituationError` for a hand bigger than :func:`max_hand_cards`."""
     cap = max_hand_cards(rules)
     if len(hand) > cap:
-        raise SituationError(f"{field}: {len(hand)} cards, but a hand under {rules.name} holds at most {cap} "
-                             f"(the decks' cards but the red threes and one card for each other player); no game "
-                             f"gives such a hand")
+        raise SituationError(_("{field}: {count} cards, but a hand under {rules} holds at most {cap} (the decks' "
+                               "cards but the red threes and one card for each other player); no game gives such a "
+                               "hand").format(field=field, count=len(hand), rules=rules.name, cap=cap))
 
 
 WENT_OUT_VALUES = {False: False, True: True, "no": False, "yes": True, "false": False, "true": True,
@@ -154,7 +164,7 @@ def parse_went_out(value) -> bool | str:
     key = value.lower() if isinstance(value, str) else value
     if isinstance(key, (bool, str)) and key in WENT_OUT_VALUES:
         return WENT_OUT_VALUES[key]
-    raise SituationError(f"went_out must be false, true or concealed, not {value!r}")
+    raise SituationError(_("went_out must be false, true or concealed, not {value}").format(value=repr(value)))
 
 
 # --- the situation a player sees ---------------------------------------------------------------------------------
