@@ -25,6 +25,7 @@ import random
 from collections.abc import Iterator
 
 from ..engine.errors import CanastaError, clip_repr
+from ..engine.i18n import gettext as _
 from ..engine.numbers import is_whole_number
 from ..engine.rules import CLASSIC, PRESETS, RuleSet, get_rules
 from ..engine.situation import Situation
@@ -63,12 +64,13 @@ def _solve_situation(kind: str, situation: dict, rules: RuleSet):
 def _check_seed(seed) -> None:
     if is_whole_number(seed):
         if seed.bit_length() > 256:
-            raise CanastaError(f"the seed {clip_repr(seed)} is too large (at most 256 bits)")
+            raise CanastaError(_("the seed {seed} is too large (at most 256 bits)").format(seed=clip_repr(seed)))
         return
     if not isinstance(seed, str):
-        raise CanastaError(f"the seed must be text or a whole number, not {clip_repr(seed)}")
+        raise CanastaError(_("the seed must be text or a whole number, not {value}").format(value=clip_repr(seed)))
     if len(seed) > MAX_SEED:
-        raise CanastaError(f"the seed is {len(seed):,} characters long; at most {MAX_SEED}")
+        raise CanastaError(_("the seed is {length} characters long; at most {limit}").format(
+            length=f"{len(seed):,}", limit=MAX_SEED))
     try:
         seed.encode("utf-8")
     except UnicodeEncodeError:
@@ -76,7 +78,7 @@ def _check_seed(seed) -> None:
             shown = seed.encode("utf-8", "surrogateescape")
         except UnicodeEncodeError:
             shown = seed.encode("utf-8", "backslashreplace")
-        raise CanastaError(f"the seed {clip_repr(shown)} is not valid UTF-8 text") from None
+        raise CanastaError(_("the seed {seed} is not valid UTF-8 text").format(seed=clip_repr(shown))) from None
 
 
 def position_problems(kind: str, situation: Situation) -> list[str]:
@@ -163,16 +165,18 @@ def generate_puzzles(kind: str, *, count: int, seed: int | str = 0, difficulty: 
     wherever that can serve the kind and rules); ``progress``: called with 1 per puzzle made."""
     record = _generated_kind(kind)
     if not is_whole_number(count) or not 1 <= count <= MAX_COUNT:
-        raise CanastaError(f"count must be a whole number from 1 to {MAX_COUNT:,}, not {clip_repr(count)}")
+        raise CanastaError(_("count must be a whole number from 1 to {limit}, not {value}").format(
+            limit=f"{MAX_COUNT:,}", value=clip_repr(count)))
     if not is_whole_number(difficulty) or not 1 <= difficulty <= 5:
-        raise CanastaError(f"difficulty must be 1 to 5, not {clip_repr(difficulty)}")
+        raise CanastaError(_("difficulty must be 1 to 5, not {value}").format(value=clip_repr(difficulty)))
     _check_seed(seed)
     rules = _rules(rules)
     playable = can_play(kind, rules)
     if from_play is None:
         from_play = playable
     elif from_play and not playable:
-        raise CanastaError(f"{kind} puzzles under {rules.name} cannot be cut from bot games yet: use --no-from-play")
+        text = _("{kind} puzzles under {rules} cannot be cut from bot games yet: use --no-from-play")
+        raise CanastaError(text.format(kind=kind, rules=rules.name))
     search = _Search(record, rules, difficulty, seed, from_play)
     for made in range(1, count + 1):
         # a yes/no kind alternates the answer it aims at
@@ -190,8 +194,8 @@ def _generated_kind(kind) -> PuzzleKind:
     """The record of ``kind`` if it has a generator, or a clear error listing those that do."""
     record = registry.get(kind) if isinstance(kind, str) else None
     if record is None or record.generate is None:
-        raise CanastaError(f"unknown puzzle kind {clip_repr(kind)}: the kinds are "
-                           f"{', '.join(n for n, k in registry.items() if k.generate)}")
+        raise CanastaError(_("unknown puzzle kind {kind}: the kinds are {kinds}").format(
+            kind=clip_repr(kind), kinds=", ".join(n for n, k in registry.items() if k.generate)))
     return record
 
 
@@ -227,7 +231,7 @@ class _Search:
             if (off, distance) == (False, 0.0):
                 break
         if best is None:
-            raise CanastaError(f"could not generate a legal {self.kind} puzzle")
+            raise CanastaError(_("could not generate a legal {kind} puzzle").format(kind=self.kind))
         self.seen.add(repr(best[2]))
         return best[2], best[3]
 
@@ -248,7 +252,7 @@ class _Search:
 
 def _rules(rules) -> RuleSet:
     if not isinstance(rules, (str, RuleSet)):
-        raise CanastaError(f"rules must be a preset name or a RuleSet, not {clip_repr(rules)}")
+        raise CanastaError(_("rules must be a preset name or a RuleSet, not {value}").format(value=clip_repr(rules)))
     return get_rules(rules)
 
 
