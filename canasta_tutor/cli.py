@@ -266,7 +266,9 @@ def _worksheet(args) -> int:
     except CanastaError as e:
         sys.stderr.write(f"canasta-tutor worksheet: {e}\n")
         return 2
-    sys.stdout.write(f"wrote {path}\n")
+    from .engine.i18n import gettext
+
+    sys.stdout.write(gettext("wrote {path}").format(path=path) + "\n")
     return 0
 
 

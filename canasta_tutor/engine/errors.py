@@ -31,14 +31,16 @@ def clip_repr(value, limit: int = QUOTE_LIMIT) -> str:
     if isinstance(value, (str, bytes)) and len(value) > limit:
         value = value[:limit]
         return repr(value)[: limit - 1] + "…"
+    from .i18n import gettext  # here, not at the top: i18n imports this module
+
     if isinstance(value, (list, tuple, dict, set)) and len(value) > limit:
-        return f"a {type(value).__name__} of {len(value):,} items"
+        return gettext("a {type} of {count} items").format(type=type(value).__name__, count=f"{len(value):,}")
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:  # a whole number
-        return f"a number of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+        return gettext("a number of about {digits} digits").format(digits=f"{int(value.bit_length() * 0.30103) + 1:,}")
     try:
         text = repr(value)
     except (ValueError, RecursionError):
-        return f"a {type(value).__name__}"
+        return gettext("a {type}").format(type=type(value).__name__)
     return clip(text, limit)
 
 
