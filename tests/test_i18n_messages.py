@@ -186,3 +186,16 @@ def test_each_presets_title_and_description_read_in_the_language(lang):
         assert description != rules.description and english_words(title + " " + description, lang) == [], name
     assert PRESETS["classic"].display_title == "Classic Canasta (four players, two partnerships)"
     assert PRESETS["classic"].description == PRESETS["classic"].__doc__.split("\n\n")[0]
+
+
+@pytest.mark.parametrize("lang", ["en", *TRANSLATED])
+def test_a_go_outs_steps_are_its_sentence_without_the_words_around_them(lang):
+    """The coach writes "You could have gone out: <steps>" from go_out_steps, not by cutting "Go out: " off."""
+    go_out = ACTIONS[14]
+    with use_language(lang):
+        steps, sentence = go_out.go_out_steps(MELDS), go_out.describe(MELDS)
+    assert sentence.endswith(" " + steps + ".") and len(steps) > len(sentence) / 2
+    assert steps.split()[0] == {"en": "swap", "nl": "ruil", "da": "byt", "af": "ruil"}[lang]
+    if lang == "en":
+        assert steps + "." == sentence[len("Go out: "):]
+    assert Action("go_out").go_out_steps() == ""

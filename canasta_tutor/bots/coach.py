@@ -124,7 +124,10 @@ def _fallback(obs, learner: Action, bot: Action, reason: str) -> str:
         text = f"You could have taken the pile: {n} card{'s' if n != 1 else ''}"
         return text + (f", {number_word(wild)} of them wild." if wild else ".")
     if bot.kind == GO_OUT and learner.kind != GO_OUT:
-        return f"You could have gone out: {_quoted(bot.describe(melds)).removeprefix('go out: ')}"
+        steps = bot.go_out_steps(melds)
+        if not steps:
+            return f"You could have gone out: {_quoted(bot.describe(melds)).removeprefix('go out: ')}"
+        return f"You could have gone out: {_quoted(steps)}"
     if bot.kind in (MELD, LAY_OFF) and learner.kind == DISCARD:
         text = f"Before discarding, the coach would {_quoted(bot.describe(melds))}"
     elif bot.kind == DISCARD and learner.kind == DISCARD:

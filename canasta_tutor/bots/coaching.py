@@ -64,7 +64,10 @@ def _going_out_difference(obs, learner_action, bot_action) -> str | None:
     """One of the two went out and the other did not."""
     mine, theirs = learner_action.kind, bot_action.kind
     if theirs == GO_OUT and mine != GO_OUT:
-        return f"You could have gone out: {_first_lower(bot_action.describe(obs.melds)[len('Go out: '):])}"
+        steps = bot_action.go_out_steps(obs.melds)
+        if not steps:
+            return f"You could have gone out: {_first_lower(bot_action.describe(obs.melds)[len('Go out: '):])}"
+        return f"You could have gone out: {_first_lower(steps)}."
     if mine == GO_OUT and theirs != GO_OUT:
         return ("I would have waited before going out: the other side's melds are worth more than ours, "
                 "and going out now ends the hand while they are ahead.")

@@ -76,6 +76,12 @@ class Action:
         """
         return _SENTENCES[self.kind](self, melds, you)
 
+    def go_out_steps(self, melds=None) -> str:
+        """What a ``go_out`` does, without the sentence around it: ``'meld Q♥ Q♠ Q♦ and discard 4♣'`` (``''``
+        when it has no step). For a sentence that names the going out in its own words ("You could have gone out:
+        ..."), in place of cutting "Go out: " off :meth:`describe`, whose words differ in each language."""
+        return join_words(_go_out_steps(self, melds))
+
     def __str__(self) -> str:
         return self.describe()
 
@@ -199,7 +205,7 @@ def _describe_swap(a: Action, melds, you: bool) -> str:
         cards=format_cards(a.cards), wild=_wild_name(a.wild), target=_meld_name(melds, a.target))
 
 
-def _describe_go_out(a: Action, melds, you: bool) -> str:
+def _go_out_steps(a: Action, melds) -> list[str]:
     steps = [pgettext("action", "swap {card} for {wild} in {target}").format(
         card=natural, wild=wild, target=_meld_name(melds, i)) for i, natural, wild in a.swaps]
     steps += [pgettext("action", "lay off {cards} on {target}").format(
@@ -207,6 +213,11 @@ def _describe_go_out(a: Action, melds, you: bool) -> str:
     steps += [pgettext("action", "meld {cards}").format(cards=format_cards(m)) for m in a.melds]
     if a.discard is not None:
         steps.append(pgettext("action", "discard {card}").format(card=a.discard))
+    return steps
+
+
+def _describe_go_out(a: Action, melds, you: bool) -> str:
+    steps = _go_out_steps(a, melds)
     if not steps:
         return pgettext("action", "Go out: your hand is empty.") if you else \
             pgettext("action", "Go out: the hand is empty.")
