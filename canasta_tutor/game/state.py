@@ -8,6 +8,7 @@ import random
 
 from ..engine.cards import ALL_CARDS, JOKER
 from ..engine.errors import CanastaError, clip
+from ..engine.i18n import gettext
 from ..engine.melds import CANASTA_SIZE, check_team_melds
 from ..engine.numbers import is_whole_number
 from ..engine.rules import RuleSet, get_rules
@@ -46,10 +47,12 @@ class Game:
         self.num_players = n
         nt = teams if teams is not None else n if self.rules.lone_hand else _DEFAULT_TEAMS.get(n, n)
         if not is_whole_number(nt) or nt < 2 or n % nt:
-            raise CanastaError(f"teams: {clip(repr(nt), 20)} teams cannot seat {n} players evenly")
+            raise CanastaError(gettext("teams: {teams} teams cannot seat {players} players evenly").format(
+                teams=clip(repr(nt), 20), players=n))
         if self.rules.lone_hand and nt != n:
-            raise CanastaError(f"teams: {self.rules.name} plays each player alone until the pile is first taken "
-                               f"(lone_hand), so {n} players keep {n} score columns, not {nt}")
+            text = gettext("teams: {rules} plays each player alone until the pile is first taken (lone_hand), so "
+                           "{players} players keep {players} score columns, not {teams}")
+            raise CanastaError(text.format(rules=self.rules.name, players=n, teams=nt))
         self.num_teams = nt
         self.teams = tuple(tuple(p for p in range(n) if p % nt == t) for t in range(nt))
         deck = []
@@ -81,10 +84,12 @@ class Game:
         (3, 1, 2, (120, 860))
         """
         if not is_whole_number(hand_number) or hand_number < 1:
-            raise CanastaError(f"hand_number: a hand is numbered from 1, not {clip(repr(hand_number), 20)}")
+            raise CanastaError(gettext("hand_number: a hand is numbered from 1, not {value}").format(
+                value=clip(repr(hand_number), 20)))
         scores = (0,) * self.num_teams if scores is None else tuple(scores)
         if len(scores) != self.num_teams:
-            raise CanastaError(f"scores: {len(scores)} scores for {self.num_teams} teams")
+            raise CanastaError(gettext("scores: {count} scores for {teams} teams").format(count=len(scores),
+                                                                                    teams=self.num_teams))
         return State._deal(self, seed, hand_number=hand_number,
                            dealer=(self.num_players - 1 + hand_number - 1) % self.num_players, scores=scores)
 
@@ -193,9 +198,10 @@ class State:
     def next_hand(self) -> State:
         """The next hand of the same game (the deal passes to the left), once this one is over."""
         if not self.is_terminal():
-            raise CanastaError("the hand is not over yet: play it to its end first")
+            raise CanastaError(gettext("the hand is not over yet: play it to its end first"))
         if self.is_game_over():
-            raise CanastaError(f"the game is over: a team reached {self.rules.target_score}")
+            text = gettext("the game is over: a team reached {target}")
+            raise CanastaError(text.format(target=self.rules.target_score))
         return State._deal(self.game, self.seed, hand_number=self.hand_number + 1,
                            dealer=(self.dealer + 1) % self.game.num_players, scores=self.totals())
 
@@ -309,7 +315,7 @@ class State:
         ``score_hand``). Under ``lone_hand`` one per player: his side's melds, hands and going out, with his own
         red threes (plus or minus by whether his side melded)."""
         if self.phase != HAND_OVER:
-            raise CanastaError("the hand is not over yet: there is no result to score")
+            raise CanastaError(gettext("the hand is not over yet: there is no result to score"))
         if self._results is None and self.rules.lone_hand:
             sides = {p: side for side in self.sides() for p in side}
             self._results = tuple(self.side_sheet(sides[players[0]], self.red_threes[c])
