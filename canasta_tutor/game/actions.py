@@ -156,6 +156,8 @@ class Action:
 def _meld_name(melds, i: int | None) -> str:
     """The target meld in words: its cards when the team's ``melds`` are known, else its number."""
     if melds is not None and i is not None and 0 <= i < len(melds):
+        # Translators: a meld named by its cards ("7♠ 7♦ 7♣") as the target of "lay off ... on {target}" and the
+        # like; add an article or a noun if the language wants one there.
         return pgettext("action", "{cards}").format(cards=format_cards(melds[i]))
     if i is None:
         return pgettext("action", "a new meld")
@@ -164,6 +166,7 @@ def _meld_name(melds, i: int | None) -> str:
 
 def _melds_words(melds) -> str:
     """``'7♥ 7♠ 7♦ and K♣ K♦ K♠'``: every meld, each joined to the ones before by the language's "and"."""
+    # Translators: melds in a row: "7♥ 7♠ 7♦ and K♣ K♦ K♠", then "(those) and Q♥ Q♠ Q♦" for a third one.
     pattern = pgettext("action", "{earlier} and {last}")
     words = [format_cards(m) for m in melds]
     text = words[0] if words else ""
