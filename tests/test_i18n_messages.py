@@ -199,3 +199,12 @@ def test_a_go_outs_steps_are_its_sentence_without_the_words_around_them(lang):
     if lang == "en":
         assert steps + "." == sentence[len("Go out: "):]
     assert Action("go_out").go_out_steps() == ""
+
+
+@pytest.mark.parametrize(("lang", "written"), [("en", "5,001"), ("nl", "5.001"), ("da", "5.001"), ("af", "5\xa0001")])
+def test_a_large_number_in_a_message_is_grouped_as_its_language_writes_it(lang, written):
+    from canasta_tutor.engine.errors import clip_repr
+    from canasta_tutor.engine.i18n import use_language
+
+    with use_language(lang):
+        assert written in clip_repr(10**5000)

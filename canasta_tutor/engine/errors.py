@@ -31,12 +31,14 @@ def clip_repr(value, limit: int = QUOTE_LIMIT) -> str:
     if isinstance(value, (str, bytes)) and len(value) > limit:
         value = value[:limit]
         return repr(value)[: limit - 1] + "…"
-    from .i18n import gettext  # here, not at the top: i18n imports this module
+    from .i18n import gettext  # here, not at the top: i18n imports this module (and numbers imports i18n)
+    from .numbers import grouped
 
     if isinstance(value, (list, tuple, dict, set)) and len(value) > limit:
-        return gettext("a {type} of {count} items").format(type=type(value).__name__, count=f"{len(value):,}")
+        return gettext("a {type} of {count} items").format(type=type(value).__name__, count=grouped(len(value)))
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:  # a whole number
-        return gettext("a number of about {digits} digits").format(digits=f"{int(value.bit_length() * 0.30103) + 1:,}")
+        digits = int(value.bit_length() * 0.30103) + 1
+        return gettext("a number of about {digits} digits").format(digits=grouped(digits))
     try:
         text = repr(value)
     except (ValueError, RecursionError):

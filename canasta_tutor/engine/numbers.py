@@ -4,6 +4,8 @@
 ('one', 'no', 'none', 'fifteen', '16')
 >>> count_of(1, "wild card"), count_of(3, "wild card"), count_of(0, "canasta")
 ('one wild card', 'three wild cards', 'no canasta')
+>>> grouped(10000)
+'10,000'
 >>> is_whole_number(3), is_whole_number(True), is_whole_number(3.0)
 (True, False, False)
 >>> digits_written("1_000"), digits_written("-0x" + "f" * 20), digits_written("0b101"), digits_written("1:30")
@@ -54,6 +56,17 @@ def number_word(n: int, zero: str = "no") -> str:
     if n == 0:
         return zero
     return NUMBER_WORDS[n] if 0 < n < len(NUMBER_WORDS) else str(n)
+
+
+def grouped(n: int) -> str:
+    """``n`` in digits, its thousands marked as the current language writes them: ``'10,000'``, ``'10.000'`` (nl,
+    da), ``'10\xa0000'`` (af), by Babel's CLDR data."""
+    lang = i18n.get_language()
+    if lang == "en":
+        return f"{n:,}"
+    from babel.numbers import format_decimal
+
+    return format_decimal(n, locale=lang)
 
 
 def count_of(n: int, singular: str, plural: str | None = None, *, zero: str = "no") -> str:

@@ -27,7 +27,7 @@ from .cards import WEIGHT_MAX_CARDS, copies_offset
 from .errors import RulesError
 from .i18n import N_
 from .i18n import gettext as _
-from .numbers import is_whole_number
+from .numbers import grouped, is_whole_number
 
 #: No game's score comes near this; a larger one is a typing mistake (and would make sentences unreadable).
 MAX_SCORE = 10 ** 9
@@ -197,7 +197,7 @@ def ensure_score(score) -> None:
         size = _("a number of {digits} digits").format(digits=score.bit_length() * 30103 // 100000 + 1) \
             if abs(score) > 10 ** 12 else score
         raise RulesError(_("score: {value} is beyond any game's score (at most {limit} either way)").format(
-            value=size, limit=f"{MAX_SCORE:,}"))
+            value=size, limit=grouped(MAX_SCORE)))
 
 
 def _check_options(r: RuleSet) -> list[str]:

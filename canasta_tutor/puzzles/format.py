@@ -20,7 +20,7 @@ from typing import Any
 from ..engine.cards import how_to_write_a_card, parse_cards
 from ..engine.errors import QUOTE_LIMIT, CanastaError, NotationError, PuzzleError, RulesError, clip, clip_repr
 from ..engine.i18n import gettext as _
-from ..engine.numbers import digits_written, join_words
+from ..engine.numbers import digits_written, grouped, join_words
 from ..engine.rules import CLASSIC, OPTION_NAMES, PRESETS, RuleSet, get_rules, with_options
 from ..engine.situation import CARD_FIELDS, GROUPS_FIELDS, Situation, copies_problem
 from .kinds import KINDS as registry
@@ -409,7 +409,7 @@ def parse_puzzle_set(text: str, name: str = "<puzzles>") -> PuzzleSet:
                           file=name)
     if len(text) > MAX_BYTES:
         raise PuzzleError(_("the file is {length} characters long; a puzzle set may have at most {limit}").format(
-            length=f"{len(text):,}", limit=f"{MAX_BYTES:,}"), file=name)
+            length=grouped(len(text)), limit=grouped(MAX_BYTES)), file=name)
     try:
         data = _yaml_load(text)
     except _Refused as e:

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 from ..engine.errors import CanastaError, clip_repr
 from ..engine.i18n import gettext as _
-from ..engine.numbers import is_whole_number
+from ..engine.numbers import grouped, is_whole_number
 from ..engine.rules import CLASSIC, PRESETS, RuleSet, get_rules
 from ..engine.situation import Situation
 from . import positions
@@ -70,7 +70,7 @@ def _check_seed(seed) -> None:
         raise CanastaError(_("the seed must be text or a whole number, not {value}").format(value=clip_repr(seed)))
     if len(seed) > MAX_SEED:
         raise CanastaError(_("the seed is {length} characters long; at most {limit}").format(
-            length=f"{len(seed):,}", limit=MAX_SEED))
+            length=grouped(len(seed)), limit=MAX_SEED))
     try:
         seed.encode("utf-8")
     except UnicodeEncodeError:
@@ -166,7 +166,7 @@ def generate_puzzles(kind: str, *, count: int, seed: int | str = 0, difficulty: 
     record = _generated_kind(kind)
     if not is_whole_number(count) or not 1 <= count <= MAX_COUNT:
         raise CanastaError(_("count must be a whole number from 1 to {limit}, not {value}").format(
-            limit=f"{MAX_COUNT:,}", value=clip_repr(count)))
+            limit=grouped(MAX_COUNT), value=clip_repr(count)))
     if not is_whole_number(difficulty) or not 1 <= difficulty <= 5:
         raise CanastaError(_("difficulty must be 1 to 5, not {value}").format(value=clip_repr(difficulty)))
     _check_seed(seed)
