@@ -17,6 +17,30 @@ from canasta_tutor.engine.rules import PRESETS, get_rules
 
 PLACE, PLACE_PURE = twins("place_every_card")
 MOST, MOST_PURE = twins("most_meld_points")
+# goout.pyx and take.pyx: the arguments read into counts, the rule decided by the counting core's flat closed forms
+# (counts.py's last section, compiled)
+GO_OUT, GO_OUT_PURE = twins("check_go_out")
+TAKE, TAKE_PURE = twins("check_take_pile")
+
+
+def outcome(check, *args, **kwargs):
+    """What a check answers (the verdict's fields, the plan and reasons left out: lazy, the explained path's), or
+    the error it raises."""
+    try:
+        verdict = check(*args, **kwargs)
+    except Exception as error:  # noqa: BLE001 -- the same error is part of the same answer
+        return type(error), str(error)
+    return verdict.ok, tuple(v for k, v in verdict._asdict().items() if k not in ("reasons", "plan"))
+
+
+def same_checks(hand, melds, score, pile, rules, stock_empty=False) -> None:
+    """Asserts that the compiled check_go_out and check_take_pile answer as their pure twins."""
+    hand, melds, pile = tuple(hand), [tuple(m) for m in melds], tuple(pile)
+    assert outcome(GO_OUT, hand, melds, score, rules) == outcome(GO_OUT_PURE, hand, melds, score, rules), \
+        (rules.name, " ".join(c.code for c in hand), melds, score)
+    assert outcome(TAKE, hand, melds, score, pile, rules, stock_empty=stock_empty) == \
+        outcome(TAKE_PURE, hand, melds, score, pile, rules, stock_empty=stock_empty), \
+        (rules.name, " ".join(c.code for c in hand), melds, score, pile, stock_empty)
 
 
 def deck(rules) -> list[Card]:
@@ -66,6 +90,7 @@ def test_the_compiled_core_answers_as_its_twin_in_random_play(name):
                 s = situation_of(state, state.current_player)
                 if not any(c.is_red_three for c in s.hand):
                     same_answers(s.hand, list(s.melds), s.rules, rng)
+                    same_checks(s.hand, s.melds, s.score, s.pile, s.rules, s.stock_empty)
                     asked += 1
             acts = legal_actions(state)
             apply(state, acts[rng.randrange(len(acts))])
@@ -73,7 +98,7 @@ def test_the_compiled_core_answers_as_its_twin_in_random_play(name):
     assert asked >= 30, asked
 
 
-@pytest.mark.parametrize("name", ["samba", "danish"])
+@pytest.mark.parametrize("name", list(PRESETS))
 def test_the_compiled_core_answers_as_its_twin_on_big_hands(name):
     """30 to 45 cards of the deck, the team's canastas (and a group) on the table from the rest."""
     rules = get_rules(name)
@@ -94,4 +119,8 @@ def test_the_compiled_core_answers_as_its_twin_on_big_hands(name):
             hand = [c for c in hand if c.suit != suit] + [c for c in deck(rules) if c.suit == suit and c.is_natural
                                                            and SEQUENCE_ORDER[c.rank] >= rng.randint(4, 8)][:12]
         ways[same_answers(hand, melds, rules, rng)] += 1
+        pile = rest[-rng.randint(1, 6):]
+        for score in (0, 1500, 3000):
+            same_checks(hand, melds, score, pile, rules)
+            same_checks(hand, [], score, pile, rules)
     assert ways[True] + ways[False] == 25
