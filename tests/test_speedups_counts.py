@@ -7,6 +7,7 @@ meld points, with and without the pile's top card and cards to keep."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from compiled import twins
@@ -124,3 +125,29 @@ def test_the_compiled_core_answers_as_its_twin_on_big_hands(name):
             same_checks(hand, melds, score, pile, rules)
             same_checks(hand, [], score, pile, rules)
     assert ways[True] + ways[False] == 25
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_an_unopened_team_takes_the_pile_as_its_twin_says(name):
+    """The opening minimum when taking the pile (take.pyx's hardest counting: groups, pairs with a wild card each,
+    the wild cards the groups hold, cards kept out): hands of 4 to 20 cards holding the top card's rank at least
+    twice and wild cards, against every minimum of the opening table, compiled and pure alike."""
+    rules = get_rules(name)
+    rng = random.Random(f"open {name}")
+    yes = Counter()
+    for _ in range(400):
+        cards = deck(rules)
+        rng.shuffle(cards)
+        top = next(c for c in cards if c.is_natural)
+        cards.remove(top)
+        same = [c for c in cards if c.rank == top.rank][:rng.randint(2, 3)]
+        wild = [c for c in cards if c.is_wild][:rng.randint(0, 4)]
+        rest = [c for c in cards if c not in same and c not in wild]
+        hand = same + wild + rest[:rng.randint(2, 17)]
+        rng.shuffle(hand)
+        pile = rest[len(rest) - rng.choice((0, 1, 1, 2, 5)):]
+        for lowest, _minimum in rules.opening_table:
+            score = 0 if lowest is None else lowest
+            same_checks(hand, [], score, pile + [top], rules)
+            yes[TAKE_PURE(tuple(hand), [], score, tuple(pile + [top]), rules).ok] += 1
+    assert yes[True] >= 50 and yes[False] >= 50, yes
