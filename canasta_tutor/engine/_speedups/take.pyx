@@ -276,7 +276,7 @@ cdef object _decide(object hand, object melds, object score, object pile, object
     cdef long long s, minimum = 0
     cdef Py_ssize_t nh, np, nm, ng, i, j
     cdef int k, x, tk = -1, rank = -1, red_in_pile = 0, pile_bits = 0, way
-    cdef bint mlist
+    cdef bint mlist, unopened
     cdef int team = -1, team_n = 0, team_nat = 0, team_wild = 0, g_rank, g_wild, g_other, g_first
     cdef int canastas = 0, team_canasta = 0, g_canasta
     cdef int nat_count = 0, first = -1, second = -1, wild_pick = -1, nwild = 0, others = 0
@@ -333,35 +333,6 @@ cdef object _decide(object hand, object melds, object score, object pile, object
         tk = k
         rank = c_rank[tk]
 
-    # the hand (no red three: the pure path raises): the natural cards of the top card's rank, the cheapest wild
-    # card, and the hand by rank and wild-card values (highest first: insertion sort, a handful)
-    memset(rank_count, 0, sizeof(rank_count))
-    for i in range(nh):
-        k = tk_index(PyTuple_GET_ITEM(h, i))
-        if k < 0 or c_red3[k]:
-            return _PURE
-        counts[k] += 1
-        hidx[i] = k
-        if c_natural[k]:
-            rank_count[c_rank[k]] += 1
-            if c_rank[k] == rank:
-                nat_count += 1
-                if first < 0:
-                    first = i
-                elif second < 0:
-                    second = i
-        elif c_wild[k]:
-            if wild_pick < 0 or c_wild_order[k] < c_wild_order[hidx[wild_pick]]:
-                wild_pick = i
-            x = nwild
-            while x > 0 and wild_values[x - 1] < c_points[k]:
-                wild_values[x] = wild_values[x - 1]
-                x -= 1
-            wild_values[x] = c_points[k]
-            nwild += 1
-        else:
-            others += 1
-
     # the team's melds, and its group of the top card's rank (the first meld holding that rank and no other)
     nm = PyList_GET_SIZE(m) if mlist else PyTuple_GET_SIZE(m)
     for j in range(nm):
@@ -395,13 +366,47 @@ cdef object _decide(object hand, object melds, object score, object pile, object
         if team < 0 and g_rank and not g_other:
             team, team_group, team_n, team_nat, team_wild, team_canasta = j, g, ng, g_rank, g_wild, g_canasta
 
+    # the hand (no red three: the pure path raises): the natural cards of the top card's rank, the cheapest wild
+    # card; for an unopened team also the hand by rank and its wild cards' values (highest first: insertion sort, a
+    # handful) and its black threes
+    unopened = nm == 0
+    if unopened:
+        memset(rank_count, 0, sizeof(rank_count))
+    for i in range(nh):
+        k = tk_index(PyTuple_GET_ITEM(h, i))
+        if k < 0 or c_red3[k]:
+            return _PURE
+        counts[k] += 1
+        hidx[i] = k
+        if c_natural[k]:
+            if unopened:
+                rank_count[c_rank[k]] += 1
+            if c_rank[k] == rank:
+                nat_count += 1
+                if first < 0:
+                    first = i
+                elif second < 0:
+                    second = i
+        elif c_wild[k]:
+            if wild_pick < 0 or c_wild_order[k] < c_wild_order[hidx[wild_pick]]:
+                wild_pick = i
+            if unopened:
+                x = nwild
+                while x > 0 and wild_values[x - 1] < c_points[k]:
+                    wild_values[x] = wild_values[x - 1]
+                    x -= 1
+                wild_values[x] = c_points[k]
+                nwild += 1
+        else:
+            others += 1
+
     # copies: no card more often than the decks hold (else the pure path names it)
     for k in range(NCARDS):
         if counts[k] > (t.jokers if c_joker[k] else t.decks):
             return _PURE
 
     # --- the counting core decides ----------------------------------------------------------------------------------
-    if nm == 0:
+    if unopened:
         minimum = t.minimum(s)
     way = flat_take_way(np > 0 and (c_wild[tk] or c_black3[tk] or c_red3[tk]), <int>np, <int>nh, <int>nm,
                         stock_empty is True, pile_bits, red_in_pile, nat_count, wild_pick >= 0, team >= 0, team_n,
