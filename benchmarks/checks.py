@@ -1,6 +1,6 @@
 """Calls per second of check_take_pile and check_go_out on the twin harness's kind of inputs; on demand:
 
-    .venv/bin/python benchmarks/checks.py [--passes P] [--seed S] [--root FOLDER]
+    .venv/bin/python benchmarks/checks.py [--passes P] [--seed S] [--only take|goout] [--root FOLDER]
 
 The situations are those of the shared twin harness (``twin_bench.py``'s ``gen_take_situations`` and
 ``gen_goout_situations``: 1000 classic-rules situations each from one seed, two decks and four jokers, the team's
@@ -131,6 +131,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--passes", type=int, default=40, help="passes over the 1000 situations of each check")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--only", choices=["take", "goout"], help="time one check only (the other is not called)")
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent,
                         help="the checkout whose engine is timed")
     args = parser.parse_args(argv)
@@ -153,17 +154,21 @@ def main(argv=None) -> int:
     print("compiled:", ", ".join(used) or "none", "".join(f"; {n}: {r}" for n, r in speedups.NOT_USED.items()))
     rates = {"check_take_pile": [], "check_go_out": []}
     for _ in range(args.passes):
-        start = time.perf_counter()
-        for hand, ms, score, pile in takes:
-            check_take_pile(hand, ms, score, pile, CLASSIC)
-        rates["check_take_pile"].append(len(takes) / (time.perf_counter() - start))
-        start = time.perf_counter()
-        for hand, ms, score in goouts:
-            check_go_out(hand, ms, score, CLASSIC)
-        rates["check_go_out"].append(len(goouts) / (time.perf_counter() - start))
+        if args.only != "goout":
+            start = time.perf_counter()
+            for hand, ms, score, pile in takes:
+                check_take_pile(hand, ms, score, pile, CLASSIC)
+            rates["check_take_pile"].append(len(takes) / (time.perf_counter() - start))
+        if args.only != "take":
+            start = time.perf_counter()
+            for hand, ms, score in goouts:
+                check_go_out(hand, ms, score, CLASSIC)
+            rates["check_go_out"].append(len(goouts) / (time.perf_counter() - start))
     yes = sum(check_take_pile(h, ms, s, p, CLASSIC).ok for h, ms, s, p in takes), \
         sum(check_go_out(h, ms, s, CLASSIC).ok for h, ms, s in goouts)
     for name, values in rates.items():
+        if not values:
+            continue
         print(f"{name:16s} median {statistics.median(values):10.0f} calls/s  (min {min(values):.0f}, max "
               f"{max(values):.0f}, {args.passes} passes of 1000)")
     print(f"yes answers: take {yes[0]}, go out {yes[1]} of 1000")
