@@ -669,7 +669,7 @@ def flat_most_canastas(count: cython.p_int, nranks: cython.int, wild: cython.int
     n: cython.int
     spare: cython.int
     one: cython.longlong = 1
-    short: cython.longlong = 0   # how many melds lack each number of cards to a canasta, four bits per number
+    short: cython.longlong = 0   # how many melds lack 1, 2, ... cards to a canasta: four bits each, 1 lowest
     for r in range(nranks):
         k = count[r]
         if intable[r]:
@@ -683,7 +683,7 @@ def flat_most_canastas(count: cython.p_int, nranks: cython.int, wild: cython.int
                     if gap <= 0:
                         made += 1
                     elif gap <= cap:
-                        short += one << (4 * gap)
+                        short += one << (4 * gap - 4)
         elif k:
             if k == 1:
                 return -1
@@ -697,7 +697,7 @@ def flat_most_canastas(count: cython.p_int, nranks: cython.int, wild: cython.int
             if gap <= 0:
                 made += 1
             elif gap <= cap - lo:
-                short += one << (4 * gap)
+                short += one << (4 * gap - 4)
     if black:
         if black == 2:
             if not black_wild:
@@ -709,12 +709,15 @@ def flat_most_canastas(count: cython.p_int, nranks: cython.int, wild: cython.int
     if wild < least or wild > room:
         return -1
     spare = wild - least
-    for gap in range(1, FLAT_CANASTA):
-        n = (short >> (4 * gap)) & 15
+    gap = 1
+    while short and spare >= gap:   # the spare wild cards to the melds closest to a canasta first
+        n = short & 15
         while n and spare >= gap:
             spare -= gap
             made += 1
             n -= 1
+        short >>= 4
+        gap += 1
     return base + made
 
 
