@@ -19,7 +19,7 @@ from collections import Counter
 import pytest
 from meld_oracle import KEEP, RANKS, WRITTEN, Hand, openings
 
-from canasta_tutor.engine import counts
+from canasta_tutor.engine import counts, speedups
 from canasta_tutor.engine.cards import ALL_CARDS, SEQUENCE_ORDER, Card, parse_cards
 from canasta_tutor.engine.go_out_search import _find_go_out, counted_go_out
 from canasta_tutor.engine.going_out import check_go_out
@@ -182,3 +182,107 @@ def test_the_closed_form_without_sequences_is_the_programme_over_the_ranks(name)
             top = None
         assert counts.most_meld_points(hand, rules, top=top) == counts._most_points(hand, rules, top, 0), \
             (name, " ".join(c.code for c in hand), top)
+
+
+# --- the flat closed forms (counts.py's last section: what _speedups/goout.pyx and take.pyx call, compiled) ----------
+# Run here as Python, on lists; compiled, the twin tests (tests/test_speedups_*.py) hold them to the pure engine.
+
+def flat_hand(hand):
+    """A hand as the flat forms read it: natural cards per rank (its order 4..14 less 4), the wild cards' points
+    (highest first), the black threes."""
+    count = [0] * 11
+    for c in hand:
+        if c.is_natural:
+            count[SEQUENCE_ORDER[c.rank] - 4] += 1
+    wild_values = sorted((c.points for c in hand if c.is_wild), reverse=True)
+    return count, wild_values, sum(1 for c in hand if c.is_black_three)
+
+
+def flat_caps(rules):
+    return list(rules._wild_caps), len(rules._wild_caps)
+
+
+RANK_POINTS_FLAT = [Card(r + "S").points for r, o in sorted(SEQUENCE_ORDER.items(), key=lambda x: x[1])]
+BY_POINTS = sorted(range(11), key=lambda r: -RANK_POINTS_FLAT[r])
+
+
+def flat_go_out(hand, melds, rules):
+    from canasta_tutor.engine.go_out_search import _table_info
+    count, wild_values, black = flat_hand(hand)
+    groups_at, _sequences, base = _table_info(melds, rules)
+    tnat, twild, tsize, intable = [0] * 11, [0] * 11, [0] * 11, [0] * 11
+    for rank, idx in groups_at.items():
+        r = SEQUENCE_ORDER[rank] - 4
+        wild = sum(1 for c in melds[idx] if c.is_wild)
+        tnat[r], twild[r], tsize[r], intable[r] = len(melds[idx]) - wild, wild, len(melds[idx]), 1
+    caps, ncaps = flat_caps(rules)
+    before = list(count)
+    yes = counts.flat_go_out(count, 11, len(wild_values), black, tnat, twild, tsize, intable, base,
+                             rules.canastas_to_go_out, caps, ncaps, rules.black_threes_with_wild)
+    assert count == before   # given back as it was
+    return yes, groups_at, base
+
+
+@pytest.mark.parametrize("name", [n for n in PRESETS if not get_rules(n).sequences and not get_rules(n).wild_swap])
+def test_the_flat_going_out_is_the_programme_over_the_ranks(name):
+    """``flat_go_out`` (goout.pyx's core) against ``place_every_card`` on small hands near going out and on big
+    ones, with canastas and groups on the table."""
+    rules = get_rules(name)
+    rng = random.Random(f"flat go {name}")
+    seen = Counter()
+    for i in range(400):
+        cards = deck(rules)
+        rng.shuffle(cards)
+        hand = small_hand(rng, rules, rng.randint(1, 12)) if i % 2 else cards[:rng.randint(1, 45)]
+        rest = [c for c in deck(rules) if c.is_natural]
+        for c in hand:
+            if c in rest:
+                rest.remove(c)
+        melds = []
+        for _ in range(rng.randint(0, 3)):
+            ranks = sorted({c.rank for c in rest if sum(1 for d in rest if d.rank == c.rank) >= 3})
+            if not ranks:
+                break
+            rank = rng.choice(ranks)
+            group = [c for c in rest if c.rank == rank][:rng.choice((3, 4, 5, 6, 7, 7))]
+            rest = [c for c in rest if c.rank != rank]
+            melds.append(tuple(group + [Card("2C")] * rng.choice((0, 0, 1))))
+        if any(not check_meld(m, rules).ok for m in melds):
+            continue
+        yes, groups_at, base = flat_go_out(hand, melds, rules)
+        groups = {}
+        for rank, idx in groups_at.items():
+            wild = tuple(c for c in melds[idx] if c.is_wild)
+            groups[SEQUENCE_ORDER[rank]] = (idx, len(melds[idx]) - len(wild), wild, len(melds[idx]))
+        way = speedups.pure_twin(counts.place_every_card)(hand, groups, [], base, rules, rules.canastas_to_go_out)
+        assert yes == (way is not None), (name, " ".join(c.code for c in hand), melds)
+        seen[yes] += 1
+    assert seen[True] >= 20 and seen[False] >= 20, seen
+
+
+@pytest.mark.parametrize("name", [n for n in PRESETS if not get_rules(n).sequences])
+def test_the_flat_opening_with_the_top_card_is_the_programme_over_the_ranks(name):
+    """``flat_group_points`` and ``flat_opening_keeps`` (take.pyx's core: an unopened team taking the pile) against
+    ``_most_points``, with the pile's top card and one or two cards kept, on hands of every size."""
+    rules = get_rules(name)
+    rng = random.Random(f"flat open {name}")
+    caps, ncaps = flat_caps(rules)
+    for _ in range(300):
+        cards = [c for c in deck(rules) if not c.is_red_three]
+        rng.shuffle(cards)
+        hand = cards[:rng.randint(2, 40)]
+        tops = [c for c in hand if c.is_natural and sum(1 for d in hand if d.rank == c.rank and d.is_natural) >= 2]
+        if not tops:
+            continue
+        top = rng.choice(tops)
+        count, wild_values, black = flat_hand(hand)
+        rank = SEQUENCE_ORDER[top.rank] - 4
+        best = counts.flat_group_points(count, 11, RANK_POINTS_FLAT, BY_POINTS, wild_values, len(wild_values), rank,
+                                        top.points, caps, ncaps, -1, -1, -1, -1)
+        assert best == counts._most_points(hand, rules, top, 0), (name, " ".join(c.code for c in hand), top)
+        for keep in (1, 2):
+            kept = counts._most_points(hand, rules, top, keep)
+            for minimum in (15, 50, 90, 120, kept, kept + 1):
+                yes = counts.flat_opening_keeps(count, 11, RANK_POINTS_FLAT, BY_POINTS, wild_values,
+                                                len(wild_values), black, rank, top.points, caps, ncaps, keep, minimum)
+                assert yes == (kept >= minimum), (name, " ".join(c.code for c in hand), top, keep, minimum)

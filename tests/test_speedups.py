@@ -56,6 +56,21 @@ def test_the_source_stamp_covers_the_pyx_and_every_pxd(tmp_path):
     assert speedups.source_sha("missing", tmp_path) is None
 
 
+def test_the_source_stamp_of_a_module_calling_the_core_covers_the_core_text(tmp_path):
+    # goout.pyx and take.pyx cimport the functions counts.pyx compiles from engine/counts.py: a counts.py changed
+    # since the build makes them stale too (never run with the old closed forms)
+    (tmp_path / "sub").mkdir()
+    folder = tmp_path / "sub"
+    (tmp_path / "core.py").write_text("x = 1\n")
+    (folder / "core.pyx").write_text('include "../core.py"\n')
+    (folder / "user.pyx").write_text("from canasta_tutor.engine._speedups.core cimport f\n")
+    (folder / "alone.pyx").write_text("y = 1\n")
+    before = {n: speedups.source_sha(n, folder) for n in ("core", "user", "alone")}
+    (tmp_path / "core.py").write_text("x = 2\n")
+    after = {n: speedups.source_sha(n, folder) for n in ("core", "user", "alone")}
+    assert after["core"] != before["core"] and after["user"] != before["user"] and after["alone"] == before["alone"]
+
+
 # --- one way to attach a compiled module ------------------------------------------------------------------------
 def test_every_compiled_module_is_attached_one_way():
     """Every _speedups module stands in for engine functions named by speedups.compiled, and the engine's modules use

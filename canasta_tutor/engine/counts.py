@@ -596,3 +596,343 @@ if __name__ == "canasta_tutor.engine.counts":
 
     place_every_card = speedups.compiled("counts", place_every_card)
     most_meld_points = speedups.compiled("counts", most_meld_points)
+
+
+# --- the closed forms without sequences, on flat counts ---------------------------------------------------------------
+# Rules without sequences (and, for going out, without wild-card swaps) decided on counts held in flat int arrays:
+# _speedups/counts.pyx compiles these lines with the rest of this file into C functions (typed by Cython's pure
+# Python mode; _speedups/counts.pxd declares them), which _speedups/goout.pyx and take.pyx call once they have read
+# their arguments into counts: one text of each rule, the compiled modules only read and convert. Run as Python
+# (no Cython at run time: the shim below), they take lists; tests/test_counts.py holds them to the programme above.
+# A rank is a place in the caller's table of ranks; ``caps[n]``: the wild cards a group of ``n`` natural cards may
+# take (``rules.wild_capacity``), constant from ``ncaps - 1`` on.
+try:
+    import cython
+except ImportError:   # the pure-Python engine: the types below are names only, the decorators give the function back
+    class cython:   # noqa: N801
+        compiled = False
+        int = longlong = bint = p_int = None
+        cfunc = staticmethod(lambda f: f)
+        exceptval = staticmethod(lambda *a, **k: (lambda f: f))
+
+#: the codes of :func:`flat_take_way`: how the top card is melded, or who answers
+TAKE_NO, TAKE_PAIR, TAKE_LAY_OFF, TAKE_NATURAL_AND_WILD, TAKE_EXPLAIN = 0, 1, 2, 3, -1
+#: :func:`take_rule_flags`' bits (a rule set's pile rules) and :func:`flat_take_way`'s pile bits
+(ONE_CARD_RULE, ALWAYS_FROZEN, RED_THREE_FREEZES, BLACK_THREE_FREEZES, ONTO_CANASTA,
+ NATURAL_AND_WILD) = (1, 2, 4, 8, 16, 32)
+PILE_WILD, PILE_RED_THREE, PILE_BLACK_THREE = 1, 2, 4
+FLAT_CANASTA = CANASTA_SIZE   # a C int where compiled (counts.pxd)
+
+
+def take_rule_flags(rules) -> int:
+    """The pile rules of ``rules`` as :func:`flat_take_way`'s bits."""
+    return ((ONE_CARD_RULE if rules.one_card_pile_rule else 0) | (ALWAYS_FROZEN if rules.pile_always_frozen else 0)
+            | (RED_THREE_FREEZES if rules.red_three_freezes_pile else 0)
+            | (BLACK_THREE_FREEZES if rules.black_three_freezes_pile else 0)
+            | (ONTO_CANASTA if rules.take_onto_canasta else 0)
+            | (NATURAL_AND_WILD if rules.take_with_natural_and_wild else 0))
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def flat_cap(caps: cython.p_int, ncaps: cython.int, n: cython.longlong) -> cython.int:
+    """``rules.wild_capacity(n)`` from its table."""
+    return caps[n if n < ncaps else ncaps - 1]
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def flat_legal_group(nat: cython.int, wild: cython.int, caps: cython.p_int, ncaps: cython.int) -> cython.bint:
+    """Is a group of ``nat`` natural cards of one rank and ``wild`` wild cards a legal meld (what ``meld_facts``
+    accepts of a group)?"""
+    return nat >= 2 and nat + wild >= 3 and wild <= flat_cap(caps, ncaps, nat)
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def flat_most_canastas(count: cython.p_int, nranks: cython.int, wild: cython.int, black: cython.int,
+                       tnat: cython.p_int, twild: cython.p_int, tsize: cython.p_int, intable: cython.p_int,
+                       base: cython.int, caps: cython.p_int, ncaps: cython.int, black_wild: cython.bint) -> cython.int:
+    """:func:`place_every_card` without runs, wild-card swaps or a last discard, in closed form: the most canastas
+    the team holds after melding or laying off every card (``count`` natural cards per rank, ``wild`` wild cards,
+    ``black`` black threes; the team's group per rank where ``intable``: its natural and wild cards and size;
+    ``base`` canastas on the table), or -1 when some card finds no place. Every meld takes between its least and
+    its most wild cards; the spare ones go to the melds closest to a canasta first."""
+    least: cython.int = 0
+    room: cython.int = 0
+    made: cython.int = 0
+    r: cython.int
+    k: cython.int
+    cap: cython.int
+    gap: cython.int
+    lo: cython.int
+    n: cython.int
+    spare: cython.int
+    one: cython.longlong = 1
+    short: cython.longlong = 0   # how many melds lack 1, 2, ... cards to a canasta: four bits each, 1 lowest
+    for r in range(nranks):
+        k = count[r]
+        if intable[r]:
+            cap = flat_cap(caps, ncaps, tnat[r] + k) - twild[r]
+            if cap < 0:
+                cap = 0
+            if k or cap:
+                room += cap
+                if tsize[r] < FLAT_CANASTA:
+                    gap = FLAT_CANASTA - tsize[r] - k
+                    if gap <= 0:
+                        made += 1
+                    elif gap <= cap:
+                        short += one << (4 * gap - 4)
+        elif k:
+            if k == 1:
+                return -1
+            lo = 1 if k == 2 else 0
+            cap = flat_cap(caps, ncaps, k)
+            if cap < lo:
+                return -1
+            least += lo
+            room += cap
+            gap = FLAT_CANASTA - k - lo
+            if gap <= 0:
+                made += 1
+            elif gap <= cap - lo:
+                short += one << (4 * gap - 4)
+    if black:
+        if black == 2:
+            if not black_wild:
+                return -1
+            least += 1
+            room += 1
+        elif black != 3 and black != 4:
+            return -1
+    if wild < least or wild > room:
+        return -1
+    spare = wild - least
+    gap = 1
+    while short and spare >= gap:   # the spare wild cards to the melds closest to a canasta first
+        n = short & 15
+        while n and spare >= gap:
+            spare -= gap
+            made += 1
+            n -= 1
+        short >>= 4
+        gap += 1
+    return base + made
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def flat_go_out(count: cython.p_int, nranks: cython.int, wild: cython.int, black: cython.int, tnat: cython.p_int,
+                twild: cython.p_int, tsize: cython.p_int, intable: cython.p_int, base: cython.int, need: cython.int,
+                caps: cython.p_int, ncaps: cython.int, black_wild: cython.bint) -> cython.bint:
+    """May the player go out (rules without sequences or wild-card swaps): with no last discard, or one of a rank
+    held, a black three or a wild card, every other card placed and ``need`` canastas held
+    (:func:`flat_most_canastas`)? ``count`` is changed while counting and given back as it was."""
+    r: cython.int
+    best: cython.int = flat_most_canastas(count, nranks, wild, black, tnat, twild, tsize, intable, base, caps,
+                                          ncaps, black_wild)
+    if best >= need:
+        return True
+    for r in range(nranks):
+        if count[r]:
+            count[r] -= 1
+            best = flat_most_canastas(count, nranks, wild, black, tnat, twild, tsize, intable, base, caps, ncaps,
+                                      black_wild)
+            count[r] += 1
+            if best >= need:
+                return True
+    if black and flat_most_canastas(count, nranks, wild, black - 1, tnat, twild, tsize, intable, base, caps, ncaps,
+                                    black_wild) >= need:
+        return True
+    return wild > 0 and flat_most_canastas(count, nranks, wild - 1, black, tnat, twild, tsize, intable, base, caps,
+                                           ncaps, black_wild) >= need
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def flat_wild_sum(wild_values: cython.p_int, nwild: cython.int, used: cython.longlong, skip_a: cython.int,
+                  skip_b: cython.int) -> cython.longlong:
+    """The points of the first ``used`` wild cards of ``wild_values`` (highest first), those at ``skip_a`` and
+    ``skip_b`` left out."""
+    total: cython.longlong = 0
+    i: cython.int
+    for i in range(nwild):
+        if used <= 0:
+            break
+        if i != skip_a and i != skip_b:
+            total += wild_values[i]
+            used -= 1
+    return total
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def flat_group_points(rank_count: cython.p_int, nranks: cython.int, rank_points: cython.p_int,
+                      by_points: cython.p_int, wild_values: cython.p_int, nwild: cython.int, rank: cython.int,
+                      top_points: cython.int, caps: cython.p_int, ncaps: cython.int, drop_a: cython.int,
+                      drop_b: cython.int, skip_a: cython.int, skip_b: cython.int) -> cython.longlong:
+    """:func:`_groups_only_points` on counts: the most points from groups of the natural cards in hand
+    (``rank_count`` per rank) with the top card (of ``rank``, worth ``top_points``) in its rank's group and the
+    wild cards (``wild_values``, highest first), one card of rank ``drop_a`` and of ``drop_b`` and the wild cards
+    at ``skip_a`` and ``skip_b`` left out (-1: none); -1 when fewer than two natural cards of ``rank`` are left.
+    ``by_points``: the ranks, the highest natural card points first (pairs take a wild card each, the best first)."""
+    base: cython.longlong
+    capacity: cython.longlong
+    best: cython.longlong
+    total: cython.longlong
+    pairs_sum: cython.longlong = 0
+    n: cython.int
+    r: cython.int
+    i: cython.int
+    kk: cython.int = 0
+    nw: cython.int = nwild - (skip_a >= 0) - (skip_b >= 0)
+    pair_cap: cython.int = flat_cap(caps, ncaps, 2)
+    n = rank_count[rank] - (drop_a == rank) - (drop_b == rank)
+    if n < 2:
+        return -1
+    base = n * rank_points[rank] + top_points
+    capacity = flat_cap(caps, ncaps, n + 1)
+    for r in range(nranks):
+        n = rank_count[r] - (drop_a == r) - (drop_b == r)
+        if r != rank and n >= 3:
+            base += n * rank_points[r]
+            capacity += flat_cap(caps, ncaps, n)
+    best = base + flat_wild_sum(wild_values, nwild, min(nw, capacity), skip_a, skip_b)
+    if pair_cap:
+        for i in range(nranks):
+            if kk >= nw:
+                break
+            r = by_points[i]
+            if r == rank or rank_count[r] - (drop_a == r) - (drop_b == r) != 2:
+                continue
+            kk += 1
+            pairs_sum += 2 * rank_points[r]
+            total = base + pairs_sum + flat_wild_sum(wild_values, nwild, min(nw, capacity + kk * pair_cap), skip_a,
+                                                     skip_b)
+            if total > best:
+                best = total
+    return best
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def flat_opening_keeps(rank_count: cython.p_int, nranks: cython.int, rank_points: cython.p_int,
+                       by_points: cython.p_int, wild_values: cython.p_int, nwild: cython.int, others: cython.int,
+                       rank: cython.int, top_points: cython.int, caps: cython.p_int, ncaps: cython.int,
+                       keep: cython.int, minimum: cython.longlong) -> cython.bint:
+    """May an unopened team reach ``minimum`` with the top card and cards from hand while ``keep`` (one or two)
+    cards of the hand stay out of the opening (:func:`most_meld_points` with ``keep``, without sequences)? The
+    cards count by kind (a natural rank, a wild card's value, one of the ``others``: black threes), each choice of
+    kinds tried once."""
+    kinds: cython.int = nranks + nwild + 1   # the ranks, then the wild cards (the first of each value), the others
+    a: cython.int
+    b: cython.int
+    da: cython.int
+    db: cython.int
+    sa: cython.int
+    sb: cython.int
+    for a in range(kinds):
+        if a < nranks:
+            if not rank_count[a]:
+                continue
+        elif a < nranks + nwild:
+            if a > nranks and wild_values[a - nranks] == wild_values[a - nranks - 1]:
+                continue
+        elif not others:
+            continue
+        for b in range(a if keep == 2 else 0, kinds if keep == 2 else 0):
+            if b < nranks:
+                if not rank_count[b] or (b == a and rank_count[b] < 2):
+                    continue
+            elif b < nranks + nwild:
+                if b > nranks and wild_values[b - nranks] == wild_values[b - nranks - 1]:
+                    continue
+                if b == a and (b + 1 >= nranks + nwild or wild_values[b + 1 - nranks] != wild_values[b - nranks]):
+                    continue
+            elif others < 1 + (b == a):
+                continue
+            da = a if a < nranks else -1
+            db = b if 0 <= b < nranks else -1
+            sa = a - nranks if nranks <= a < nranks + nwild else -1
+            sb = b - nranks if nranks <= b < nranks + nwild else -1
+            if b == a and sa >= 0:
+                sb = sa + 1
+            if flat_group_points(rank_count, nranks, rank_points, by_points, wild_values, nwild, rank, top_points,
+                                 caps, ncaps, da, db, sa, sb) >= minimum:
+                return True
+        if keep != 2:
+            da = a if a < nranks else -1
+            sa = a - nranks if nranks <= a < nranks + nwild else -1
+            if flat_group_points(rank_count, nranks, rank_points, by_points, wild_values, nwild, rank, top_points,
+                                 caps, ncaps, da, -1, sa, -1) >= minimum:
+                return True
+    return False
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def flat_take_way(stopped: cython.bint, np: cython.int, nh: cython.int, nm: cython.int, stock_empty: cython.bint,
+                  pile_bits: cython.int, red_in_pile: cython.int, nat_count: cython.int, wild_pick: cython.bint,
+                  team: cython.bint, team_n: cython.int, team_nat: cython.int, team_wild: cython.int,
+                  team_canasta: cython.bint, canastas: cython.int, flags: cython.int, need: cython.int,
+                  minimum: cython.longlong, caps: cython.p_int, ncaps: cython.int, rank_count: cython.p_int,
+                  nranks: cython.int, rank_points: cython.p_int, by_points: cython.p_int, wild_values: cython.p_int,
+                  nwild: cython.int, others: cython.int, rank: cython.int, top_points: cython.int) -> cython.int:
+    """May the player take the pile (rules without sequences), decided on counts: how the top card is melded
+    (:data:`TAKE_PAIR`, :data:`TAKE_LAY_OFF`, :data:`TAKE_NATURAL_AND_WILD`: the first way of ``pile._take_options``),
+    :data:`TAKE_NO`, or :data:`TAKE_EXPLAIN` when only the explained path can answer (an empty pile, the one-card
+    house rule, a turn that may end only by going out and needs a search).
+
+    ``stopped``: the top card is a wild card or a three; ``np``, ``nh``, ``nm``: the cards in the pile and in hand
+    and the team's melds; ``pile_bits``: :data:`PILE_WILD` and the others, what lies in the pile; ``red_in_pile``:
+    its red threes; ``nat_count``: natural cards of the top card's rank in hand, ``wild_pick``: a wild card in hand;
+    ``team``: the team's group of that rank (its cards ``team_n``, natural ``team_nat``, wild ``team_wild``, a
+    canasta ``team_canasta``); ``canastas`` on the table; ``flags``: :func:`take_rule_flags`; ``need``: canastas to go
+    out; ``minimum``: the opening minimum (an unopened team); then the hand as :func:`flat_group_points` reads it,
+    ``others`` its black threes."""
+    frozen: cython.bint
+    team_valid: cython.bint
+    grows: cython.bint
+    way: cython.int = TAKE_NO
+    pile_kept: cython.int
+    if np == 0:
+        return TAKE_EXPLAIN
+    if stopped:
+        return TAKE_NO
+    if flags & ONE_CARD_RULE and not stock_empty and nh == 1 and np == 1:
+        return TAKE_EXPLAIN
+    frozen = (flags & ALWAYS_FROZEN or nm == 0 or pile_bits & PILE_WILD
+              or (flags & RED_THREE_FREEZES and pile_bits & PILE_RED_THREE)
+              or (flags & BLACK_THREE_FREEZES and pile_bits & PILE_BLACK_THREE))
+    team_valid = team and flat_legal_group(team_nat, team_wild, caps, ncaps)
+    if nat_count >= 2 and (not team or (team_valid and team_wild <= flat_cap(caps, ncaps, team_nat + 3))):
+        way = TAKE_PAIR
+    elif not frozen:
+        if team:
+            if team_valid and (flags & ONTO_CANASTA or team_n < FLAT_CANASTA) and \
+                    team_wild <= flat_cap(caps, ncaps, team_nat + 1):
+                way = TAKE_LAY_OFF
+        elif flags & NATURAL_AND_WILD and nat_count and wild_pick and flat_cap(caps, ncaps, 2) >= 1:
+            way = TAKE_NATURAL_AND_WILD
+    if way == TAKE_NO:
+        return TAKE_NO
+    pile_kept = np - 1 - red_in_pile   # the pile's cards under the top card the player keeps (red threes laid down)
+    if nm == 0:
+        # an unopened team: its best first meld with the top card must reach the minimum; when fewer than two pile
+        # cards are kept, also while keeping cards of the hand out of it (to discard one and keep one), else only
+        # going out at once finishes the turn (a search: the explained path)
+        if flat_group_points(rank_count, nranks, rank_points, by_points, wild_values, nwild, rank, top_points, caps,
+                             ncaps, -1, -1, -1, -1) < minimum:
+            return TAKE_NO
+        if pile_kept < 2 and not flat_opening_keeps(rank_count, nranks, rank_points, by_points, wild_values, nwild,
+                                                    others, rank, top_points, caps, ncaps, 2 - pile_kept, minimum):
+            return TAKE_EXPLAIN
+    elif nh - (0 if way == TAKE_LAY_OFF else 2) + pile_kept < 2:
+        # the turn may end only by going out with the card left (or none): sure when the team's melds after taking
+        # hold the canastas the rules ask for (discard the last card); else the explained path searches
+        grows = team and way != TAKE_NATURAL_AND_WILD
+        if canastas - (team_canasta if grows else 0) + (
+                1 if grows and team_n + (1 if way == TAKE_LAY_OFF else 3) >= FLAT_CANASTA else 0) < need:
+            return TAKE_EXPLAIN
+    return way

@@ -47,7 +47,8 @@ def pure() -> bool:
 
 def source_sha(name: str, folder: Path = _HERE) -> str | None:
     """SHA-256 of what ``_speedups/<name>`` is built from as it is now: its ``.pyx``, every ``.pxd`` of the
-    folder (a module may ``cimport`` any of them) and the files it includes (``counts.pyx``: ``engine/counts.py``);
+    folder (a module may ``cimport`` any of them), the files it includes (``counts.pyx``: ``engine/counts.py``) and
+    those of the modules whose C functions it cimports (``goout.pyx``, ``take.pyx``: ``engine/counts.py``);
     ``None`` when the source is not shipped. ``setup.py`` stamps each module with this at build time (it loads this
     file by path: stdlib only here)."""
     try:
@@ -57,6 +58,9 @@ def source_sha(name: str, folder: Path = _HERE) -> str | None:
             sha.update(pxd.read_bytes())
         for included in _INCLUDE.findall(source):   # a module compiled from an engine file's text (counts.pyx)
             sha.update((folder / included.decode()).read_bytes())
+        for other in _CIMPORT.findall(source):   # a module that calls another's C functions (counts' closed forms)
+            for included in _INCLUDE.findall((folder / f"{other.decode()}.pyx").read_bytes()):
+                sha.update((folder / included.decode()).read_bytes())
     except OSError:
         return None
     return sha.hexdigest()
@@ -64,6 +68,9 @@ def source_sha(name: str, folder: Path = _HERE) -> str | None:
 
 #: ``include "<file>"`` lines of a ``.pyx``: the files whose text it compiles (relative to ``_speedups``)
 _INCLUDE = re.compile(rb'^include "([^"]+)"', re.MULTILINE)
+#: ``from canasta_tutor.engine._speedups.<name> cimport ...`` lines: the compiled modules whose C functions it calls
+#: (their included files are part of its source: a change there makes it stale too)
+_CIMPORT = re.compile(rb'^from canasta_tutor\.engine\._speedups\.(\w+) cimport', re.MULTILINE)
 
 
 def load(name: str, *, force: bool = False) -> ModuleType | None:

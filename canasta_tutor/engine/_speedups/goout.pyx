@@ -8,13 +8,13 @@ What is compiled: the common well-formed call, as the game and the twin harness 
 score, rules)`` positionally or by keyword (or ``check_go_out(situation)``), the hand and each meld a tuple or list of
 interned :class:`~canasta_tutor.engine.cards.Card`, the score a plain int within the engine's range, the rules a
 :class:`~canasta_tutor.engine.rules.RuleSet` (or a preset's name, or ``None``) without sequences or wild-card swaps, and a
-team that has melded (or rules under which going out concealed needs no opening minimum). For that call the answer is
-a counting question, decided here in C: the hand as counts per natural rank plus wild cards and black threes, the
-team's groups as (natural cards, wild cards, size) per rank, and, for each possible last discard (none, one card of
-each rank held, a black three, a wild card), the counting core's most canastas
-(:func:`~canasta_tutor.engine.counts.place_every_card`, which the pure path asks: without runs or swaps its programme
-over the ranks comes down to this closed form: every meld takes between its least and its most wild cards, the spare
-ones go to the melds closest to a canasta) against ``rules.canastas_to_go_out``.
+team that has melded (or rules under which going out concealed needs no opening minimum). For that call this module
+only reads the arguments into counts (the hand's natural cards per rank, its wild cards and black threes; the team's
+legal groups per rank as natural cards, wild cards and size; its canastas) and asks the counting core, compiled:
+:func:`~canasta_tutor.engine.counts.flat_go_out` (``engine/counts.py``'s closed forms without sequences, compiled by
+``_speedups/counts.pyx`` and called here in C through ``counts.pxd``), which tries every last discard and holds the
+most canastas against ``rules.canastas_to_go_out``. The pure path asks
+:func:`~canasta_tutor.engine.counts.place_every_card`; the tests hold the two to the same answers.
 
 What falls back to the pure-Python function (which raises the clear error, or answers with explanations): any other
 argument form or type (strings, cards that are not the interned ones, a Situation subclass, other Situation fields),
@@ -34,6 +34,7 @@ from cpython.ref cimport Py_INCREF
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from libc.string cimport memset
 
+from canasta_tutor.engine._speedups.counts cimport flat_go_out, flat_legal_group
 from canasta_tutor.engine.cards import ALL_CARDS, NATURAL_RANKS, WEIGHT_MAX_CARDS
 from canasta_tutor.engine.melds import CANASTA_SIZE
 from canasta_tutor.engine.rules import CLASSIC, MAX_SCORE, PRESETS, RuleSet
@@ -166,72 +167,6 @@ cdef _Rules _table(object rules):
     return t
 
 
-# --- the counting question -------------------------------------------------------------------------------------------
-cdef int _most(const int* count, int wild, int black, const int* tnat, const int* twild, const int* tsize,
-               const bint* intable, int base, _Rules t) noexcept:
-    """The most canastas the team holds after placing every card, or -1 if some card finds no place: the counting
-    core's answer (counts.place_every_card, without runs or swaps) in closed form (``count`` natural cards per rank in hand, ``wild`` wild cards, ``black`` black threes;
-    the team's groups per rank)."""
-    cdef int least = 0, room = 0, made = 0, nshort = 0
-    cdef int shortfall[2 * N_RANKS]
-    cdef int r, k, n, cap, gap, lo, i, j, spare
-    for r in range(N_RANKS):
-        k = count[r]
-        if intable[r]:
-            n = tnat[r] + k
-            cap = t.caps[n if n < N_CAPS else N_CAPS - 1] - twild[r]
-            if cap < 0:
-                cap = 0
-            if k or cap:
-                room += cap
-                if tsize[r] < _canasta:
-                    gap = _canasta - tsize[r] - k
-                    if gap <= 0:
-                        made += 1
-                    elif gap <= cap:
-                        shortfall[nshort] = gap
-                        nshort += 1
-        elif k:
-            if k == 1:
-                return -1
-            lo = 1 if k == 2 else 0
-            cap = t.caps[k if k < N_CAPS else N_CAPS - 1]
-            if cap < lo:
-                return -1
-            least += lo
-            room += cap
-            gap = _canasta - k - lo
-            if gap <= 0:
-                made += 1
-            elif gap <= cap - lo:
-                shortfall[nshort] = gap
-                nshort += 1
-    if black:
-        if black == 2:
-            if not t.black_wild:
-                return -1
-            least += 1
-            room += 1
-        elif black != 3 and black != 4:
-            return -1
-    if wild < least or wild > room:
-        return -1
-    spare = wild - least
-    for i in range(1, nshort):  # the melds closest to a canasta first
-        gap = shortfall[i]
-        j = i - 1
-        while j >= 0 and shortfall[j] > gap:
-            shortfall[j + 1] = shortfall[j]
-            j -= 1
-        shortfall[j + 1] = gap
-    for i in range(nshort):
-        if shortfall[i] > spare:
-            break
-        spare -= shortfall[i]
-        made += 1
-    return base + made
-
-
 # --- the entry point --------------------------------------------------------------------------------------------------
 cdef object _pure = None            # the pure-Python check_go_out (also every fallback)
 cdef object _verdict_type = None    # GoOutVerdict
@@ -291,9 +226,10 @@ def check_go_out(*args, **kwargs):
     cdef int tnat[N_RANKS]
     cdef int twild[N_RANKS]
     cdef int tsize[N_RANKS]
-    cdef bint intable[N_RANKS]
+    cdef int intable[N_RANKS]
     cdef int copies[N_CARDS]
-    cdef int wild = 0, black = 0, base = 0, idx, k, rank, gw, nat, best, r
+    cdef int wild = 0, black = 0, base = 0, idx, k, rank, gw, nat
+    cdef bint yes
     cdef bint mixed, snapshot = False
     cdef long long sc
     cdef int overflow
@@ -395,7 +331,7 @@ def check_go_out(*args, **kwargs):
                 return _pure(*args, **kwargs)
         nat = ng - gw
         # a legal group (what meld_facts accepts); anything else on the table is ignored, as the pure path does
-        if not mixed and rank >= 0 and nat >= 2 and ng >= 3 and gw <= t.caps[nat]:
+        if not mixed and rank >= 0 and flat_legal_group(nat, gw, t.caps, N_CAPS):
             intable[rank] = True   # the last group of a rank is the one that takes cards (as _table_info)
             tnat[rank] = nat
             twild[rank] = gw
@@ -405,20 +341,9 @@ def check_go_out(*args, **kwargs):
     for idx in range(N_CARDS):
         if copies[idx] > (t.jokers if _is_joker[idx] else t.decks):
             return _pure(*args, **kwargs)
-    # --- every last discard: none, a card of each rank held, a black three, a wild card --------------------------------
-    best = _most(count, wild, black, tnat, twild, tsize, intable, base, t)
-    if best < t.need:
-        for r in range(N_RANKS):
-            if count[r]:
-                count[r] -= 1
-                best = _most(count, wild, black, tnat, twild, tsize, intable, base, t)
-                count[r] += 1
-                if best >= t.need:
-                    break
-    if best < t.need and black:
-        best = _most(count, wild, black - 1, tnat, twild, tsize, intable, base, t)
-    if best < t.need and wild:
-        best = _most(count, wild - 1, black, tnat, twild, tsize, intable, base, t)
+    # --- the counting core decides (counts.flat_go_out: every last discard, every card placed, the canastas) --------
+    yes = flat_go_out(count, N_RANKS, wild, black, tnat, twild, tsize, intable, base, t.need, t.caps, N_CAPS,
+                      t.black_wild)
     # --- the verdict (the lazy pieces hold tuples: what the caller's lists held now) ------------------------------------
     if not PyTuple_CheckExact(hand):
         hand = tuple(hand)
@@ -426,7 +351,7 @@ def check_go_out(*args, **kwargs):
         melds = tuple([tuple(g) for g in melds])
     elif not PyTuple_CheckExact(melds):
         melds = tuple(melds)
-    if best >= t.need:
+    if yes:
         plan = _lazy_plan(_find_plan, hand, melds, rules, t.need)
         return _verdict(True, LazyReasons(_yes_reasons, plan, melds, rules, t.need, 0), plan)
     return _verdict(False, LazyReasons(_no_reasons, hand, melds, rules, t.need, 0), None)

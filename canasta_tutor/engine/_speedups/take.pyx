@@ -10,10 +10,13 @@ verdict (a ``TakeVerdict`` with the same fields; its reasons are the explained p
 ``Card`` objects, ``melds`` a list or tuple of non-empty card tuples, an ``int`` score within ``MAX_SCORE``, a
 ``RuleSet`` without sequences, ``stock_empty`` ``True``/``False``; positionally, by keyword, or one ``Situation``):
 reading and checking the arguments (card types, the score, copies against ``rules.decks``/``rules.jokers``, no
-red three in hand, the hand size cap of ``situation.max_hand_cards``), then the decision of ``pile._fast_take``: a
-stopped pile, the frozen pile, the first way to meld the top card (``pile._take_options``: a natural pair, a
-lay-off on the team's group, a natural card and the cheapest wild card), the opening minimum of an unopened team
-(``counts._groups_only_points`` and ``RuleSet.opening_minimum``) and the "keeps a card" rule.
+red three in hand, the hand size cap of ``situation.max_hand_cards``) into counts (what lies in the pile, the natural
+cards of the top card's rank, the team's group of that rank and its canastas, the hand per rank and its wild cards'
+points), then the decision, which is the counting core's, compiled: :func:`~canasta_tutor.engine.counts.flat_take_way`
+(``engine/counts.py``'s closed forms without sequences, compiled by ``_speedups/counts.pyx`` and called here in C
+through ``counts.pxd``: a stopped pile, the frozen pile, the first way to meld the top card as
+``pile._take_options`` orders them, the opening minimum of an unopened team and the "keeps a card" rule). This module
+then builds the verdict's cards for the way it names.
 
 What falls back: anything else goes to the pure-Python function, which raises the clear error or answers:
 strings or lists of cards, a card that is not one of ``cards.ALL_CARDS``, a bad or out-of-range score, too many
@@ -27,10 +30,13 @@ object, kept in a small dict keyed by the rule set's identity): no card point or
 answer is ever kept between calls.
 """
 
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 from cpython.ref cimport PyObject
 
+from canasta_tutor.engine._speedups.counts cimport flat_cap, flat_legal_group, flat_take_way
 from canasta_tutor.engine.cards import ALL_CARDS, Card, sort_key
+from canasta_tutor.engine.counts import (PILE_BLACK_THREE, PILE_RED_THREE, PILE_WILD, TAKE_LAY_OFF,
+                                         TAKE_NATURAL_AND_WILD, TAKE_EXPLAIN, TAKE_NO, TAKE_PAIR, take_rule_flags)
 from canasta_tutor.engine.melds import CANASTA_SIZE as _CANASTA_SIZE
 from canasta_tutor.engine.rules import MAX_SCORE, RuleSet, CLASSIC
 from canasta_tutor.engine.situation import Situation, max_hand_cards
@@ -120,6 +126,7 @@ cdef int c_joker[NCARDS]
 cdef int c_wild_order[NCARDS]  # order of the wild cards by (points, sort_key): the cheapest first
 cdef int N_RANKS
 cdef int r_points[32]        # points of a natural card of each rank
+cdef int r_by_points[32]     # the ranks, the highest natural points first (counts.flat_group_points)
 cdef int CANASTA_SIZE = _CANASTA_SIZE
 cdef int JOKER_INDEX
 
@@ -147,24 +154,25 @@ for _c in ALL_CARDS:
     c_black3[_i] = _c.is_black_three
     c_joker[_i] = _c is Card("JK")
     c_wild_order[_i] = _by_cost.index(_c)
-del _c, _i, _ranks, _by_cost
+for _i, _r in enumerate(sorted(range(N_RANKS), key=lambda r: -r_points[r])):
+    r_by_points[_i] = _r
+del _c, _i, _r, _ranks, _by_cost
+cdef int W_NO = TAKE_NO, W_PAIR = TAKE_PAIR, W_LAY_OFF = TAKE_LAY_OFF, W_NATURAL_AND_WILD = TAKE_NATURAL_AND_WILD
+cdef int W_EXPLAIN = TAKE_EXPLAIN
+cdef int P_WILD = PILE_WILD, P_RED_THREE = PILE_RED_THREE, P_BLACK_THREE = PILE_BLACK_THREE
 
 # --- the rule tables (from one RuleSet's fields) --------------------------------------------------------------------
 cdef class _Rules:
     cdef object rules
     cdef bint covered          # False: the pure path answers under these rules
     cdef long long decks, jokers, max_hand, need
-    cdef bint one_card, always_frozen, red3_freezes, black3_freezes, onto_canasta, natural_and_wild
+    cdef int flags             # counts.take_rule_flags: the pile rules
     cdef int ncaps
     cdef int caps[MAX_CAPS]
     cdef int nopen
     cdef bint first_open_any   # the opening table's first row is for "any score below the next"
     cdef long long open_low[MAX_OPEN]
     cdef long long open_min[MAX_OPEN]
-
-    cdef inline int cap(self, long long naturals):
-        """``rules.wild_capacity(naturals)``: constant from ``max_wild + 1`` naturals on (as ``rules._wild_caps``)."""
-        return self.caps[naturals if naturals < self.ncaps else self.ncaps - 1]
 
     cdef long long minimum(self, long long score):
         """``rules.opening_minimum(score)`` (the score is already checked)."""
@@ -188,9 +196,7 @@ cdef _Rules _build(object rules):
     try:
         t.decks, t.jokers, t.max_hand = rules.decks, rules.jokers, max_hand_cards(rules)
         t.need = rules.canastas_to_go_out
-        t.one_card, t.always_frozen = rules.one_card_pile_rule, rules.pile_always_frozen
-        t.red3_freezes, t.black3_freezes = rules.red_three_freezes_pile, rules.black_three_freezes_pile
-        t.onto_canasta, t.natural_and_wild = rules.take_onto_canasta, rules.take_with_natural_and_wild
+        t.flags = take_rule_flags(rules)
         caps = rules._wild_caps
         table = rules.opening_table
         if not 0 < len(caps) <= MAX_CAPS or not 0 < len(table) <= MAX_OPEN:
@@ -259,98 +265,28 @@ cdef object _no(object hand, object melds, object score, object pile, object rul
                    "", (), (), top)
 
 
-cdef long long _max_groups(int *rank_count, int *wild_values, int nwild, int rank, int top_points, _Rules t):
-    """counts._groups_only_points: the most points from groups, the top card's rank (``rank``) included;
-    ``rank_count``: the natural cards in hand per rank; ``wild_values``: the wild cards' points, highest first."""
-    cdef long long base, capacity, best, total, pairs_sum, wild_sum
-    cdef int pair_points[32]
-    cdef int npairs = 0, r, x, kk, used, n, pair_cap = t.cap(2)
-    n = rank_count[rank]
-    base = n * r_points[rank] + top_points
-    capacity = t.cap(n + 1)
-    for r in range(N_RANKS):
-        n = rank_count[r]
-        if r == rank or n < 2:
-            continue
-        if n >= 3:
-            base += n * r_points[r]
-            capacity += t.cap(n)
-        else:
-            x = npairs
-            while x > 0 and pair_points[x - 1] < 2 * r_points[r]:
-                pair_points[x] = pair_points[x - 1]
-                x -= 1
-            pair_points[x] = 2 * r_points[r]
-            npairs += 1
-    best = base
-    if pair_cap:
-        pairs_sum = 0
-        for kk in range(1, min(npairs, nwild) + 1):
-            pairs_sum += pair_points[kk - 1]
-            used = <int>min(<long long>nwild, capacity + kk * pair_cap)
-            wild_sum = 0
-            for x in range(used):
-                wild_sum += wild_values[x]
-            total = base + pairs_sum + wild_sum
-            if total > best:
-                best = total
-    used = <int>min(<long long>nwild, capacity)
-    wild_sum = 0
-    for x in range(used):
-        wild_sum += wild_values[x]
-    return base + wild_sum if base + wild_sum > best else best
-
-
-cdef long long _left_out_value(int *rank_count, int *wild_values, int nwild, int rank, int top_points, _Rules t,
-                               int *kind_type, int *kind_key, int a, int b):
-    """counts.most_meld_points of the hand without one card of kind ``a`` (and one of kind ``b`` unless -1): -1
-    when fewer than two natural cards of the top card's rank are left."""
-    cdef int counts[32]
-    cdef int values[MAX_HAND]
-    cdef int nv = 0, i, j, drop_a = -1, drop_b = -1, kind
-    memcpy(counts, rank_count, sizeof(counts))
-    for kind in (a, b):
-        if kind < 0:
-            continue
-        if kind_type[kind] == 0:
-            counts[kind_key[kind]] -= 1
-        elif kind_type[kind] == 1:
-            for j in range(nwild):  # the first wild card of this value not yet dropped
-                if wild_values[j] == kind_key[kind] and j != drop_a:
-                    if drop_a < 0:
-                        drop_a = j
-                    else:
-                        drop_b = j
-                    break
-    if counts[rank] < 2:
-        return -1
-    for i in range(nwild):
-        if i != drop_a and i != drop_b:
-            values[nv] = wild_values[i]
-            nv += 1
-    return _max_groups(counts, values, nv, rank, top_points, t)
-
-
 cdef object _decide(object hand, object melds, object score, object pile, object rules, object stock_empty):
-    """The verdict, or _PURE (the pure function answers the call), or _EXPLAIN (the explained path answers)."""
+    """The verdict, or _PURE (the pure function answers the call), or _EXPLAIN (the explained path answers): the
+    arguments read into counts here, the rule decided by the counting core (counts.flat_take_way)."""
     cdef int counts[NCARDS]
     cdef int hidx[MAX_HAND]
     cdef int rank_count[32]
     cdef int wild_values[MAX_HAND]
     cdef int overflow = 0
-    cdef long long s
+    cdef long long s, minimum = 0
     cdef Py_ssize_t nh, np, nm, ng, i, j
-    cdef int k, tk = -1, rank = -1, red_in_pile = 0
-    cdef bint wild_in_pile = False, red3_in_pile = False, black3_in_pile = False, frozen, mlist
+    cdef int k, x, tk = -1, rank = -1, red_in_pile = 0, pile_bits = 0, way
+    cdef bint mlist, unopened
     cdef int team = -1, team_n = 0, team_nat = 0, team_wild = 0, g_rank, g_wild, g_other, g_first
     cdef int canastas = 0, team_canasta = 0, g_canasta
+    cdef int nat_count = 0, first = -1, second = -1, wild_pick = -1, nwild = 0, others = 0
     cdef bint g_group
     cdef PyObject *g
     cdef PyObject *h = <PyObject *>hand
     cdef PyObject *p = <PyObject *>pile
     cdef PyObject *m = <PyObject *>melds
     cdef PyObject *team_group = NULL
-    cdef PyObject *top_card
+    cdef PyObject *top_card = NULL
     cdef _Rules t
 
     if type(rules) is not RuleSet:
@@ -379,31 +315,23 @@ cdef object _decide(object hand, object melds, object score, object pile, object
         return _PURE
     memset(counts, 0, sizeof(counts))
 
-    # the pile: its top card, what freezes it, the red threes under the top card
+    # the pile: its top card, what lies in it, its red threes
     for i in range(np):
         k = tk_index(PyTuple_GET_ITEM(p, i))
         if k < 0:
             return _PURE
         counts[k] += 1
         if c_wild[k]:
-            wild_in_pile = True
+            pile_bits |= P_WILD
         elif c_red3[k]:
-            red3_in_pile = True
+            pile_bits |= P_RED_THREE
             red_in_pile += 1
         elif c_black3[k]:
-            black3_in_pile = True
+            pile_bits |= P_BLACK_THREE
     if np:
         top_card = PyTuple_GET_ITEM(p, np - 1)
         tk = k
         rank = c_rank[tk]
-
-    # the hand (no red three: the pure path raises)
-    for i in range(nh):
-        k = tk_index(PyTuple_GET_ITEM(h, i))
-        if k < 0 or c_red3[k]:
-            return _PURE
-        counts[k] += 1
-        hidx[i] = k
 
     # the team's melds, and its group of the top card's rank (the first meld holding that rank and no other)
     nm = PyList_GET_SIZE(m) if mlist else PyTuple_GET_SIZE(m)
@@ -433,130 +361,73 @@ cdef object _decide(object hand, object melds, object score, object pile, object
                 g_group = False
             g_first = c_rank[k]
         # a canasta on the table (as going_out._table_info counts them: a legal group of seven or more)
-        g_canasta = (g_group and ng >= CANASTA_SIZE and ng - g_wild >= 2 and g_wild <= t.cap(ng - g_wild))
+        g_canasta = g_group and ng >= CANASTA_SIZE and flat_legal_group(ng - g_wild, g_wild, t.caps, t.ncaps)
         canastas += g_canasta
         if team < 0 and g_rank and not g_other:
             team, team_group, team_n, team_nat, team_wild, team_canasta = j, g, ng, g_rank, g_wild, g_canasta
 
-    # copies: no card more often than the decks hold (else the pure path names it)
-    for k in range(NCARDS):
-        if counts[k] > (t.jokers if c_joker[k] else t.decks):
-            return _PURE
-
-    # --- pile._fast_take ------------------------------------------------------------------------------------------
-    if np == 0:
-        return _EXPLAIN
-    top = <object>top_card
-    if c_wild[tk] or c_black3[tk] or c_red3[tk]:
-        return _no(hand, melds, score, pile, rules, stock_empty, top)
-    if t.one_card and stock_empty is False and nh == 1 and np == 1:
-        return _EXPLAIN
-    frozen = (t.always_frozen or nm == 0 or wild_in_pile or (t.red3_freezes and red3_in_pile)
-              or (t.black3_freezes and black3_in_pile))
-
-    # pile._take_options: the first way to meld the top card
-    cdef int nat_count = 0, first = -1, second = -1, wild_pick = -1
-    for i in range(nh):
-        k = hidx[i]
-        if c_rank[k] == rank:  # the top card is natural here: so is every card of its rank
-            nat_count += 1
-            if first < 0:
-                first = i
-            elif second < 0:
-                second = i
-        elif c_wild[k] and (wild_pick < 0 or c_wild_order[k] < c_wild_order[hidx[wild_pick]]):
-            wild_pick = i
-    cdef bint team_valid = False
-    if team >= 0:
-        team_valid = team_n >= 3 and team_nat >= 2 and team_wild <= t.cap(team_nat)
-    method = None
-    if nat_count >= 2:
-        if team < 0:
-            method, used, meld = "pair", tk_pair(PyTuple_GET_ITEM(h, first), PyTuple_GET_ITEM(h, second)), None
-        elif team_valid and team_wild <= t.cap(team_nat + 3):
-            method, used, meld = "pair", tk_pair(PyTuple_GET_ITEM(h, first), PyTuple_GET_ITEM(h, second)), None
-    if method is None and not frozen:
-        if team >= 0:
-            if not (not t.onto_canasta and team_valid and team_n >= 7) and team_valid and \
-                    team_wild <= t.cap(team_nat + 1):
-                method, used, meld = "lay-off", (), tk_grow(team_group, top_card, NULL, NULL)
-        elif t.natural_and_wild and nat_count and wild_pick >= 0 and t.cap(2) >= 1:
-            used = tk_pair(PyTuple_GET_ITEM(h, first), PyTuple_GET_ITEM(h, wild_pick))
-            meld = tk_grow(NULL, top_card, PyTuple_GET_ITEM(h, first), PyTuple_GET_ITEM(h, wild_pick))
-            method = "natural-and-wild"
-    if method is None:
-        return _no(hand, melds, score, pile, rules, stock_empty, top)
-
-    # the pile's cards under the top card that the player keeps (red threes are laid down)
-    cdef Py_ssize_t pile_kept = np - 1 - red_in_pile
-    cdef int nwild = 0, x, a, b, keep, nkinds = 0
-    cdef bint found
-    cdef long long minimum
-    cdef int kind_type[32]
-    cdef int kind_key[32]
-    cdef int kind_count[32]
-    if nm == 0:
-        # an unopened team: its best first meld (counts._groups_only_points of the natural and wild cards in hand, with
-        # the top card) must reach the minimum
+    # the hand (no red three: the pure path raises): the natural cards of the top card's rank, the cheapest wild
+    # card; for an unopened team also the hand by rank and its wild cards' values (highest first: insertion sort, a
+    # handful) and its black threes
+    unopened = nm == 0
+    if unopened:
         memset(rank_count, 0, sizeof(rank_count))
-        for i in range(nh):
-            k = hidx[i]
-            if c_natural[k]:
+    for i in range(nh):
+        k = tk_index(PyTuple_GET_ITEM(h, i))
+        if k < 0 or c_red3[k]:
+            return _PURE
+        counts[k] += 1
+        hidx[i] = k
+        if c_natural[k]:
+            if unopened:
                 rank_count[c_rank[k]] += 1
-            elif c_wild[k]:  # the values, highest first (insertion sort: a handful)
+            if c_rank[k] == rank:
+                nat_count += 1
+                if first < 0:
+                    first = i
+                elif second < 0:
+                    second = i
+        elif c_wild[k]:
+            if wild_pick < 0 or c_wild_order[k] < c_wild_order[hidx[wild_pick]]:
+                wild_pick = i
+            if unopened:
                 x = nwild
                 while x > 0 and wild_values[x - 1] < c_points[k]:
                     wild_values[x] = wild_values[x - 1]
                     x -= 1
                 wild_values[x] = c_points[k]
                 nwild += 1
+        else:
+            others += 1
+
+    # copies: no card more often than the decks hold (else the pure path names it)
+    for k in range(NCARDS):
+        if counts[k] > (t.jokers if c_joker[k] else t.decks):
+            return _PURE
+
+    # --- the counting core decides ----------------------------------------------------------------------------------
+    if unopened:
         minimum = t.minimum(s)
-        if _max_groups(rank_count, wild_values, nwild, rank, c_points[tk], t) < minimum:
-            return _no(hand, melds, score, pile, rules, stock_empty, top)
-        if pile_kept < 2:
-            # pile._finish_unopened: leave `keep` cards of the hand out of the opening (to discard one and keep
-            # one) and still reach the minimum; the cards count by kind (a natural rank, a wild card's value, a
-            # black three), so each choice of kinds is tried once
-            keep = <int>(2 - pile_kept)
-            for r in range(N_RANKS):
-                if rank_count[r] > 0:
-                    kind_type[nkinds], kind_key[nkinds], kind_count[nkinds] = 0, r, rank_count[r]
-                    nkinds += 1
-            for i in range(nwild):
-                if i == 0 or wild_values[i] != wild_values[i - 1]:
-                    kind_type[nkinds], kind_key[nkinds], kind_count[nkinds] = 1, wild_values[i], 0
-                    nkinds += 1
-                kind_count[nkinds - 1] += 1
-            x = 0
-            for i in range(nh):
-                if not c_natural[hidx[i]] and not c_wild[hidx[i]]:
-                    x += 1
-            if x:
-                kind_type[nkinds], kind_key[nkinds], kind_count[nkinds] = 2, 0, x
-                nkinds += 1
-            found = False
-            for a in range(nkinds):
-                for b in range(a if keep == 2 else -1, nkinds if keep == 2 else 0):
-                    if b == a and kind_count[a] < 2:
-                        continue
-                    if _left_out_value(rank_count, wild_values, nwild, rank, c_points[tk], t, kind_type, kind_key,
-                                       a, b) >= minimum:
-                        found = True
-                        break
-                if found:
-                    break
-            if not found:
-                return _EXPLAIN  # no such choice: only going out at once finishes the turn (a search)
-    elif nh - len(used) + pile_kept < 2:
-        # the turn may end only by going out with the card left (or none): sure when the team's melds after taking
-        # hold the canastas the rules ask for (discard the last card); else the explained path searches
-        if canastas - (team_canasta if method != "natural-and-wild" and team >= 0 else 0) + \
-                (1 if method != "natural-and-wild" and team >= 0 and
-                 team_n + (1 if method == "lay-off" else 3) >= CANASTA_SIZE else 0) < t.need:
-            return _EXPLAIN
-    if meld is None:  # the pair: a new meld, or the team's group grown
-        meld = tk_grow(team_group, top_card, PyTuple_GET_ITEM(<PyObject *>used, 0),
-                       PyTuple_GET_ITEM(<PyObject *>used, 1))
+    way = flat_take_way(np > 0 and (c_wild[tk] or c_black3[tk] or c_red3[tk]), <int>np, <int>nh, <int>nm,
+                        stock_empty is True, pile_bits, red_in_pile, nat_count, wild_pick >= 0, team >= 0, team_n,
+                        team_nat, team_wild, team_canasta, canastas, t.flags, <int>t.need, minimum, t.caps, t.ncaps,
+                        rank_count, N_RANKS, r_points, r_by_points, wild_values, nwild, others, rank,
+                        c_points[tk] if np else 0)
+    if way == W_EXPLAIN:
+        return _EXPLAIN
+    top = <object>top_card
+    if way == W_NO:
+        return _no(hand, melds, score, pile, rules, stock_empty, top)
+    if way == W_PAIR:
+        used = tk_pair(PyTuple_GET_ITEM(h, first), PyTuple_GET_ITEM(h, second))
+        meld = tk_grow(team_group, top_card, PyTuple_GET_ITEM(h, first), PyTuple_GET_ITEM(h, second))
+        method = "pair"
+    elif way == W_LAY_OFF:
+        used, meld, method = (), tk_grow(team_group, top_card, NULL, NULL), "lay-off"
+    else:
+        used = tk_pair(PyTuple_GET_ITEM(h, first), PyTuple_GET_ITEM(h, wild_pick))
+        meld = tk_grow(NULL, top_card, PyTuple_GET_ITEM(h, first), PyTuple_GET_ITEM(h, wild_pick))
+        method = "natural-and-wild"
     return tk_new6(TakeVerdict, True, LazyReasons(_reasons, hand, list(melds), score, pile, rules, stock_empty),
                    method, used, meld, top)
 
