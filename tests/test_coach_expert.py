@@ -142,8 +142,9 @@ def test_show_me_replays_the_turn_with_the_better_move():
     assert frames[1]["recent"][-1]["kind"] == d.best[0].kind
     assert "JK" not in [m["cards"] for m in frames[-1]["recent"] if m["kind"] == DISCARD]
     assert w.show_button.description == "Back to the game"
+    assert "a guess" in w.feedback.value
     w.show_button.click()
-    assert w.table.frames == [] and w.show_button.description == "Show me"
+    assert w.table.frames == [] and w.show_button.description == "Show me" and w.feedback.value == ""
 
 
 def test_show_me_without_a_costly_move_says_so():

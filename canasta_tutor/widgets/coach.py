@@ -188,7 +188,7 @@ class PlayAHand(widgets.VBox):
         move (the cards drawn in it are a guess, not the stock's); pressed again, back to the game."""
         hand = self.hand
         if self.replaying:
-            self.replaying = False
+            self._say("")
             self.update()
             return
         if hand is None or hand.show_me is None:
