@@ -185,3 +185,37 @@ def test_same_plan_sees_melds_in_another_order_as_the_same():
     assert not same_plan(obs, (discard,), (wild_discard(hand),))
     if len(melds) >= 2:
         assert not same_plan(obs, (melds[0], discard), (melds[1], discard))
+
+
+def test_the_search_scores_a_team_with_two_red_threes_alike():
+    """Classic hand 1: the opponents' red threes are 3♥ 3♦ 3♦. position_value counted them once per partner (3♦ four
+    times, an impossible sheet): every deal failed and the coach had no figure."""
+    from canasta_tutor.game import Game, apply, legal_actions
+
+    state = Game("classic").new_initial_state(1)
+    assert sorted(c.code for c in state.red_threes[1]) == ["3D", "3D", "3H"]
+    apply(state, legal_actions(state)[0])
+    estimates = ExpertBot(think=None, playouts=4, seed=0).evaluate(observation(state, 0))
+    assert max(e.deals for e in estimates) == 4
+
+
+def test_reading_the_same_observation_twice_keeps_what_the_seat_remembers():
+    """The coach reads the learner's observation at the draw and the hint button may read it again: a second
+    reading took the unchanged stock for three pile takes and forgot every card seen taken with the pile."""
+    from canasta_tutor.bots.expert import PileMemory
+    from canasta_tutor.game import Game, apply, legal_actions
+
+    club = ClubBot()
+    for seed in range(1, 30):
+        state, memory, rng = Game("classic").new_initial_state(seed), PileMemory(), random.Random(0)
+        while not state.is_terminal():
+            if state.current_player == 0 and state.phase == "draw":
+                obs = observation(state, 0)
+                memory.update(obs)
+                if memory.known:
+                    known = {q: list(cs) for q, cs in memory.known.items()}
+                    memory.update(obs)
+                    assert memory.known == known
+                    return
+            apply(state, club.choose(observation(state), legal_actions(state), rng)[0])
+    pytest.fail("seat 0 never remembered a card taken with the pile: the test says nothing")

@@ -93,8 +93,14 @@ class PileMemory:
         self.left: list | None = None
         self.table = None
         self.stock = self.reds = 0
+        self._seen = None
 
     def update(self, obs) -> None:
+        seen = (obs.hand_number, tuple(obs.pile), obs.stock_left, obs.table, obs.table_red_threes, obs.phase,
+                tuple(obs.hand_sizes))
+        if seen == self._seen:
+            return   # the same observation again: the stock has not gone down since, yet nobody took the pile
+        self._seen = seen
         if self.hand_number != obs.hand_number or self.left is None or self.table is None:
             if self.hand_number != obs.hand_number:
                 self.known = {}
