@@ -219,3 +219,31 @@ def test_reading_the_same_observation_twice_keeps_what_the_seat_remembers():
                     return
             apply(state, club.choose(observation(state), legal_actions(state), rng)[0])
     pytest.fail("seat 0 never remembered a card taken with the pile: the test says nothing")
+
+
+def test_a_pile_not_taken_is_told_with_the_pile_and_the_canasta_in_sight():
+    """The issue's sentence: "Taking the pile here was worth about 150 points more than drawing: it gives your
+    team 9 cards and a canasta in sight" (the meld named), said for a costly draw where the expert takes."""
+    from canasta_tutor.bots.review import Decision, say_decision
+    from canasta_tutor.game import TAKE_PILE, Game, apply, legal_actions
+
+    club, rng = ClubBot(), random.Random(0)
+    for seed in range(1, 40):
+        state = Game("classic").new_initial_state(seed)
+        while not state.is_terminal():
+            legal = legal_actions(state)
+            takes = [a for a in legal if a.kind == TAKE_PILE]
+            if takes and len(state.pile) >= 3:
+                obs = observation(state, state.current_player)
+                draw = next(a for a in legal if a.kind == "draw")
+                d = Decision(state, obs, (draw,), (takes[0],), 147.2, 20.0, 40, False)
+                said = say_decision(d)
+                assert said[0].startswith("Taking the pile here was worth about 150 points more than drawing: it "
+                                          f"gives your team {len(obs.pile)} cards"), said
+                top = obs.pile[-1]
+                if "canasta in sight" in said[0]:
+                    assert str(top) in said[0].split("canasta in sight")[1], said
+                assert say_decision(Decision(state, obs, (draw,), (takes[0],), THRESHOLD - 1, 5.0, 40, False)) == []
+                return
+            apply(state, club.choose(observation(state), legal, rng)[0])
+    pytest.fail("no pile of three cards or more could be taken: the test says nothing")
