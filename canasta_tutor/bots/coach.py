@@ -6,9 +6,12 @@ Pure Python (no Jupyter import): :mod:`canasta_tutor.widgets.coach` draws it and
   the bots play until it is the learner's turn, and takes the learner's moves: :meth:`CoachedHand.move` turns a
   button and the selected cards into the game's action, :meth:`CoachedHand.play` plays it. A move the rules do not
   allow raises :class:`~canasta_tutor.game.IllegalMove` with the engine's reasons and changes nothing.
-* Before each of the learner's actions the coach asks the strongest bot there is (:func:`coach_bot_name`:
-  ``club`` once it exists) what it would do in the same position; when the learner's turn is over, the
-  differences are explained in sentences (:attr:`CoachedHand.coach`).
+* The coach is the expert search bot (:data:`DEFAULT_COACH`): when the learner's turn is over, its search
+  (:mod:`.review`) compares each decision of the turn (draw or take, then the rest of the turn) with its own, on
+  the same deals, and says what a costly one cost in points and which card or meld mattered
+  (:attr:`CoachedHand.coach`); :meth:`CoachedHand.better_turn` is *Show me*, :meth:`CoachedHand.why` explains
+  another player's move. With ``coach="club"`` (or another bot) the coach is that bot's rules of thumb: before
+  each of the learner's actions it asks the bot what it would do, and explains the differences.
 * :meth:`CoachedHand.undo` takes back the learner's last turn and the bots' turns after it. Bots choose with a
   random generator seeded by the rules, the hand number and the number of actions played, so a replayed hand, or
   a turn played again the same way after an undo, meets the same answers from the bots.
