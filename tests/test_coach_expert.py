@@ -170,6 +170,8 @@ def test_why_explains_another_players_move_with_the_bots_words_and_the_experts_e
         assert e["text"].split(" “")[0] in box
         assert ("only move allowed" in box) or re.search(r"over \d+ guesses of the unseen cards", box), box
         choices += "only move allowed" not in box
+        if choices == 2:
+            break
     assert choices
     with pytest.raises(CoachError, match="not a move of another player"):
         w.hand.why(0)
