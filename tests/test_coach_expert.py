@@ -249,3 +249,20 @@ def test_a_pile_not_taken_is_told_with_the_pile_and_the_canasta_in_sight():
                 return
             apply(state, club.choose(observation(state), legal, rng)[0])
     pytest.fail("no pile of three cards or more could be taken: the test says nothing")
+
+
+def test_the_coachs_hint_leaves_what_it_remembers_of_the_learners_seat_as_it_was():
+    """The hint asks the expert's choice; the learner may then discard another card: the memory of the learner's
+    seat must follow what was played, not the hint (a noted discard that never happened)."""
+    hand = expert_hand()
+    for _ in range(40):
+        memory = hand.expert._memory.get(hand.seat)
+        before = None if memory is None else (list(memory.left or []), dict(memory.known), memory.stock)
+        action, why = hand.advice()
+        assert action in hand.legal() and why
+        if action.kind == DISCARD:
+            after = hand.expert._memory.get(hand.seat)
+            assert (None if after is None else (list(after.left or []), dict(after.known), after.stock)) == before
+            return
+        hand.play(action)
+    pytest.fail("the hint never discarded: the test says nothing")

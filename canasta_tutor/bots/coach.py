@@ -320,6 +320,9 @@ class CoachedHand:
         """What the coach would do now, and why: ``(action, sentence)`` (only on the learner's turn)."""
         if not self.your_turn:
             raise CoachError("it is not your turn: the coach has no advice to give now")
+        if self.expert is not None:
+            rng = random.Random(f"{self.rules.name}:{self.seed}:{len(self.state.history)}")
+            return self.expert.advise(self.observation(), legal_actions(self.state), rng)
         return self._choose(self.coach_bot, self.observation(), legal_actions(self.state))
 
     # --- playing ------------------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ is what the plan expected.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import threading
@@ -356,6 +357,15 @@ class ExpertBot:
         return None
 
     # --- the search -------------------------------------------------------------------------------------------
+    def advise(self, observation, legal, rng):
+        """What :meth:`choose` plays, and why, without remembering it (the coach's hint: the learner may play
+        another move, and the seat's memory must follow what was played)."""
+        memory, plans = copy.deepcopy(self._memory), dict(self._plans)
+        try:
+            return self.choose(observation, legal, rng)
+        finally:
+            self._memory, self._plans = memory, plans
+
     def see(self, observation, action=None) -> None:
         """Remember what the seat of ``observation`` sees (the cards taken with the pile), as :meth:`choose` does
         for its own seat; ``action``: the seat's move (a discard tops the pile). The coach calls it for the learner."""
