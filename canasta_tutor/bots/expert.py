@@ -359,12 +359,13 @@ class ExpertBot:
     # --- the search -------------------------------------------------------------------------------------------
     def advise(self, observation, legal, rng):
         """What :meth:`choose` plays, and why, without remembering it (the coach's hint: the learner may play
-        another move, and the seat's memory must follow what was played)."""
-        memory, plans = copy.deepcopy(self._memory), dict(self._plans)
+        another move, and the seat's memory must follow what was played). The turn's plan is kept: a learner who
+        follows the hints is given the plan's next steps, as the bot would play them."""
+        memory = copy.deepcopy(self._memory)
         try:
             return self.choose(observation, legal, rng)
         finally:
-            self._memory, self._plans = memory, plans
+            self._memory = memory
 
     def see(self, observation, action=None) -> None:
         """Remember what the seat of ``observation`` sees (the cards taken with the pile), as :meth:`choose` does
