@@ -284,6 +284,56 @@ def test_a_replay_steps_through_its_views(browser, table_server):  # noqa: F811
         context.close()
 
 
+def test_the_coach_states_its_figure_and_show_me_replays_the_better_turn(browser, table_server):  # noqa: F811
+    """Hand 3 of classic: the learner draws and throws the joker away; the expert coach says what that cost, in
+    points of its search, and Show me replays the turn with its melds; Why? explains a bot's move."""
+    context = new_context(browser, table_server)
+    try:
+        page = context.new_page()
+        open_lesson(page, table_server["url"])
+        choose_random_bots(page)
+        page.get_by_label("Hand number").fill("3")
+        page.get_by_role("button", name="Deal this hand").click()
+        page.locator(".ct-turn", has_text="Hand 3").wait_for()
+        page.get_by_role("button", name="Draw from the stock").click()
+        wait_moves_past(page, 0)
+        page.locator(".ctt-hand .ctt-card[data-code='JK']").first.click()
+        page.get_by_role("button", name="Discard the selected card").click()
+        coach = page.locator(".ct-coach")
+        coach.wait_for()
+        said = " ".join(coach.inner_text().split())
+        assert "I (the expert bot) would have played this turn differently" in said, said
+        assert re.search(r"was worth about \d+ points more than yours, discard Joker\.", said), said
+        page.locator(".ct-turn", has_text="Your turn.").wait_for()
+        # Show me: the table replays the better turn step by step, then comes back to the game
+        page.get_by_role("button", name="Show me").click()
+        step = page.locator(".ctt-step")
+        step.wait_for()
+        assert step.inner_text().startswith("Step 1 of ")
+        page.locator(".ctt-next").click()
+        page.wait_for_function("() => document.querySelector('.ctt-step').textContent.startsWith('Step 2')")
+        assert re.match(r"Step 2 of \d+: You meld ", step.inner_text()), step.inner_text()
+        assert page.locator(".ctt-moves").count() == 0   # nothing can be played in a replay
+        page.get_by_role("button", name="Back to the game").click()
+        page.locator(".ctt-moves").wait_for()
+        assert page.locator(".ctt-step").count() == 0
+        # Why? beside another player's move: the bot's words and the expert's estimate
+        why = page.get_by_role("button", name="Why did your partner do that?").last
+        why.click()
+        answer = page.locator(".ct-why")
+        answer.wait_for()
+        text = " ".join(answer.inner_text().split())
+        assert text.startswith("Your partner: ") and "“" in text, text
+        assert "only move allowed" in text or re.search(r"over \d+ guesses of the unseen cards", text), text
+        shot(page, "table-coach")
+        problems = axe_violations(page)
+        assert not problems, problems
+    finally:
+        context.close()
+    assert not context.outside, context.outside
+    assert "a page's message was dropped" not in table_server["log"].read_text(errors="replace")
+
+
 @pytest.fixture(scope="module")
 def class_server(tmp_path_factory):
     yield from run_server(tmp_path_factory.mktemp("tableclass"), ["index.ipynb", "10-play-a-hand.ipynb"], CLASS_HOST,

@@ -22,6 +22,15 @@ ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "lessons" / "10-play-a-hand.ipynb"
 
 
+@pytest.fixture(autouse=True)
+def _club_coach(monkeypatch):
+    """These tests are of the table, the buttons and the rules-of-thumb coach: the club bot coaches (the expert
+    coach, the default, has its own tests in test_coach_expert.py)."""
+    import canasta_tutor.bots.coach as coach
+
+    monkeypatch.setattr(coach, "DEFAULT_COACH", "club")
+
+
 def visible(page: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
 

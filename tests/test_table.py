@@ -28,6 +28,15 @@ from canasta_tutor.widgets.table_model import (
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(autouse=True)
+def _club_coach(monkeypatch):
+    """These tests are of the table, the buttons and the rules-of-thumb coach: the club bot coaches (the expert
+    coach, the default, has its own tests in test_coach_expert.py)."""
+    import canasta_tutor.bots.coach as coach
+
+    monkeypatch.setattr(coach, "DEFAULT_COACH", "club")
+
+
 def cards(text: str) -> tuple[Card, ...]:
     return parse_cards(text)
 

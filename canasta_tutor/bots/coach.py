@@ -6,9 +6,12 @@ Pure Python (no Jupyter import): :mod:`canasta_tutor.widgets.coach` draws it and
   the bots play until it is the learner's turn, and takes the learner's moves: :meth:`CoachedHand.move` turns a
   button and the selected cards into the game's action, :meth:`CoachedHand.play` plays it. A move the rules do not
   allow raises :class:`~canasta_tutor.game.IllegalMove` with the engine's reasons and changes nothing.
-* Before each of the learner's actions the coach asks the strongest bot there is (:func:`coach_bot_name`:
-  ``club`` once it exists) what it would do in the same position; when the learner's turn is over, the
-  differences are explained in sentences (:attr:`CoachedHand.coach`).
+* The coach is the expert search bot (:data:`DEFAULT_COACH`): when the learner's turn is over, its search
+  (:mod:`.review`) compares each decision of the turn (draw or take, then the rest of the turn) with its own, on
+  the same deals, and says what a costly one cost in points and which card or meld mattered
+  (:attr:`CoachedHand.coach`); :meth:`CoachedHand.better_turn` is *Show me*, :meth:`CoachedHand.why` explains
+  another player's move. With ``coach="club"`` (or another bot) the coach is that bot's rules of thumb: before
+  each of the learner's actions it asks the bot what it would do, and explains the differences.
 * :meth:`CoachedHand.undo` takes back the learner's last turn and the bots' turns after it. Bots choose with a
   random generator seeded by the rules, the hand number and the number of actions played, so a replayed hand, or
   a turn played again the same way after an undo, meets the same answers from the bots.
@@ -29,6 +32,7 @@ from dataclasses import dataclass
 
 from ..engine.cards import Card, format_cards, sort_key
 from ..engine.errors import CanastaError, clip_repr
+from ..engine.i18n import gettext as _
 from ..engine.melds import check_meld, is_meld
 from ..engine.numbers import count_of, is_whole_number, number_word
 from ..engine.rules import RuleSet, get_rules
@@ -49,7 +53,8 @@ from ..game import (
     legal_actions,
     observation,
 )
-from . import get_bot
+from . import bot_names, get_bot
+from .review import about, better_replay, review_decision, say_decision, say_handed_over
 
 #: The bots' levels a learner may choose for the other seats, weakest first; the coach is the strongest there is.
 LEVELS = ("random", "beginner", "club")
@@ -57,6 +62,11 @@ LEVELS = ("random", "beginner", "club")
 RULES_CHOICES = ("classic", "classic-2p", "samba")
 #: The hand numbers a learner may type.
 MAX_HAND_NUMBER = 999_999
+#: The coach: the expert search bot when it exists (:func:`coach_bot_name` otherwise); its think time a decision,
+#: in seconds (two decisions a turn: draw or take, then the rest of the turn), and its most deals a decision.
+DEFAULT_COACH = "expert"
+COACH_THINK = 0.4
+COACH_PLAYOUTS = 200
 #: What each kind of move is called on its button.
 KIND_LABELS = {DRAW: "Draw from the stock", TAKE_PILE: "Take the pile", MELD: "Meld the selected cards",
                LAY_OFF: "Add to a meld", SWAP: "Swap for the wild card", DISCARD: "Discard the selected card",
@@ -172,13 +182,15 @@ class Event:
     """One line of the hand's story: who (``player``; ``None`` for the table) and what, in a sentence.
 
     ``kind``: ``deal``, ``bot``, ``you``, ``coach``, ``undo`` or ``end``. A move's line carries the ``action``
-    and the mover's side's ``melds`` before it (so that a view can show the move where it happened)."""
+    and the mover's side's ``melds`` before it (so that a view can show the move where it happened); a bot's
+    move also what the bot ``saw`` (its observation: *Why did my partner do that?*)."""
 
     player: int | None
     text: str
     kind: str = "bot"
     action: Action | None = None
     melds: tuple = ()
+    saw: object = None
 
 
 def player_name(player: int, seat: int, players: int) -> str:
@@ -205,9 +217,13 @@ class CoachedHand:
     """One hand of ``rules`` (a preset name or ``RuleSet``), number ``seed``, the learner in ``seat``.
 
     ``level``: the bots at the other seats (one of :func:`available_levels`; default :func:`default_level`).
+    ``coach``: the coach's bot (default :data:`DEFAULT_COACH`, the expert, when it exists); with the expert,
+    ``think`` (seconds a decision, ``None``: exactly ``playouts`` deals) and ``playouts`` bound its search,
+    seeded by the hand number.
     """
 
-    def __init__(self, rules: str | RuleSet = "classic", seed: int = 1, *, level: str | None = None, seat: int = 0):
+    def __init__(self, rules: str | RuleSet = "classic", seed: int = 1, *, level: str | None = None, seat: int = 0,
+                 coach: str | None = None, think: float | None = COACH_THINK, playouts: int = COACH_PLAYOUTS):
         self.rules = get_rules(rules)
         levels = available_levels()
         if level is None:
@@ -222,8 +238,19 @@ class CoachedHand:
                              f"(0 to {self.game.num_players - 1})")
         self.seed, self.level, self.seat = seed, level, seat
         self.bot = get_bot(level)
-        self.coach_name = coach_bot_name()
-        self.coach_bot = get_bot(self.coach_name)
+        if coach is None:
+            coach = DEFAULT_COACH if DEFAULT_COACH in bot_names() else coach_bot_name()
+        self.coach_name = coach
+        self.expert = None
+        if coach == "expert":
+            from .expert import ExpertBot
+
+            self.expert = ExpertBot(think=think, playouts=playouts, seed=seed)
+            self.coach_bot = self.expert
+        else:
+            self.coach_bot = get_bot(coach)
+        self.reviews: list = []             # the expert's reviews of the learner's last finished turn's decisions
+        self._points: list[tuple] = []      # (state, the learner's plan) of each decision of the turn so far
         self.state = self.game.new_initial_state(seed)
         self.log: list[Event] = [Event(None, f"Hand {seed} is dealt: {self.rules.title}.", "deal")]
         self.coach: list[str] = []         # the coach's sentences about the learner's last finished turn
@@ -296,6 +323,9 @@ class CoachedHand:
         """What the coach would do now, and why: ``(action, sentence)`` (only on the learner's turn)."""
         if not self.your_turn:
             raise CoachError("it is not your turn: the coach has no advice to give now")
+        if self.expert is not None:
+            rng = random.Random(f"{self.rules.name}:{self.seed}:{len(self.state.history)}")
+            return self.expert.advise(self.observation(), legal_actions(self.state), rng)
         return self._choose(self.coach_bot, self.observation(), legal_actions(self.state))
 
     # --- playing ------------------------------------------------------------------------------------------------
@@ -313,7 +343,12 @@ class CoachedHand:
         if obs.phase == "draw":  # the first action of a turn: the state to come back to on undo
             self._turns.append((self.state.clone(), len(self.log)))
             self._notes = []
-        advice, why = self._choose(self.coach_bot, obs, legal)
+            self._points = []
+        if self.expert is not None:
+            self._note_decision(obs, legal, action)
+            advice = action
+        else:
+            advice, why = self._choose(self.coach_bot, obs, legal)
         self.state = after
         text = "You: " + _sentence(action.describe(obs.melds))
         if action.kind == DRAW:  # which cards came (a red three drawn is already on the table, and replaced)
@@ -331,11 +366,120 @@ class CoachedHand:
             after_turn = self._run_bots()
             self._end_turn(action, after_turn, at)
 
+    def _note_decision(self, obs, legal, action: Action) -> None:
+        """Keep the learner's decisions of this turn for the expert's review: the draw (when there was a choice),
+        then the rest of the turn as one plan from the meld phase's first position."""
+        if obs.phase == "draw":
+            self.expert.see(obs)
+            if len(legal) > 1:
+                self._points.append((self.state.clone(), [action]))
+            self._points.append((None, []))   # the meld phase's decision begins after this action
+            return
+        state, plan = self._points[-1] if self._points else (None, [])
+        if state is None:
+            state = self.state.clone()
+            self._points[-1:] = [(state, plan)]
+        plan.append(action)
+        if action.kind == DISCARD:
+            self.expert.see(obs, action)
+
+    def _review(self) -> list:
+        """The expert's review of each decision of the turn just finished (see :mod:`.review`)."""
+        return [review_decision(self.expert, state, plan) for state, plan in self._points if state is not None and
+                plan and len(legal_actions(state)) > 1]
+
+    def _end_turn_expert(self, last: Action, after, at: int) -> None:
+        """The expert coach's sentences about the turn just finished: the figure for a costly decision, praise only
+        for a turn it would have played itself and that did not hand the pile over, what happened when it did."""
+        self.reviews = self._review()
+        self._points = []
+        costly = [d for d in self.reviews if d.costly]
+        other = [d for d in self.reviews if not d.same]
+        handed = self._handed_over(last, after)
+        if costly:
+            self.coach = [_("I (the expert bot) would have played this turn differently:")]
+            for d in costly:
+                self.coach += say_decision(d)
+        elif other:
+            loss = max(d.loss for d in other)
+            self.coach = [_("I (the expert bot) would have played this turn a little differently, but on my "
+                            "estimate it makes little difference (about {points} points).").format(
+                                points=about(loss))]
+        elif handed:
+            self.coach = [_("I (the expert bot) would have played this turn the same way, but it did not work "
+                            "out:")]
+        else:
+            self.coach = [_("I (the expert bot) would have played this turn the same way. Well played!")]
+        self.coach += handed
+        self.log[at:at] = [Event(None, sentence, "coach") for sentence in self.coach]
+
+    def _handed_over(self, last: Action, after) -> list[str]:
+        """The sentences when the learner's discard ``last`` let the next player, an opponent, take the pile."""
+        if last.kind != DISCARD or not after:
+            return []
+        player, action, obs = after[0]
+        if action.kind != TAKE_PILE or self.state.team_of(player) == self.state.team_of(self.seat):
+            return []
+        own_turn = [a for p, a, _obs in after if p == player][1:]
+        went = self.state.went_out
+        went_out = went is not None and went[0] == player and len(own_turn) == len(after) - 1
+        meld_phase = [d for d in self.reviews if d.yours and d.yours[-1].kind == DISCARD]
+        return say_handed_over(self.name(player), last.cards[0], action, obs, went_out,
+                               meld_phase[-1] if meld_phase else None)
+
+    @property
+    def show_me(self):
+        """The costliest decision of the learner's last turn (a :class:`~.review.Decision`), or ``None``."""
+        costly = [d for d in self.reviews if d.costly]
+        return max(costly, key=lambda d: d.loss) if costly else None
+
+    def better_turn(self) -> tuple[object, list[Action]]:
+        """*Show me*: ``(state, actions)``: the costliest decision's position (the unseen cards a guess) and the
+        expert's better plan played from it to the end of the turn."""
+        d = self.show_me
+        if d is None:
+            raise CoachError(_("the coach has no better move to show for your last turn"))
+        return better_replay(d, self.seed)
+
+    def why(self, index: int) -> list[str]:
+        """*Why did my partner do that?*: for the log's bot move at ``index``, the bot's words and the expert's
+        estimate of its move against the best the search found (from the mover's seat, seeing what it saw)."""
+        if not 0 <= index < len(self.log) or self.log[index].saw is None:
+            raise CoachError(_("log line {index}: not a move of another player").format(index=index))
+        from .expert import ExpertBot
+        from .review import same_plan
+
+        e = self.log[index]
+        obs, action = e.saw, e.action
+        out = [e.text]
+        legal = legal_actions(_sampled(obs))
+        if len(legal) < 2:
+            return out + [_("It was the only move allowed.")]
+        expert = self.expert or ExpertBot(seed=self.seed)
+        estimates = expert.evaluate(obs, legal, also=[(action,)])
+        best = expert.pick(estimates)
+        mine = next(x for x in estimates if x.plan == (action,)) if (action,) in [x.plan for x in estimates] \
+            else None
+        if same_plan(obs, best.plan, (action,)) or (best.action == action):
+            out.append(_("My search agrees: over {deals} guesses of the unseen cards this move scores about "
+                         "{points:+.0f} points a hand for their side.").format(deals=best.deals, points=best.mean))
+        elif mine is not None:
+            loss, _margin, deals = expert.difference(best.plan, (action,))
+            out.append(_("My search would rather {better}: over {deals} guesses of the unseen cards it scores "
+                         "about {points} points more for their side.").format(
+                             better=best.action.describe(obs.melds, you=False)[:1].lower()
+                             + best.action.describe(obs.melds, you=False)[1:].rstrip("."),
+                             deals=deals, points=about(loss)))
+        return out
+
     def _end_turn(self, last: Action, after: list[tuple[int, Action, object]], at: int) -> None:
         """The coach's sentences about the turn that has just ended with ``last``, written once the bots have
         answered it (``after``: their moves up to the learner's next turn), into the log at ``at``. It praises
         only a turn it agrees with and that did not hand the pile over; when the next player took the pile the
         learner's discard left, it says so."""
+        if self.expert is not None:
+            self._end_turn_expert(last, after, at)
+            return
         who = f"I (the {self.coach_name} bot)"  # the coach speaks as its bot does: "I would have discarded 4♥"
         handed = _pile_handed_over(self, last, after)
         if self._notes:
@@ -368,7 +512,7 @@ class CoachedHand:
             text = f"{self.name(player)}: {move}"
             if reason:
                 text += f" {bot_words(move, reason)}"
-            self.log.append(Event(player, text, "bot", action, tuple(obs.melds)))
+            self.log.append(Event(player, text, "bot", action, tuple(obs.melds), obs))
         if self.over:
             self.log.append(Event(None, self._ending(), "end"))
         return moves
@@ -390,6 +534,8 @@ class CoachedHand:
         self.state = state
         del self.log[length:]
         self._notes = []
+        self._points = []
+        self.reviews = []
         self.coach = []
         self.log.append(Event(None, "You took back your last turn.", "undo"))
         return True
@@ -404,6 +550,12 @@ class CoachedHand:
 
     def describe_cards(self, cards) -> str:
         return format_cards(cards)
+
+
+def _sampled(obs):
+    from .determinize import sample_state
+
+    return sample_state(obs, random.Random(0))
 
 
 def _pile_handed_over(hand: CoachedHand, last: Action, after: list[tuple[int, Action, object]]) -> str:

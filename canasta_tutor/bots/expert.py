@@ -29,6 +29,7 @@ is what the plan expected.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import threading
@@ -93,8 +94,14 @@ class PileMemory:
         self.left: list | None = None
         self.table = None
         self.stock = self.reds = 0
+        self._seen = None
 
     def update(self, obs) -> None:
+        seen = (obs.hand_number, tuple(obs.pile), obs.stock_left, obs.table, obs.table_red_threes, obs.phase,
+                tuple(obs.hand_sizes))
+        if seen == self._seen:
+            return   # the same observation again: the stock has not gone down since, yet nobody took the pile
+        self._seen = seen
         if self.hand_number != obs.hand_number or self.left is None or self.table is None:
             if self.hand_number != obs.hand_number:
                 self.known = {}
@@ -176,9 +183,11 @@ def position_value(state, me: int) -> float:
     totals: dict[int, float] = {}
     for side in state.sides():
         t = state.team_of(side[0])
-        reds = [c for p in side for c in state.red_threes[game.team_of(p)]]
         if state.rules.lone_hand:
+            reds = [c for p in side for c in state.red_threes[game.team_of(p)]]
             reds = reds[: len(reds) // max(1, len(side))]
+        else:   # a team's red threes once, not once per partner (twice 3♦ 3♦ was an impossible sheet)
+            reds = [c for t in dict.fromkeys(game.team_of(p) for p in side) for c in state.red_threes[t]]
         totals[t] = state.side_sheet(side, reds).total
     others = [v for t, v in totals.items() if t != mine_side]
     value = totals.get(mine_side, 0) - (sum(others) / len(others) if others else 0)
@@ -348,9 +357,29 @@ class ExpertBot:
         return None
 
     # --- the search -------------------------------------------------------------------------------------------
-    def evaluate(self, observation, legal=None) -> list[Estimate]:
+    def advise(self, observation, legal, rng):
+        """What :meth:`choose` plays, and why, without remembering it (the coach's hint: the learner may play
+        another move, and the seat's memory must follow what was played). The turn's plan is kept: a learner who
+        follows the hints is given the plan's next steps, as the bot would play them."""
+        memory = copy.deepcopy(self._memory)
+        try:
+            return self.choose(observation, legal, rng)
+        finally:
+            self._memory = memory
+
+    def see(self, observation, action=None) -> None:
+        """Remember what the seat of ``observation`` sees (the cards taken with the pile), as :meth:`choose` does
+        for its own seat; ``action``: the seat's move (a discard tops the pile). The coach calls it for the learner."""
+        memory = self._memory.setdefault(observation.player, PileMemory())
+        memory.update(observation)
+        if action is not None:
+            memory.note(observation, action)
+
+    def evaluate(self, observation, legal=None, also=()) -> list[Estimate]:
         """Every plan the search tried for ``observation`` (the seat to move), best first: its first action, the
-        plan, the mean margin in points with its 95 % interval, and its gain on the club's plan (paired)."""
+        plan, the mean margin in points with its 95 % interval, and its gain on the club's plan (paired).
+        ``also``: more plans (tuples of actions, e.g. the learner's turn) searched on the same deals and never
+        dropped, so that :meth:`difference` compares them with the best."""
         self._stop.clear()
         obs = observation
         me = obs.player
@@ -363,6 +392,10 @@ class ExpertBot:
         if legal is None:
             legal = legal_actions(first)
         plans = turn_plans(first, me, self.club, legal)
+        for plan in also:
+            if tuple(plan) and tuple(plan) not in plans:
+                plans.append(tuple(plan))
+        kept = {0} | {plans.index(tuple(p)) for p in also if tuple(p)}
         values: list[list[float]] = [[] for _ in plans]
         alive = list(range(len(plans)))
         deals = 0
@@ -392,10 +425,10 @@ class ExpertBot:
             if deals == 1 and deadline is not None and time.perf_counter() > start + self.think / 2 and \
                     len(alive) > KEEP_WHEN_SLOW:
                 # slow playouts (big hands, a loaded machine): the club's plan and the best few of the first deal
-                rest = sorted(alive[1:], key=lambda i: -values[i][0])[:KEEP_WHEN_SLOW - 1]
-                alive = [alive[0]] + sorted(rest)
+                rest = sorted((i for i in alive if i not in kept), key=lambda i: -values[i][0])
+                alive = sorted(kept | set(rest[:max(0, KEEP_WHEN_SLOW - len(kept))]))
             if deals >= 6 and deals % 3 == 0:
-                alive = _eliminate(alive, values)
+                alive = _eliminate(alive, values, kept)
         ref = values[0]
         out = []
         for i, plan in enumerate(plans):
@@ -415,6 +448,22 @@ class ExpertBot:
         self.last_estimates = out
         self._values = (plans, values)
         return out
+
+    def difference(self, better, other) -> tuple[float, float, int]:
+        """Of the last :meth:`evaluate`: how many points plan ``better`` scored more than plan ``other`` on the
+        same deals (the paired mean), the 95 % half-width of that mean, and the number of deals compared."""
+        plans, values = self._values
+        a, b = values[plans.index(tuple(better))], values[plans.index(tuple(other))]
+        diffs = [x - y for x, y in zip(a, b)]
+        if not diffs:
+            return 0.0, float("inf"), 0
+        k = len(diffs)
+        return sum(diffs) / k, (1.96 * _sd(diffs) / math.sqrt(k) if k > 1 else float("inf")), k
+
+    def pick(self, estimates: list[Estimate]) -> Estimate:
+        """The plan the bot plays of the last :meth:`evaluate`'s ``estimates`` (the club's unless another beats it
+        on the same deals by more than its standard error and ``min_gain``)."""
+        return self._pick(estimates)
 
     def _pick(self, estimates: list[Estimate]) -> Estimate:
         plans, values = self._values
@@ -445,14 +494,14 @@ class ExpertBot:
                 f"than the club's move ({_lower(club_action.describe(obs.melds))[:-1]}).")
 
 
-def _eliminate(alive, values):
+def _eliminate(alive, values, kept=frozenset({0})):
     """Drop the plans whose paired difference with the best is below zero by more than 2.5 standard errors
-    (the club's plan, the first, stays)."""
+    (the club's plan, the first, and those ``kept`` stay)."""
     means = {i: sum(values[i]) / len(values[i]) for i in alive}
     top = max(alive, key=lambda i: means[i])
     keep = []
     for i in alive:
-        if i == top or i == 0:
+        if i == top or i == 0 or i in kept:
             keep.append(i)
             continue
         diffs = [a - b for a, b in zip(values[i], values[top])]

@@ -28,10 +28,11 @@ from ..bots.coach import (
 )
 from ..engine.cards import Card, format_cards
 from ..engine.errors import CanastaError
+from ..engine.i18n import gettext as _
 from ..engine.rules import PRESETS
 from ..game import DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE, IllegalMove
 from .table import CardTable
-from .table_model import announce, move_view, table_view
+from .table_model import announce, move_view, replay_views, table_view
 from .variants import short_title
 
 _BAD = "#b71c1c"
@@ -89,7 +90,13 @@ class PlayAHand(widgets.VBox):
         self.next_button.on_click(lambda _b: self.deal(self.number.value % MAX_HAND_NUMBER + 1))
         self.table = CardTable(layout=widgets.Layout(max_width="100%"))
         self.table.on_press(self.press)
+        self.table.on_why(self.why)
         self.coach_box = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        self.show_button = widgets.Button(description=_("Show me"), layout=widgets.Layout(width="auto"),
+                                          tooltip=_("the table replays your turn with the coach's better move"))
+        self.show_button.on_click(lambda _b: self.show_me())
+        self.why_box = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        self.replaying = False
         self.feedback = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.undo_button = widgets.Button(description="Undo my last turn", tooltip="take back your last turn",
                                           layout=widgets.Layout(width="auto"))
@@ -103,7 +110,8 @@ class PlayAHand(widgets.VBox):
             _box([self.rules_choice, self.level_choice]),
             # the buttons sit beside the number box, not beside its label (which goes above the box on a phone)
             _box([self.number, self.deal_button, self.next_button], align_items="flex-end"),
-            self.feedback, self.table, self.coach_box, _box([self.hint_button, self.undo_button]), self.sheet]
+            self.feedback, self.table, self.why_box, self.coach_box,
+            _box([self.show_button, self.hint_button, self.undo_button]), self.sheet]
         self.add_class("ct-coached-hand")
         self.hand: CoachedHand | None = None
         self.deal(seed)
@@ -175,6 +183,37 @@ class PlayAHand(widgets.VBox):
         text = f"The coach would {move[:1].lower()}{move[1:]}"
         self._say(_sentence(text) + (f" {bot_words(move, why)}" if why else ""))
 
+    def show_me(self) -> None:
+        """*Show me*: the table replays the learner's last turn from its costliest decision with the coach's better
+        move (the cards drawn in it are a guess, not the stock's); pressed again, back to the game."""
+        hand = self.hand
+        if self.replaying:
+            self._say("")
+            self.update()
+            return
+        if hand is None or hand.show_me is None:
+            self._say(_("The coach has no better move to show for your last turn."), error=True)
+            return
+        state, actions = hand.better_turn()
+        self.table.replay(replay_views(state, actions, hand.seat))
+        self.replaying = True
+        self.show_button.description = _("Back to the game")
+        self._say(_("The coach's better turn, step by step (the cards it draws are a guess, not the real "
+                    "stock's)."))
+
+    def why(self, index: int) -> None:
+        """*Why did my partner do that?*: the bot's words for the log's move at ``index`` and the expert's
+        estimate of it."""
+        try:
+            lines = self.hand.why(index)
+        except CanastaError as e:
+            self._say(str(e), error=True)
+            return
+        items = "".join(f"<li>{html.escape(t)}</li>" for t in lines[1:])
+        self.why_box.value = (f"<div class='ct-why' role='status' style='border-left:4px solid {_COACH};"
+                              f"padding:4px 10px'><b>{html.escape(lines[0])}</b>"
+                              f"{f'<ul style=margin:2px 0>{items}</ul>' if items else ''}</div>")
+
     def undo(self) -> None:
         if self.hand is not None and self.hand.undo():
             self._say("")
@@ -216,10 +255,15 @@ class PlayAHand(widgets.VBox):
         kinds = hand.legal_kinds()
         targets = [(i, f"{i + 1}: {format_cards(meld)}") for i, meld in hand.lay_off_targets()] \
             if LAY_OFF in kinds or SWAP in kinds else []
-        log = [(e.kind, e.text) for e in hand.log if e.kind != "coach"][-_LOG_LINES:]
+        log = [(e.kind, e.text, *self._why_button(i, e)) for i, e in enumerate(hand.log)
+               if e.kind != "coach"][-_LOG_LINES:]
+        self.replaying = False
+        self.why_box.value = ""
         self.table.show(view, moves=[(k, KIND_LABELS[k]) for k in kinds], defaults=default_moves(kinds),
                         targets=targets, log=log)
         self.undo_button.disabled = not hand.can_undo
+        self.show_button.description = _("Show me")
+        self.show_button.layout.display = None if hand.show_me is not None else "none"
         self.hint_button.disabled = not hand.your_turn
         if hand.coach:
             head, *rest = hand.coach
@@ -237,6 +281,14 @@ class PlayAHand(widgets.VBox):
             spoken.append("Your turn.")
         if spoken:
             self.table.announce(" ".join(spoken))
+
+    def _why_button(self, index: int, event) -> tuple:
+        """A bot's move has a *Why?* button: ``({"index", "label", "text"},)``; other lines none."""
+        if event.saw is None:
+            return ()
+        who = self.hand.name(event.player)
+        return ({"index": index, "text": _("Why?"),
+                 "label": _("Why did {who} do that?").format(who=who[:1].lower() + who[1:])},)
 
     def _spoken(self, events, obs) -> list[str]:
         """What the live region says for ``events``: each move as a sentence ("Left opponent takes the pile with

@@ -56,13 +56,16 @@ class CardTable(anywidget.AnyWidget):
     def __init__(self, **kwargs):
         super().__init__(faces=card_faces(), **kwargs)
         self._press_callbacks = []
+        self._why_callbacks = []
         self.on_msg(self._message)
 
     # --- Python's side ---------------------------------------------------------------------------------------
     def show(self, view: TableView, *, moves=(), defaults=(), targets=(), log=(), selected=()) -> None:
         """Show ``view``; ``moves``: ``(kind, label)`` for each move legal now; ``defaults``: the move Enter plays
         for each number of selected cards (0, 1, 2...; the last for more); ``targets``: ``(index, label)`` of the
-        melds a card may go onto; ``log``: ``(kind, text)`` lines. One update reaches the page."""
+        melds a card may go onto; ``log``: ``(kind, text)`` lines, or ``(kind, text, why)`` for a move with a *Why?*
+        button (``why``: ``{"index": ..., "label": ...}``, sent back in a ``why`` message). One update reaches the
+        page."""
         with self.hold_sync():
             self.frames = []
             self.frame = 0
@@ -71,7 +74,8 @@ class CardTable(anywidget.AnyWidget):
             self.targets = [{"index": i, "label": label} for i, label in targets]
             if self.target not in {i for i, _label in targets}:
                 self.target = targets[0][0] if targets else None
-            self.log = [{"kind": k, "text": t} for k, t in log]
+            self.log = [{"kind": line[0], "text": line[1], **({"why": line[2]} if len(line) > 2 else {})}
+                        for line in log]
             self.selected = [i for i in selected if 0 <= i < len(view.hand)]
             self.view = view.to_json()
 
@@ -95,6 +99,15 @@ class CardTable(anywidget.AnyWidget):
         target meld are set first)."""
         self._press_callbacks.append(callback)
 
+    def on_why(self, callback) -> None:
+        """Call ``callback(index)`` when a log line's *Why?* button is pressed (``index``: its ``why`` index)."""
+        self._why_callbacks.append(callback)
+
+    def ask_why(self, index: int) -> None:
+        """What pressing the *Why?* button of the log line with ``index`` does (a test's click)."""
+        for callback in self._why_callbacks:
+            callback(index)
+
     def press(self, kind: str) -> None:
         """What pressing the button of ``kind`` does (a test's click)."""
         for callback in self._press_callbacks:
@@ -106,6 +119,11 @@ class CardTable(anywidget.AnyWidget):
 
     # --- the page's messages -------------------------------------------------------------------------------------
     def _message(self, _widget, content, _buffers) -> None:
+        if isinstance(content, dict) and content.get("event") == "why":
+            index = content.get("index")
+            if isinstance(index, int) and index in {e["why"]["index"] for e in self.log if "why" in e}:
+                self.ask_why(index)
+            return
         if not isinstance(content, dict) or content.get("event") != "press":
             return
         kind = content.get("kind")

@@ -220,7 +220,11 @@ function render({ model, el }) {
   }
 
   function logEl() {
-    const items = (model.get("log") || []).map((e) => h("li", { class: `ct-event ct-event-${e.kind}` }, e.text));
+    const items = (model.get("log") || []).map((e) => h("li", { class: `ct-event ct-event-${e.kind}` }, e.text,
+      e.why ? [" ", h("button", { type: "button", class: "ctt-why", "data-index": e.why.index,
+                                  "aria-label": e.why.label, title: e.why.label,
+                                  onclick: () => model.send({ event: "why", index: e.why.index }) },
+                      e.why.text)] : null));
     const box = h("div", { class: "ctt-log ct-log", role: "log", "aria-live": "off", tabindex: "0",
                            "aria-label": "What happened" },
       h("div", { class: "ctt-h" }, "What happened"), h("ol", {}, items));
