@@ -11,6 +11,16 @@ QUOTE_LIMIT = 80
 MESSAGE_LIMIT = 300
 
 
+#: The current language's ``gettext`` and number grouping, which :mod:`canasta_tutor.engine.i18n` installs when it is
+#: loaded (:func:`install_language`): this module is below it (i18n's LanguageError is a CanastaError), so it never
+#: imports it; until then, English.
+_LANGUAGE = [lambda message: message, lambda n: f"{n:,}"]
+
+
+def install_language(gettext, grouped) -> None:
+    _LANGUAGE[:] = [gettext, grouped]
+
+
 def clip(text, limit: int = QUOTE_LIMIT) -> str:
     """``text`` (anything: ``str()`` is taken) cut to ``limit`` characters, marking the cut.
 
@@ -31,8 +41,7 @@ def clip_repr(value, limit: int = QUOTE_LIMIT) -> str:
     if isinstance(value, (str, bytes)) and len(value) > limit:
         value = value[:limit]
         return repr(value)[: limit - 1] + "…"
-    from .i18n import gettext  # here, not at the top: i18n imports this module (and numbers imports i18n)
-    from .numbers import grouped
+    gettext, grouped = _LANGUAGE
 
     if isinstance(value, (list, tuple, dict, set)) and len(value) > limit:
         return gettext("a {type} of {count} items").format(type=type(value).__name__, count=grouped(len(value)))
@@ -86,7 +95,7 @@ class PuzzleError(CanastaError):
         self.field = None if field is None else clip(field, 60)
         puzzle_id, field = self.puzzle_id, self.field
         self.detail = message = clip(message, MESSAGE_LIMIT)
-        from .i18n import gettext  # here, not at the top: i18n imports this module
+        gettext = _LANGUAGE[0]
 
         where = []
         if file:

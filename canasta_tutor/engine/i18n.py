@@ -29,6 +29,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+from . import errors as _errors
 from .errors import CanastaError
 
 #: Each language named in itself, in the order a menu shows them.
@@ -240,6 +241,17 @@ def count_of(n: int, noun: str = "card", lang: str | None = None) -> str:
     return pattern.format(number=number_word(n, lang))
 
 
+def grouped(n: int) -> str:
+    """``n`` in digits, its thousands marked as the current language writes them: ``'10,000'``, ``'10.000'`` (nl,
+    da), ``'10\xa0000'`` (af), by Babel's CLDR data."""
+    lang = get_language()
+    if lang == "en":
+        return f"{n:,}"
+    from babel.numbers import format_decimal
+
+    return format_decimal(n, locale=lang)
+
+
 # ---- numbers in words ---------------------------------------------------------------------------------------
 
 #: The largest number written in words: the tutor writes counts in words (cards, canastas, red threes), never
@@ -291,3 +303,6 @@ def number_word(n: int, lang: str | None = None) -> str:
         for wrong, right in _NUM2WORDS_FIXES.get(code, ()):
             words = re.sub(wrong, right, words)
     return words
+
+
+_errors.install_language(gettext, grouped)  # the errors' location words and quotes in the current language

@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from . import i18n
-from .i18n import NP_, gettext, pgettext
+from .i18n import NP_, gettext, grouped, pgettext  # noqa: F401 (grouped: numbers' home for callers)
 
 #: The numbers written in words (beyond the table: digits).
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -56,17 +56,6 @@ def number_word(n: int, zero: str = "no") -> str:
     if n == 0:
         return zero
     return NUMBER_WORDS[n] if 0 < n < len(NUMBER_WORDS) else str(n)
-
-
-def grouped(n: int) -> str:
-    """``n`` in digits, its thousands marked as the current language writes them: ``'10,000'``, ``'10.000'`` (nl,
-    da), ``'10\xa0000'`` (af), by Babel's CLDR data."""
-    lang = i18n.get_language()
-    if lang == "en":
-        return f"{n:,}"
-    from babel.numbers import format_decimal
-
-    return format_decimal(n, locale=lang)
 
 
 def count_of(n: int, singular: str, plural: str | None = None, *, zero: str = "no") -> str:
