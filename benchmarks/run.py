@@ -204,11 +204,13 @@ def reached_checks() -> dict:
 
     return {
         "check_go_out": lambda s: check_go_out(s.hand, s.melds, s.score, s.rules).ok,
-        "check_go_out, reasons read": lambda s: tuple(check_go_out(s.hand, s.melds, s.score, s.rules).reasons),
+        "check_go_out, reasons read": lambda s: [r.text for r in check_go_out(s.hand, s.melds, s.score,
+                                                                              s.rules).reasons],
         "check_take_pile": lambda s: check_take_pile(s.hand, s.melds, s.score, s.pile, s.rules).ok
         if s.pile else None,
-        "check_take_pile, reasons read": lambda s: tuple(check_take_pile(s.hand, s.melds, s.score, s.pile,
-                                                                         s.rules).reasons) if s.pile else None,
+        "check_take_pile, reasons read": lambda s: [r.text for r in check_take_pile(s.hand, s.melds, s.score, s.pile,
+                                                                                    s.rules).reasons]
+        if s.pile else None,
         "opening: max_meld_points": lambda s: max_meld_points(s.hand, s.rules),
         "opening with the pile's top card": lambda s: max_meld_points(s.hand, s.rules, top=top(s))
         if top(s) is not None else None,

@@ -139,16 +139,25 @@ def _split_chain(chain: list) -> list[tuple]:
 
 # --- going out ---------------------------------------------------------------------------------------------------
 
-def place_every_card(hand, groups: dict, sequences: list, base: int, rules, need: int, *, allow_discard=True):
+def place_every_card(hand, groups: dict, sequences: list, base: int, rules, need: int, *, allow_discard=True,
+                     minimum: int = 0):
     """May every card of ``hand`` be placed (with one last discard when ``allow_discard``) so that the team then
     holds ``need`` canastas? ``groups``: the team's groups on the table, rank order -> ``(index, natural cards,
     wild cards (the cards), size)``; ``sequences``: ``(index, suit, low, high)``; ``base``: canastas on the table.
+    ``minimum``: the card points the melded cards must reach (going out concealed under an opening minimum): every
+    card but the last discard is melded, so the hand's points less the discard's must reach it (a red three counts
+    nothing and is never in hand).
 
     Returns the parts of the way with the most canastas, ``(discard, lay_offs {index: cards}, new melds, swaps,
     canastas)``, when one reaches ``need``; ``None`` when none does (or no way places every card)."""
     cells = Cells.of(hand)
     if cells is None:
         return None
+    slack = -1   # the most points the last discard may be worth (-1: any)
+    if minimum:
+        slack = sum(c.points for c in hand) - minimum
+        if slack < 0:
+            return None
     extensions = _sequence_extensions(cells, sequences)
     # first without counting sambas (a run's length above three forgotten: far fewer states), then, when the
     # canastas fall short, counting them (each run's length up to seven)
@@ -157,7 +166,7 @@ def place_every_card(hand, groups: dict, sequences: list, base: int, rules, need
         for lay, used, sambas in extensions:
             rest = Cells({k: v[used.get(k, 0):] for k, v in cells.cells.items() if len(v) > used.get(k, 0)},
                          cells.wilds, cells.black)
-            found = _place(rest, groups, base + sambas, rules, allow_discard, exact)
+            found = _place(rest, groups, base + sambas, rules, allow_discard, exact, slack)
             placed = placed or found is not None
             if found is not None and found[-1] >= need:
                 discard, lay_offs, new, swaps, canastas = found
@@ -224,11 +233,16 @@ def _black_wild(b: int, rules) -> int | None:
     return None
 
 
-def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, exact: bool):
+def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, exact: bool, slack: int = -1):
     """:func:`place_every_card` once the table's sequences have taken their cards: the programme over the
-    ranks, then the way back through its choices."""
+    ranks, then the way back through its choices. ``slack`` (unless -1): the most points the last discard may be
+    worth (a wild card discarded is the cheapest one, the way back's last in sort order)."""
     sequences = rules.sequences
     n_wild = len(cells.wilds)
+    wild_discard, black_discard = allow_discard, allow_discard and bool(cells.black)
+    if slack >= 0 and allow_discard:
+        wild_discard = bool(cells.wilds) and min(c.points for c in cells.wilds) <= slack
+        black_discard = bool(cells.black) and cells.black[0].points <= slack
     swappable = sum(len(t[2]) for t in groups.values() if t[3] < CANASTA_SIZE) if rules.wild_swap else 0
     start = (tuple(() for _ in cells.suits), 0, 0)
     layers = []
@@ -245,6 +259,7 @@ def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, ex
         canon: dict = {}   # runs -> the same runs as the next rank can use them (None: a run cannot go on)
         group_choices: dict = {}   # cards to the rank's group -> its choices (the same for every state)
         ahead = _ahead(cells, order)
+        discard_here = allow_discard and (slack < 0 or _POINTS[order] <= slack)
         for key, (value, _prev, _how) in cur.items():
             runs, w_used, disc, g = key
             if runs in canon:
@@ -253,7 +268,7 @@ def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, ex
                 runs = canon[runs] = _canonical(runs, ahead, exact)
             if runs is None:
                 continue
-            for d in (_BOTH if allow_discard and not disc and g else _NONE):
+            for d in (_BOTH if discard_here and not disc and g else _NONE):
                 choices = group_choices.get(g - d)
                 if choices is None:
                     choices = group_choices[g - d] = _group_choices(g - d, table, rules)
@@ -276,7 +291,7 @@ def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, ex
         closed = _closing(runs, exact)
         if closed is None:
             continue
-        for b_disc, w_disc in _last_discards(disc, allow_discard, bool(cells.black)):
+        for b_disc, w_disc in _last_discards(disc, wild_discard, black_discard):
             bw = _black_wild(len(cells.black) - b_disc, rules)
             if bw is None or w_used + bw + w_disc != n_wild:
                 continue
@@ -285,7 +300,7 @@ def _place(cells: Cells, groups: dict, base: int, rules, allow_discard: bool, ex
                 best = (total, key, b_disc, w_disc, bw)
     if best is None:
         return None
-    return _way_back(cells, groups, layers, best, RUN_MAX if exact else RUN_MIN)
+    return _way_back(cells, groups, layers, best, RUN_MAX if exact else RUN_MIN, slack >= 0)
 
 
 def _ahead(cells: Cells, order: int) -> tuple:
@@ -364,17 +379,20 @@ def _choices_back(layers: list, key) -> list:
     return choices
 
 
-def _last_discards(disc: int, allow_discard: bool, has_black: bool):
-    """``(black threes discarded, wild cards discarded)`` the last discard may still be."""
+def _last_discards(disc: int, wild: bool, black: bool):
+    """``(black threes discarded, wild cards discarded)`` the last discard may still be (``wild``, ``black``: a
+    wild card, a black three may be the discard)."""
     yield 0, 0
-    if allow_discard and not disc:
-        yield 0, 1
-        if has_black:
+    if not disc:
+        if wild:
+            yield 0, 1
+        if black:
             yield 1, 0
 
 
-def _way_back(cells: Cells, groups: dict, layers: list, best, top: int):
-    """The plan of the best final state: the choices made at each rank, followed back, given cards."""
+def _way_back(cells: Cells, groups: dict, layers: list, best, top: int, cheapest: bool = False):
+    """The plan of the best final state: the choices made at each rank, followed back, given cards. ``cheapest``:
+    a wild card discarded is the one of fewest points (the melds must reach a minimum)."""
     total, key, b_disc, w_disc, bw = best
     choices = _choices_back(layers, key)
     open_runs: dict[str, list[list[Card]]] = {s: [] for s in cells.suits}
@@ -418,7 +436,10 @@ def _way_back(cells: Cells, groups: dict, layers: list, best, top: int):
         for r in runs:
             finished.extend(_split_chain(r))
     pool.sort(key=SORT_KEY)
-    if w_disc:
+    if w_disc and cheapest:
+        discard = min(pool, key=lambda c: c.points)
+        pool.remove(discard)
+    elif w_disc:
         discard = pool.pop()          # the last wild card in sort order
     black = list(cells.black)
     if b_disc:

@@ -423,17 +423,22 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
         counted = counted_go_out(hand, melds, rules, need, allow_discard)
     if counted is not None:
         return counted, []
-    return None, [Reason("no-placement", _("There is no way to meld or lay off every card of this hand (one may be "
-                                           "the last discard) that gives your team the canastas it needs."))]
+    return None, [no_placement()]
+
+
+def no_placement() -> Reason:
+    """The reason of a no the search could not explain within its budget (the counting core's answer)."""
+    return Reason("no-placement", _("There is no way to meld or lay off every card of this hand (one may be the last "
+                                    "discard) that gives your team the canastas it needs."))
 
 
 #: The search work a plan under sequences may take before the counting core's own plan is used instead.
 PLAN_SEARCH_LIMIT = 3000
 
 
-def counted_go_out(hand, melds, rules, need: int, allow_discard: bool = True) -> GoOutPlan | None:
+def counted_go_out(hand, melds, rules, need: int, allow_discard: bool = True, minimum: int = 0) -> GoOutPlan | None:
     """The counting core's way out (:func:`~canasta_tutor.engine.counts.place_every_card`) as a plan, or
-    ``None``."""
+    ``None``. ``minimum``: the points the melded cards must reach (going out concealed under an opening minimum)."""
     groups_at, sequences, base = _table_info(melds, rules)
     groups = {}
     for rank, idx in groups_at.items():
@@ -442,7 +447,8 @@ def counted_go_out(hand, melds, rules, need: int, allow_discard: bool = True) ->
         meld = melds[idx]
         wild = tuple(c for c in meld if c.is_wild)
         groups[SEQUENCE_ORDER[rank]] = (idx, len(meld) - len(wild), wild, len(meld))
-    parts = place_every_card(hand, groups, sequences, base, rules, need, allow_discard=allow_discard)
+    parts = place_every_card(hand, groups, sequences, base, rules, need, allow_discard=allow_discard,
+                             minimum=minimum)
     if parts is None:
         return None
     discard, lay_offs, new, swaps, canastas = parts

@@ -16,11 +16,11 @@ from functools import partial
 
 from . import speedups
 from .cards import Card
-from .go_out_search import GoOutPlan, counted_go_out, find_go_out
+from .go_out_search import GoOutPlan, counted_go_out, find_go_out, no_placement
 from .i18n import gettext as _
 from .i18n import ngettext
 from .numbers import join_words, number_word
-from .situation import Situation, ensure_hand_size, ensure_no_red_three_in_hand, takes_situation
+from .situation import SearchTooLarge, Situation, ensure_hand_size, ensure_no_red_three_in_hand, takes_situation
 from .verdict import LazyReasons, Reason, verdict_type
 
 
@@ -123,16 +123,15 @@ def check_go_out(situation: Situation) -> GoOutVerdict:
     minimum = 0
     if not melds and not rules.concealed_needs_no_minimum:
         minimum = rules.opening_minimum(score)
-    if minimum:   # going out concealed with an opening minimum: the explained search, which counts the points
-        return _explain_go_out(hand, melds, rules, need, minimum)
-    # The counting core decides (engine/counts.py: any hand a game reaches, by counting); the reasons and the plan
-    # are the explained path's, written when first read.
+    # The counting core decides (engine/counts.py: any hand a game reaches, by counting; going out concealed under
+    # an opening minimum too, counting the points); the reasons and the plan are the explained path's, written when
+    # first read.
     ensure_hand_size(rules, hand)
-    counted = counted_go_out(hand, melds, rules, need)
+    counted = counted_go_out(hand, melds, rules, need, minimum=minimum)
     if counted is None:
         return _GoOutVerdict_new(GoOutVerdict, (False, LazyReasons(_go_out_reasons, hand, melds, rules, need, minimum),
                                                 None))
-    plan = LazyPlan(_plan_of, hand, melds, rules, need, counted)
+    plan = LazyPlan(_plan_of, hand, melds, rules, need, counted, minimum)
     return _GoOutVerdict_new(GoOutVerdict, (True, LazyReasons(_lazy_yes_reasons, plan, melds, rules, need, minimum),
                                             plan))
 
@@ -141,20 +140,31 @@ _GoOutVerdict_new = tuple.__new__
 
 
 def _go_out_reasons(hand, melds, rules, need, minimum):
-    """The reasons of a no the counting core (or its compiled closed form) decided: the explained path's."""
-    return _explain_go_out(hand, melds, rules, need, minimum, known_no=True).reasons
+    """The reasons of a no the counting core (or its compiled closed form) decided: the explained path's (under an
+    opening minimum its search has no small budget: a hand too big for it gets the core's plain no)."""
+    try:
+        return _explain_go_out(hand, melds, rules, need, minimum, known_no=True).reasons
+    except SearchTooLarge:
+        return (_cannot_go_out(), no_placement())
+
+
+def _cannot_go_out() -> Reason:
+    return Reason("cannot-go-out", _("You cannot meld or lay off every card this turn, even with one final discard."))
 
 
 def _lazy_yes_reasons(plan: LazyPlan, melds, rules, need, minimum):
     return _yes_reasons(plan.get(), melds, rules, need, minimum)
 
 
-def _plan_of(hand, melds, rules, need, counted: GoOutPlan | None = None) -> GoOutPlan:
+def _plan_of(hand, melds, rules, need, counted: GoOutPlan | None = None, minimum: int = 0) -> GoOutPlan:
     """The plan of a way out the counting core found: the explained search's (the plan it has always shown), or,
     when that finds none within its budget, the core's own (``counted``, found again when not given)."""
-    plan = find_go_out(hand, melds, rules, need=need, counted=counted)[0]
+    try:
+        plan = find_go_out(hand, melds, rules, need=need, counted=counted, minimum=minimum)[0]
+    except SearchTooLarge:   # under a minimum the search has no small budget: the core's plan
+        plan = None
     if plan is None:
-        plan = counted if counted is not None else counted_go_out(hand, melds, rules, need)
+        plan = counted if counted is not None else counted_go_out(hand, melds, rules, need, minimum=minimum)
     return plan
 
 
@@ -166,9 +176,7 @@ def _explain_go_out(hand, melds, rules, need, minimum, *, known_no: bool = False
         return GoOutVerdict(True, _yes_reasons(plan, melds, rules, need, minimum), plan=plan)
     if problems and problems[0].code == "places-every-card":
         return GoOutVerdict(False, tuple(problems))
-    lead = Reason("cannot-go-out", _("You cannot meld or lay off every card this turn, even with one final "
-                                     "discard."))
-    return GoOutVerdict(False, (lead,) + tuple(problems))
+    return GoOutVerdict(False, (_cannot_go_out(),) + tuple(problems))
 
 
 def _yes_reasons(plan, melds, rules, need, minimum) -> tuple:
