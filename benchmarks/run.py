@@ -204,7 +204,8 @@ def reached_checks() -> dict:
 
     return {
         "check_go_out": lambda s: check_go_out(s.hand, s.melds, s.score, s.rules).ok,
-        "check_go_out, reasons read": lambda s: tuple(check_go_out(s.hand, s.melds, s.score, s.rules).reasons),
+        "check_go_out, reasons read": lambda s: [r.text for r in check_go_out(s.hand, s.melds, s.score,
+                                                                             s.rules).reasons],
         "check_take_pile": lambda s: check_take_pile(s.hand, s.melds, s.score, s.pile, s.rules).ok
         if s.pile else None,
         "check_take_pile, reasons read": lambda s: tuple(check_take_pile(s.hand, s.melds, s.score, s.pile,
