@@ -1,7 +1,8 @@
 """Going out: can a player meld or lay off every card in hand this turn?
 
 The answer is the counting core's (:func:`~canasta_tutor.engine.counts.place_every_card`); the reasons and the plan
-are written from the explained search of :mod:`~canasta_tutor.engine.go_out_search` when first read.
+are written when first read: from the explained search of :mod:`~canasta_tutor.engine.go_out_search`, except a no on
+a big hand under sequences, whose sentences come from the core's facts (:func:`_counted_no_reasons`).
 
 >>> v = check_go_out("KH KS 2C 9D", melds=["7H 7S 7D 7C 7H 7S 7D"])
 >>> v.ok, v.discard
