@@ -152,10 +152,7 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
                                tuple(c for c in meld if c.is_wild) if swap else ()))
     for rank, cards in by_rank.items():
         if len(cards) == 1:
-            lone = (_("{card} has no partner in your hand and your team has no meld of {ranks} to lay it off on (and "
-                      "it does not fit in a sequence).") if rules.sequences else
-                    _("{card} has no partner in your hand and your team has no meld of {ranks} to lay it off on."))
-            problems.append(Reason("lone-card", lone.format(card=cards[0], ranks=rank_plural(rank))))
+            problems.append(lone_card_reason(cards[0], rules))
         else:
             slots.append(_Slot(-1, rank, tuple(cards), 0, 0, 1 if len(cards) == 2 else 0,
                                rules.wild_capacity(len(cards)), 0))
@@ -172,6 +169,22 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
     return [], (slots, choice, canastas)
 
 
+def lone_card_reason(card: Card, rules) -> Reason:
+    """``lone-card``: ``card`` (a natural card) has no partner in hand and no meld of its rank to go on."""
+    lone = (_("{card} has no partner in your hand and your team has no meld of {ranks} to lay it off on (and "
+              "it does not fit in a sequence).") if rules.sequences else
+            _("{card} has no partner in your hand and your team has no meld of {ranks} to lay it off on."))
+    return Reason("lone-card", lone.format(card=card, ranks=rank_plural(card.rank)))
+
+
+def black_threes_problem(black: list[Card], rules) -> Reason:
+    """``black-threes``: these black threes make no meld when going out."""
+    text = (_("Black threes ({cards}) can only be melded three or four together, or two with a wild card, when "
+              "going out.") if rules.black_threes_with_wild else
+            _("Black threes ({cards}) can only be melded three or four together, when going out."))
+    return Reason("black-threes", text.format(cards=format_cards(black)))
+
+
 def _add_black_threes(black: list[Card], slots: list[_Slot], rules) -> Reason | None:
     """Add the slot of a meld of the hand's black threes, or say why they make none."""
     b = len(black)
@@ -180,10 +193,7 @@ def _add_black_threes(black: list[Card], slots: list[_Slot], rules) -> Reason | 
     elif b == 2 and rules.black_threes_with_wild:
         slots.append(_Slot(-1, "3", tuple(black), 0, 0, 1, 1, 0))
     else:
-        text = (_("Black threes ({cards}) can only be melded three or four together, or two with a wild card, when "
-                  "going out.") if rules.black_threes_with_wild else
-                _("Black threes ({cards}) can only be melded three or four together, when going out."))
-        return Reason("black-threes", text.format(cards=format_cards(black)))
+        return black_threes_problem(black, rules)
     return None
 
 

@@ -1,7 +1,8 @@
 """Going out: can a player meld or lay off every card in hand this turn?
 
 The answer is the counting core's (:func:`~canasta_tutor.engine.counts.place_every_card`); the reasons and the plan
-are written from the explained search of :mod:`~canasta_tutor.engine.go_out_search` when first read.
+are written when first read: from the explained search of :mod:`~canasta_tutor.engine.go_out_search`, except a no on
+a big hand under sequences, whose sentences come from the core's facts (:func:`_counted_no_reasons`).
 
 >>> v = check_go_out("KH KS 2C 9D", melds=["7H 7S 7D 7C 7H 7S 7D"])
 >>> v.ok, v.discard
@@ -15,8 +16,17 @@ from __future__ import annotations
 from functools import partial
 
 from . import speedups
-from .cards import Card
-from .go_out_search import GoOutPlan, counted_go_out, find_go_out, no_placement
+from .cards import SEQUENCE_ORDER, Card
+from .go_out_search import (
+    GoOutPlan,
+    _canastas_short,
+    _table_info,
+    black_threes_problem,
+    counted_go_out,
+    find_go_out,
+    lone_card_reason,
+    no_placement,
+)
 from .i18n import gettext as _
 from .i18n import ngettext
 from .numbers import join_words, number_word
@@ -140,8 +150,12 @@ _GoOutVerdict_new = tuple.__new__
 
 
 def _go_out_reasons(hand, melds, rules, need, minimum):
-    """The reasons of a no the counting core (or its compiled closed form) decided: the explained path's (under an
-    opening minimum its search has no small budget: a hand too big for it gets the core's plain no)."""
+    """The reasons of a no the counting core (or its compiled closed form) decided: the explained search's where it
+    is quick (rules without sequences, or a hand of at most :data:`SEARCH_REASONS_MAX` cards), else written from the
+    counting core's facts (:func:`_counted_no_reasons`: the same kinds of sentence, and codes). Under an opening
+    minimum the search has no small budget: a hand too big for it gets the core's plain no."""
+    if rules.sequences and len(hand) > SEARCH_REASONS_MAX and not minimum:
+        return _counted_no_reasons(hand, melds, rules, need)
     try:
         return _explain_go_out(hand, melds, rules, need, minimum, known_no=True).reasons
     except SearchTooLarge:
@@ -150,6 +164,88 @@ def _go_out_reasons(hand, melds, rules, need, minimum):
 
 def _cannot_go_out() -> Reason:
     return Reason("cannot-go-out", _("You cannot meld or lay off every card this turn, even with one final discard."))
+
+
+#: The largest hand under sequences whose no is explained by the arrangement search (its work grows with the ways to
+#: arrange a hand in runs: on samba's big hands bots reach it took up to 87 ms; the counting core's facts take a few).
+SEARCH_REASONS_MAX = 15
+
+
+def _counted_no_reasons(hand, melds, rules, need) -> tuple:
+    """Why the counting core said no, from its facts: every card placed but the canastas short (the core's way with
+    the most canastas, and how many), or the cards that certainly find no place (a natural card with no partner,
+    no meld of its rank and no run it could be in; black threes that make no meld), more than the one last discard
+    can take; else the plain fact that no way places every card."""
+    hand = list(hand)
+    melds = [tuple(m) for m in melds]
+    lead = Reason("cannot-go-out", _("You cannot meld or lay off every card this turn, even with one final "
+                                     "discard."))
+    # first the cards that certainly find no place (counted at once), then the core's placements
+    groups, sequences, _canastas = _table_info(melds, rules)
+    stuck = _placeless(hand, groups, sequences, rules.sequences)
+    why = [lone_card_reason(c, rules) for c in stuck]
+    black = [c for c in hand if c.is_black_three]
+    if black and not _black_meld(len(black), rules) and not _black_meld(len(black) - 1, rules):
+        return (lead, *why, black_threes_problem(black, rules))   # no meld even with one as the last discard
+    if black and not _black_meld(len(black), rules):   # one of them must be the last discard
+        why.append(black_threes_problem(black, rules))
+        stuck.append(black[0])
+    if len(stuck) >= 2:
+        return (lead, *why, Reason("one-discard", _("Only one of these cards can be your last discard.")))
+    if stuck:   # the one card with no place must be the last discard: are the others placed without it?
+        rest = list(hand)
+        rest.remove(stuck[0])
+        if counted_go_out(rest, melds, rules, 0, allow_discard=False) is None:
+            return (lead, *why, Reason("rest-no-placement", _("With it as your last discard, the other cards still "
+                                                              "cannot all be melded or laid off.")))
+    for k in range(need - 1, -1, -1):   # the most canastas a way placing every card gives (fewer than ``need``)
+        plan = counted_go_out(hand, melds, rules, k)
+        if plan is not None:
+            steps = plan.describe(melds)
+            if len(steps) == 1 and plan.discard is not None:
+                text = _("You could discard {card} as your last card, but you may not go out yet.").format(
+                    card=plan.discard)
+            else:
+                text = _("You could place every card ({steps}), but you may not go out yet.").format(
+                    steps=join_words(steps))
+            return (Reason("places-every-card", text), _canastas_short(k, need))
+    return (lead, Reason("no-placement", _("There is no way to meld or lay off every card of this hand (one may be "
+                                           "the last discard) that gives your team the canastas it needs.")))
+
+
+def _black_meld(b: int, rules) -> bool:
+    """Do ``b`` black threes make a meld when going out (none at all counts as one)?"""
+    return b in (0, 3, 4) or (b == 2 and rules.black_threes_with_wild)
+
+
+def _placeless(hand, groups: dict, sequences, runs: bool) -> list:
+    """The natural cards of ``hand`` that certainly find no place: the only one of their rank in hand, the team has
+    no meld of their rank, and no run of their suit could hold them (fewer than three cards of the suit in a row
+    around them in hand, and no team sequence of the suit they could reach)."""
+    ranks: dict = {}
+    have = set()
+    for c in hand:
+        if c.is_natural:
+            ranks[c.rank] = ranks.get(c.rank, 0) + 1
+            have.add((c.suit, SEQUENCE_ORDER[c.rank]))
+    out = []
+    for c in hand:
+        if not c.is_natural or ranks[c.rank] != 1 or c.rank in groups:
+            continue
+        if not runs:
+            out.append(c)
+            continue
+        o = SEQUENCE_ORDER[c.rank]
+        lo = hi = o
+        while (c.suit, lo - 1) in have:
+            lo -= 1
+        while (c.suit, hi + 1) in have:
+            hi += 1
+        if hi - lo + 1 >= 3 or any(suit == c.suit and (low == hi + 1 or high == lo - 1)
+                                   for _i, suit, low, high in sequences):
+            continue
+        out.append(c)
+    return out
 
 
 def _lazy_yes_reasons(plan: LazyPlan, melds, rules, need, minimum):
