@@ -132,7 +132,8 @@ def test_the_check_sees_english():
     """The check itself: an English heading and feedback are found (with the tags and cards left out)."""
     with use_language("en"):
         assert "your" in english_words(situation_html(SET[0]))
-    assert english_words("<b>✔ Right!</b> Yes, you may take the pile.") == ["may", "pile", "right", "take", "the", "yes", "you"]
+    said = english_words("<b>✔ Right!</b> Yes, you may take the pile.")
+    assert said == ["may", "pile", "right", "take", "the", "yes", "you"]
 
 
 def test_english_reads_as_before(store):
