@@ -128,6 +128,24 @@ def test_the_variants_table_holds_no_english(lang):
         assert "the" in english_words(presets_html(list(PRESETS)))
 
 
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_deck_picker_and_the_presets_picker_hold_no_english(lang):
+    from canasta_tutor.widgets.cardbuttons import DeckPicker
+    from canasta_tutor.widgets.lesson import PresetsTable
+
+    with use_language(lang):
+        box = widgets.Text(value="7H JK")
+        picker = DeckPicker(box, melds=True)
+        picker._show_chosen()
+        table = PresetsTable()
+        for tick in table.boxes.values():
+            tick.value = False
+    read = [*picker.deck.tooltips, *picker.chosen.tooltips, picker.chosen_label.value, picker.new_meld.description,
+            picker.new_meld.tooltip, picker.clear_button.description, picker.clear_button.tooltip,
+            table.children[0].value, table.table.value]
+    assert english_words("\n".join(read)) == [], (lang, english_words("\n".join(read)))
+
+
 def test_the_check_sees_english():
     """The check itself: an English heading and feedback are found (with the tags and cards left out)."""
     with use_language("en"):
