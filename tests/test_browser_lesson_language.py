@@ -44,3 +44,20 @@ def test_the_landing_page_in_dutch_shows_lesson_4_in_dutch_inside_itself(page, s
     # a reload keeps the language (it is in the address) and the lesson (the fragment)
     page.reload()
     page.locator(".ct-lesson h1", has_text="4. De aflegstapel pakken").wait_for()
+
+
+def test_a_learner_picks_nederlands_opens_lesson_4_answers_a_puzzle_and_reads_why_in_dutch(page, server):
+    page.goto(server + "/voila/render/index.ipynb")
+    page.locator(".ct-language-menu").get_by_role("link", name="Nederlands").click()
+    page.wait_for_url("**lang=nl*")
+    page.get_by_role("heading", name="Canasta leren").wait_for()
+    page.locator(".ct-lesson-app").wait_for(state="attached")
+    page.get_by_role("link", name="De aflegstapel pakken").click()
+    page.locator(".ct-lesson h1", has_text="4. De aflegstapel pakken").wait_for()
+    trainer = page.locator(".ct-lesson .ct-trainer").first
+    trainer.get_by_role("button", name="Volgende puzzel →").wait_for()
+    trainer.locator(".ct-answer-controls").get_by_role("button", name="Ja", exact=True).click()  # t-001: yes
+    feedback = trainer.locator(".ct-feedback")
+    feedback.get_by_text("Goed zo!").wait_for()
+    said = feedback.inner_text()
+    assert "Waarom" in said and "Right!" not in said and "Why" not in said, said

@@ -9,10 +9,14 @@ writes the box's text.
 
 from __future__ import annotations
 
+import html
+
 import ipywidgets as widgets
 
 from ..engine.cards import Card
 from ..engine.errors import CanastaError
+from ..engine.i18n import card_name, get_language
+from ..engine.i18n import gettext as _
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 SUITS = "SHDC"
@@ -22,7 +26,7 @@ SEPARATOR = "|"
 def card_button(card: Card, *, toggle: bool = False, width: str = "60px", height: str = "44px",
                 tooltip: str = "") -> widgets.Button | widgets.ToggleButton:
     cls = widgets.ToggleButton if toggle else widgets.Button
-    b = cls(description="Joker" if card.rank == "JK" else card.text, tooltip=tooltip or card.text,
+    b = cls(description=_("Joker") if card.rank == "JK" else card.text, tooltip=tooltip or card.text,
             layout=widgets.Layout(width=width, height=height))
     b.style.text_color = "#c62828" if card.is_red else ("#6a1b9a" if card.rank == "JK" else "#1b1b1b")
     b.style.font_weight = "bold"
@@ -35,6 +39,9 @@ def _label(code: str) -> str:
 
 
 def _name(code: str) -> str:
+    """A card in words for a tooltip: the language's own (``hartenvrouw``); English keeps digits ("7 of hearts")."""
+    if get_language() != "en":
+        return card_name(Card(code))
     if code == "JK":
         return "joker"
     card = Card(code)
@@ -62,18 +69,19 @@ class DeckPicker(widgets.VBox):
         self._on_pick = on_pick
         self._on_remove = on_remove
         self.deck = widgets.ToggleButtons(options=[(_label(c), c) for c in DECK], value=None,
-                                          tooltips=[f"add the {_name(c)}" for c in DECK],
+                                          tooltips=[_("add the {card}").format(card=_name(c)) for c in DECK],
                                           layout=widgets.Layout(width="100%"))
         self.deck.add_class("ct-deck")
         self.deck.observe(self._picked, "value")
         self.chosen = widgets.ToggleButtons(options=[], value=None, layout=widgets.Layout(width="100%"))
         self.chosen.add_class("ct-chosen")
         self.chosen.observe(self._removed, "value")
-        self.chosen_label = widgets.HTML("<small>Chosen (tap one to take it out):</small>")
-        self.new_meld = widgets.Button(description="| new meld", tooltip="start another meld",
+        chosen_text = html.escape(_("Chosen (tap one to take it out):"))
+        self.chosen_label = widgets.HTML(f"<small>{chosen_text}</small>")
+        self.new_meld = widgets.Button(description=_("| new meld"), tooltip=_("start another meld"),
                                        layout=widgets.Layout(width="auto"))
         self.new_meld.on_click(lambda _b: self.add(SEPARATOR))
-        self.clear_button = widgets.Button(description="Clear", tooltip="take every card out",
+        self.clear_button = widgets.Button(description=_("Clear"), tooltip=_("take every card out"),
                                            layout=widgets.Layout(width="auto"))
         self.clear_button.on_click(lambda _b: self.clear())
         tools = [self.new_meld] if melds else []
@@ -150,7 +158,7 @@ class DeckPicker(widgets.VBox):
         with self.chosen.hold_trait_notifications():
             self.chosen.options = options
             self.chosen.value = None
-        self.chosen.tooltips = [f"take {label} out" for label, _i in options]
+        self.chosen.tooltips = [_("take {card} out").format(card=label) for label, _i in options]
         self.chosen_label.layout.display = "" if tokens else "none"
 
 
@@ -165,10 +173,10 @@ class CardInputs(widgets.VBox):
         super().__init__(**kwargs)
         self._boxes = {name: (box, melds) for name, box, melds in boxes}
         self.pickers: dict[str, DeckPicker] = {}
-        self.switch = widgets.ToggleButton(value=False, description="Pick cards by tapping",
-                                           tooltip="show a deck: tap cards to put them in a box",
+        self.switch = widgets.ToggleButton(value=False, description=_("Pick cards by tapping"),
+                                           tooltip=_("show a deck: tap cards to put them in a box"),
                                            layout=widgets.Layout(width="auto", align_self="flex-start"))
-        self.target = widgets.ToggleButtons(options=list(self._boxes), description="Cards go to:",
+        self.target = widgets.ToggleButtons(options=list(self._boxes), description=_("Cards go to:"),
                                             style={"description_width": "initial"}, layout=widgets.Layout(width="100%"))
         self.target.add_class("ct-target")
         self.area = widgets.VBox()
@@ -187,7 +195,7 @@ class CardInputs(widgets.VBox):
         return self.pickers[name]
 
     def _show(self) -> None:
-        self.switch.description = "Hide the deck" if self.switch.value else "Pick cards by tapping"
+        self.switch.description = _("Hide the deck") if self.switch.value else _("Pick cards by tapping")
         if not self.switch.value:
             self.area.children = []
             return

@@ -23,6 +23,7 @@ import ipywidgets as widgets
 from ..classroom.lesson_text import LessonTextError, translated_string
 from ..engine.errors import CanastaError, PuzzleError
 from ..engine.i18n import get_language
+from ..engine.i18n import gettext as _
 from ..engine.rules import CLASSIC, PRESETS
 from ..puzzles.format import Puzzle, puzzle_from_mapping
 from ..puzzles.kinds import KINDS, get_kind
@@ -160,7 +161,8 @@ class PresetsTable(widgets.VBox):
         self.table = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.sources = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         pick = widgets.HBox(list(self.boxes.values()), layout=widgets.Layout(flex_flow="row wrap", max_width="100%"))
-        self.children = [widgets.HTML("<b>Rule sets to compare:</b>"), pick, self.table, self.sources]
+        compare = _("Rule sets to compare:")
+        self.children = [widgets.HTML(f"<b>{html.escape(compare)}</b>"), pick, self.table, self.sources]
         self.update()
 
     @property
@@ -170,7 +172,8 @@ class PresetsTable(widgets.VBox):
     def update(self) -> None:
         chosen = self.chosen
         if not chosen:
-            self.table.value = "<i>Tick at least one rule set.</i>"
+            tick = html.escape(_("Tick at least one rule set."))
+            self.table.value = f"<i>{tick}</i>"
             self.sources.value = ""
             return
         self.table.value = presets_html(chosen)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import html
 
 from ..engine.cards import Card, parse_cards
+from ..engine.i18n import N_, pgettext
+from ..engine.i18n import gettext as _
 from ..engine.melds import MIXED, NATURAL, SAMBA, as_cards, check_meld
 from ..puzzles.kinds import KINDS, get_kind
 
@@ -48,10 +50,13 @@ def verdict_tone(ok: bool, kind: str | None = None) -> str:
     return yes if ok else no
 
 
-def verdict_html(verdict, *, yes: str = "Yes", no: str = "No", kind: str | None = None, inline: bool = False) -> str:
+def verdict_html(verdict, *, yes: str | None = None, no: str | None = None, kind: str | None = None,
+                 inline: bool = False) -> str:
     """A verdict's headline in its tone (colour and symbol), then its reasons (a list, or one line if ``inline``)."""
     tone = verdict_tone(bool(verdict), kind)
     colour, symbol = TONES[tone]
+    yes = _("Yes") if yes is None else yes
+    no = _("No") if no is None else no
     head = f"{symbol} {yes if verdict else no}".strip()
     if inline:
         reasons = " ".join(html.escape(r.text) for r in verdict.reasons)
@@ -81,9 +86,10 @@ def card_html(card: Card | str, *, size: str = "normal", highlight: bool = False
             f"style=\"{_CARD.format(w=w, h=h, bg=bg, fg=fg, fs=fs)}\">{face}</span>")
 
 
-def cards_html(cards, *, size: str = "normal", empty: str = "no cards") -> str:
+def cards_html(cards, *, size: str = "normal", empty: str | None = None) -> str:
     cards = as_cards(cards) if not isinstance(cards, str) else parse_cards(cards)
     if not cards:
+        empty = _("no cards") if empty is None else empty
         return f"<span style='color:#595959;font-style:italic'>{html.escape(empty)}</span>"
     return "<span style='white-space:normal'>" + "".join(card_html(c, size=size) for c in cards) + "</span>"
 
@@ -98,48 +104,56 @@ def pile_html(pile, *, frozen: bool | None = None, size: str = "normal") -> str:
     """The discard pile, bottom to top; the top card is raised; a frozen pile carries a marker."""
     pile = as_cards(pile) if not isinstance(pile, str) else parse_cards(pile)
     if not pile:
-        body = "<span style='color:#595959;font-style:italic'>the pile is empty</span>"
+        empty = html.escape(_("the pile is empty"))
+        body = f"<span style='color:#595959;font-style:italic'>{empty}</span>"
     else:
         under = "".join(card_html(c, size="small") for c in pile[:-1])
-        top = card_html(pile[-1], size=size, highlight=True, title=f"top card: {pile[-1].text}")
+        top = card_html(pile[-1], size=size, highlight=True, title=_("top card: {card}").format(card=pile[-1].text))
         body = (f"<span style='opacity:0.85'>{under}</span>" if under else "") + \
                f"<span style='margin-left:6px'>{top}</span>"
     marker = ""
     if frozen is not None:
         tone = verdict_tone(frozen, "freeze")
-        marker = badge(f"{TONES[tone][1]} frozen for your team" if frozen else f"{TONES[tone][1]} not frozen",
-                       tone_colour(tone))
-    return f"<div class='ct-pile'><b>Discard pile</b> <small>(bottom → top)</small>{marker}<br>{body}</div>"
+        marker = badge(_("{symbol} frozen for your team").format(symbol=TONES[tone][1]) if frozen else
+                       _("{symbol} not frozen").format(symbol=TONES[tone][1]), tone_colour(tone))
+    heading = _("<b>Discard pile</b> <small>(bottom → top)</small>")
+    return f"<div class='ct-pile'>{heading}{marker}<br>{body}</div>"
 
 
-def melds_html(melds, rules, *, title: str = "Your team's melds") -> str:
+def melds_html(melds, rules, *, title: str | None = None) -> str:
     """The team's melds, one row each, canastas marked."""
+    title = _("Your team's melds") if title is None else title
     rows = []
     for meld in melds:
         meld = as_cards(meld)
         v = check_meld(meld, rules, going_out=True)
         mark = ""
         if v.canasta == NATURAL:
-            mark = badge(f"{NATURAL} canasta", RED)
+            mark = badge(pgettext("term", "natural canasta"), RED)
         elif v.canasta == MIXED:
-            mark = badge(f"{MIXED} canasta", BLACK)
+            mark = badge(pgettext("term", "mixed canasta"), BLACK)
         elif v.canasta == SAMBA:
-            mark = badge(SAMBA, "#a84300")
+            mark = badge(pgettext("canasta", "samba"), "#a84300")
         rows.append(f"<div class='ct-meld'>{cards_html(meld, size='small')}{mark}</div>")
     if not rows:
-        rows.append("<div style='color:#595959;font-style:italic'>none yet: your team has not melded</div>")
+        none_yet = html.escape(_("none yet: your team has not melded"))
+        rows.append(f"<div style='color:#595959;font-style:italic'>{none_yet}</div>")
     return f"<div class='ct-melds'><b>{html.escape(title)}</b>{''.join(rows)}</div>"
+
+
+_CARD_TITLES = {"cards": N_("Cards"), "hand": N_("Your hand"), "red_threes": N_("Red threes")}
 
 
 def _section_cards(s, rules, field, label, show):
     size = "large" if field == "cards" else "small" if field == "red_threes" else "normal"
-    title = label or {"cards": "Cards", "hand": "Your hand", "red_threes": "Red threes"}.get(field, field)
-    empty = "none" if field == "red_threes" else "no cards"
+    title = _(label) if label else _(_CARD_TITLES[field]) if field in _CARD_TITLES else field
+    empty = _("none") if field == "red_threes" else _("no cards")
     return f"<div><b>{html.escape(title)}</b><br>{cards_html(s.get(field, ()), size=size, empty=empty)}</div>"
 
 
 def _section_melds(s, rules, field, label, show):
-    title = label or ("The other team's melds" if field == "opponents_melds" else "Your team's melds")
+    title = _(label) if label else (_("The other team's melds") if field == "opponents_melds"
+                                    else _("Your team's melds"))
     return melds_html(s.get(field, []), rules, title=title)
 
 
@@ -155,11 +169,14 @@ def _section_hands(s, rules, field, label, show):
     sheet that lists no hand still says that no card is left."""
     hands = s.get("hands", [])
     if not any(hands) and len(hands) < 2:
-        return f"<div><b>Cards left in your team's hands</b><br>{cards_html((), size='small', empty='none')}</div>"
+        title = _("Cards left in your team's hands")
+        none = _("none")
+        return f"<div><b>{html.escape(title, quote=False)}</b><br>{cards_html((), size='small', empty=none)}</div>"
     out = []
     for i, hand in enumerate(hands, 1):
-        title = "Cards left in your hand" if i == 1 else "Cards left in your partner's hand"
-        out.append(f"<div><b>{title}</b><br>{cards_html(hand, size='small', empty='none')}</div>")
+        title = _("Cards left in your hand") if i == 1 else _("Cards left in your partner's hand")
+        cards = cards_html(hand, size="small", empty=_("none"))
+        out.append(f"<div><b>{html.escape(title, quote=False)}</b><br>{cards}</div>")
     return "".join(out)
 
 
@@ -167,30 +184,30 @@ def _section_went_out(s, rules, field, label, show):
     from ..engine.scoring import parse_went_out
 
     went = parse_went_out(s.get("went_out", False))
-    return ("Your team went out concealed." if went == "concealed" else
-            "Your team went out." if went else "Your team did not go out.")
+    return (_("Your team went out concealed.") if went == "concealed" else
+            _("Your team went out.") if went else _("Your team did not go out."))
 
 
 def _section_score(s, rules, field, label, show):
     score = s.get("score", 0)
-    title = html.escape(label) if label else "Your team's score"
+    title = html.escape(_(label)) if label else html.escape(_("Your team's score"), quote=False)
     line = f"<b>{title}</b>: {score}"
     # the opening minimum matters only to a team that has not melded yet
     if "minimum" in show and not any(as_cards(m) for m in s.get("melds", [])):
-        line += f" &nbsp; <b>opening minimum</b>: {rules.opening_minimum(score)}"
+        line += f" &nbsp; <b>{html.escape(pgettext('term', 'opening minimum'))}</b>: {rules.opening_minimum(score)}"
     return line
 
 
 def _section_flag(text):
     def draw(s, rules, field, label, show):
-        return html.escape(label or text) if s.get(field) else ""
+        return html.escape(_(label or text)) if s.get(field) else ""
     return draw
 
 
 def _section_count(text):
     def draw(s, rules, field, label, show):
         value = s.get(field)
-        return "" if value is None else f"<b>{html.escape(label or text)}</b>: {html.escape(str(value))}"
+        return "" if value is None else f"<b>{html.escape(_(label or text))}</b>: {html.escape(str(value))}"
     return draw
 
 
@@ -199,9 +216,9 @@ SECTIONS = {
     "cards": _section_cards, "hand": _section_cards, "red_threes": _section_cards,
     "melds": _section_melds, "opponents_melds": _section_melds,
     "pile": _section_pile, "hands": _section_hands, "went_out": _section_went_out, "score": _section_score,
-    "going_out": _section_flag("You are going out this turn."),
-    "stock_empty": _section_flag("The stock is empty."),
-    "concealed_canastas": _section_count("Canastas melded concealed"),
+    "going_out": _section_flag(N_("You are going out this turn.")),
+    "stock_empty": _section_flag(N_("The stock is empty.")),
+    "concealed_canastas": _section_count(N_("Canastas melded concealed")),
 }
 
 
@@ -215,7 +232,8 @@ def situation_html(puzzle, *, show_frozen: bool = True, show_minimum: bool = Tru
     show = {name for name, on in (("frozen", show_frozen), ("minimum", show_minimum)) if on}
     if answering:
         show -= set(kind.hides)
-    parts = [f"<div style='color:#555;font-size:12px'>Rules: {html.escape(rules.title)}</div>"]
+    said = _("Rules: {title}").format(title=html.escape(rules.display_title))
+    parts = [f"<div style='color:#555;font-size:12px'>{said}</div>"]
     for field in kind.layout:
         draw = SECTIONS.get(field, _section_count(field))
         part = draw(s, rules, field, kind.labels.get(field, ""), show)

@@ -26,6 +26,8 @@ import ipywidgets as widgets
 
 from ..classroom.progress import Attempt, ProgressStore
 from ..engine.errors import CanastaError
+from ..engine.i18n import N_, ngettext
+from ..engine.i18n import gettext as _
 from ..puzzles.format import Puzzle, PuzzleSet, load_puzzle_set, puzzle_files
 from ..puzzles.kinds import get_kind
 from ..puzzles.practice import Practice, set_of, topic_of
@@ -43,12 +45,12 @@ _NEUTRAL = tone_colour(NEUTRAL)
 
 
 #: where an answer that could not be saved waits, in the learner's words (see Trainer.save_pending)
-KEPT = {"disk": " It is kept on the server and will be saved as soon as the database is back.",
-        "page": " It is kept in this page and in this browser (which sends it again when the page reconnects), and "
-                "will be saved with your next answer.",
-        "memory": " The server could not keep it on its disk either (is the disk full?): it is kept only in this page "
-                  "and in this browser, which sends it again when the page reconnects. Keep using this browser until "
-                  "your teacher says the database is back."}
+KEPT = {"disk": N_("It is kept on the server and will be saved as soon as the database is back."),
+        "page": N_("It is kept in this page and in this browser (which sends it again when the page reconnects), and "
+                "will be saved with your next answer."),
+        "memory": N_("The server could not keep it on its disk either (is the disk full?): it is kept only in this "
+                  "page and in this browser, which sends it again when the page reconnects. Keep using this browser "
+                  "until your teacher says the database is back.")}
 
 
 def default_puzzle_dir() -> Path:
@@ -122,14 +124,14 @@ class Trainer(widgets.VBox):
 
     def __init__(self, source=None, *, kind=None, ids=None, learner: str | None = None, store=None,
                  topics=None, difficulties=None, missed_only: bool = False, endless: bool = True,
-                 title: str = "Canasta puzzles", seed: int | str = 0, resume: bool = True,
+                 title: str | None = None, seed: int | str = 0, resume: bool = True,
                  ask_name: bool = True, **kwargs):
         super().__init__(**kwargs)
         if learner is None:  # the signed-in learner, when the web app signed one in: no name to type
             learner, ask_name = signed_in(learner="learner", ask_name=ask_name)
         self.learner = (learner or "learner").strip() or "learner"
         self.learner_id = signed_in_id(self.learner)  # progress is the signed-in learner's, not their name's
-        self.title = title
+        self.title = title if title is not None else _("Canasta puzzles")
         self.puzzles, problems = load_puzzles(source, kind=kind, ids=ids)
         self.store = None
         self._store_problem = ""
@@ -167,7 +169,7 @@ class Trainer(widgets.VBox):
         kernel_guard.on_browser(self)
 
         self.header = widgets.HTML()
-        self.name_box = widgets.Text(value=self.learner, description="Your name:", continuous_update=False,
+        self.name_box = widgets.Text(value=self.learner, description=_("Your name:"), continuous_update=False,
                                      layout=widgets.Layout(width="100%", max_width="20em",
                                                            display="" if ask_name else "none"))
         if ask_name:  # a signed-in learner's name never comes from the browser
@@ -178,16 +180,16 @@ class Trainer(widgets.VBox):
         self.controls = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
         self.controls.add_class("ct-answer-controls")  # after Next, the template moves keyboard focus here
         self._shown_count = 0  # puzzles shown so far: the question carries it, so the page sees a new puzzle come
-        self.number = widgets.Text(placeholder="points", layout=widgets.Layout(width="12em", max_width="100%"),
-                                   description="Your answer:", style={"description_width": "initial"})
+        self.number = widgets.Text(placeholder=_("points"), layout=widgets.Layout(width="12em", max_width="100%"),
+                                   description=_("Your answer:"), style={"description_width": "initial"})
         self.number.on_msg(self._number_message)  # Enter in the box answers, as the Check button does
         self._submit_pending = False
         self.number.observe(self._number_changed, "value")
-        self.check_button = widgets.Button(description="Check", button_style="primary")
+        self.check_button = widgets.Button(description=_("Check"), button_style="primary")
         self.check_button.on_click(lambda _b: self.answer(self.number.value))
-        self.hint_button = widgets.Button(description="Hint")
+        self.hint_button = widgets.Button(description=_("Hint"))
         self.hint_button.on_click(lambda _b: self.hint())
-        self.next_button = widgets.Button(description="Next puzzle →")
+        self.next_button = widgets.Button(description=_("Next puzzle →"))
         self.next_button.add_class("ct-next")
         self.next_button.on_click(lambda _b: self.next())
         self.hint_box = widgets.HTML()
@@ -205,8 +207,13 @@ class Trainer(widgets.VBox):
                                       layout=widgets.Layout(flex_flow="row wrap")), self.hint_box, self.keep.box]
         self.add_class("ct-trainer")
         if problems:
-            text = ("Some puzzles could not be loaded: " + "; ".join(problems[:3])
-                    + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""))
+            listed = "; ".join(problems[:3])
+            if len(problems) > 3:
+                text = ngettext("Some puzzles could not be loaded: {problems} (and {count} more)",
+                                "Some puzzles could not be loaded: {problems} (and {count} more)",
+                                len(problems) - 3).format(problems=listed, count=len(problems) - 3)
+            else:
+                text = _("Some puzzles could not be loaded: {problems}").format(problems=listed)
             self.notice.value = f"<div style='color:{_BAD}'>{html.escape(text)}</div>"
         self.next()
 
@@ -243,10 +250,10 @@ class Trainer(widgets.VBox):
     def _rename(self, change) -> None:
         name = str(change["new"]).strip()
         if not name:
-            self._say("Type your name, so that your progress is kept under it.", error=True)
+            self._say(_("Type your name, so that your progress is kept under it."), error=True)
             return
         self.learner = name[:60]
-        self._say(f"Your answers are now saved for {self.learner}.")
+        self._say(_("Your answers are now saved for {name}.").format(name=self.learner))
 
     # --- showing a puzzle ------------------------------------------------------------
     def _say(self, text: str, *, error: bool = False) -> None:
@@ -257,15 +264,17 @@ class Trainer(widgets.VBox):
         p = self.puzzle
         where = ""
         if p is not None:
-            where = (f" · {html.escape(topic_of(p))} · difficulty {p.difficulty}")
+            where = _(" · {topic} · difficulty {difficulty}").format(topic=html.escape(topic_of(p)),
+                                                                   difficulty=p.difficulty)
+        score = _("Score <b>{right}</b> of {answered} · streak <b>{streak}</b> (best {best})").format(
+            right=self.right, answered=self.answered_count, streak=self.streak, best=self.best_streak)
         self.header.value = (f"<h3 style='margin:4px 0'>{html.escape(self.title)}</h3>"
-                             f"<div>Score <b>{self.right}</b> of {self.answered_count} · streak <b>{self.streak}</b>"
-                             f" (best {self.best_streak}){where}</div>")
+                             f"<div>{score}{where}</div>")
 
     def next(self) -> None:
         """Show the next puzzle (chosen by the practice rules)."""
         if self.puzzle is not None and not self.answered and not self._skip_warned:
-            self._say("Answer this puzzle first, or press Next again to skip it.")
+            self._say(_("Answer this puzzle first, or press Next again to skip it."))
             self._skip_warned = True  # a second press skips
             return
         if self.puzzle is not None and not self.answered:
@@ -275,7 +284,7 @@ class Trainer(widgets.VBox):
             puzzle = self.practice.next()
         except CanastaError as e:
             puzzle = None
-            self._say(f"No more puzzles could be made: {e}", error=True)
+            self._say(_("No more puzzles could be made: {problem}").format(problem=e), error=True)
         self.puzzle = puzzle
         self.solution = None
         self.answered = False
@@ -287,9 +296,9 @@ class Trainer(widgets.VBox):
         self.card_toggles = []
         if puzzle is None:
             if not self.puzzles:
-                self._say("There are no puzzles here yet. Choose another puzzle set, kind or topic.")
+                self._say(_("There are no puzzles here yet. Choose another puzzle set, kind or topic."))
             else:
-                self._say("Well done: you have answered every puzzle here.")
+                self._say(_("Well done: you have answered every puzzle here."))
             self.prompt.value = self.situation.value = self.question.value = ""
             self.controls.children = []
             self.hint_button.disabled = True
@@ -302,7 +311,7 @@ class Trainer(widgets.VBox):
         self.situation.value = situation_html(puzzle, answering=True)
         self._shown_count += 1
         self.question.value = (f"<p class='ct-puzzle-question' data-puzzle='{self._shown_count}'>"
-                               f"<b>{html.escape(get_kind(puzzle.kind).question)}</b></p>")
+                               f"<b>{html.escape(_(get_kind(puzzle.kind).question))}</b></p>")
         self.controls.children = self._make_controls(puzzle)
         self.hint_button.disabled = False
         self.next_button.disabled = False
@@ -336,11 +345,12 @@ class Trainer(widgets.VBox):
         if not self._hints:
             self._hints = hints(self.puzzle)
         if self._hints_shown >= len(self._hints):
-            self._say("No more hints for this puzzle.")
+            self._say(_("No more hints for this puzzle."))
             return
         self._hints_shown += 1
         items = "".join(f"<li>{html.escape(h)}</li>" for h in self._hints[:self._hints_shown])
-        self.hint_box.value = f"<div style='color:#5d4037'><b>Hint</b><ul>{items}</ul></div>"
+        heading = html.escape(_("Hint"))
+        self.hint_box.value = f"<div style='color:#5d4037'><b>{heading}</b><ul>{items}</ul></div>"
 
     def _parse(self, value):
         """The learner's answer in the engine's terms, or a message saying what is wrong."""
@@ -352,10 +362,10 @@ class Trainer(widgets.VBox):
     def answer(self, value) -> bool | None:
         """Take the learner's answer; returns whether it was right (None if it was not taken)."""
         if self.puzzle is None:
-            self._say("There is no puzzle to answer.")
+            self._say(_("There is no puzzle to answer."))
             return None
         if self.answered:
-            self._say("You have answered this one already: press Next puzzle.")
+            self._say(_("You have answered this one already: press Next puzzle."))
             return None
         given, problem = self._parse(value)
         if given is None:
@@ -369,7 +379,7 @@ class Trainer(widgets.VBox):
             self.solution = solve(self.puzzle)
         except CanastaError as e:
             self.answered = True
-            self._say(f"This puzzle cannot be solved: {e}. Press Next puzzle.", error=True)
+            self._say(_("This puzzle cannot be solved: {problem}. Press Next puzzle.").format(problem=e), error=True)
             return None
         self.answered = True
         expected = {k: self.solution.answer[k] for k in given}
@@ -397,7 +407,8 @@ class Trainer(widgets.VBox):
         self.practice.note(attempt)
         if self.store is None:
             if self._store_problem:
-                self._say(f"Your progress is not being saved: {self._store_problem}", error=True)
+                said = _("Your progress is not being saved: {problem}").format(problem=self._store_problem)
+                self._say(said, error=True)
             return
         whose = {} if self.learner_id is None else {"learner_id": self.learner_id}
         row = dict(learner=self.learner, puzzle_set=attempt.puzzle_set, puzzle_id=p.id, kind=p.kind,
@@ -425,7 +436,7 @@ class Trainer(widgets.VBox):
                     self.keep.release(uid)
                 self._in_store_memory = []
                 continue
-            problem = getattr(saved, "problem", "") or "the progress store will save it later"
+            problem = getattr(saved, "problem", "") or _("the progress store will save it later")
             if getattr(saved, "journal", False):  # on the server's disk: saved from there when the database is back
                 self.keep.release(row["uid"])
             else:  # in the store's memory only: its journal file could not be written (or a store of its own)
@@ -433,7 +444,8 @@ class Trainer(widgets.VBox):
                 where = "memory" if where == "disk" else where
         if not problem:
             return True
-        self._say(f"Your answer counts here but could not be saved yet ({problem}).{KEPT[where]}", error=True)
+        said = _("Your answer counts here but could not be saved yet ({problem}).").format(problem=problem)
+        self._say(f"{said} {_(KEPT[where])}", error=True)
         return False
 
     def _words(self, answer: dict) -> str:
@@ -445,17 +457,20 @@ class Trainer(widgets.VBox):
         own table when the verdict has one (a score sheet: the same lines, laid out)."""
         right_answer = _capitalised(self._words(expected))
         if correct:
-            head = f"<div style='color:{_OK};font-size:1.2em'><b>✔ Right!</b> {html.escape(right_answer)}.</div>"
+            said = _("<b>✔ Right!</b> {answer}.").format(answer=html.escape(right_answer))
+            head = f"<div style='color:{_OK};font-size:1.2em'>{said}</div>"
         else:
-            head = (f"<div style='color:{_BAD};font-size:1.2em'><b>✘ Not quite.</b> The answer is "
-                    f"<b>{html.escape(right_answer)}</b>.</div>"
-                    f"<div class='ct-chosen-answer'>You answered: "
-                    f"<b>{html.escape(_capitalised(self._words(given)))}</b>.</div>")
+            said = _("<b>✘ Not quite.</b> The answer is <b>{answer}</b>.").format(answer=html.escape(right_answer))
+            chosen = _("You answered: <b>{answer}</b>.").format(answer=html.escape(_capitalised(self._words(given))))
+            head = (f"<div style='color:{_BAD};font-size:1.2em'>{said}</div>"
+                    f"<div class='ct-chosen-answer'>{chosen}</div>")
+        why = html.escape(_("Why"))
         if hasattr(self.solution.verdict, "to_html"):  # a verdict with a table of its own (a score sheet)
-            body = f"<div class='ct-why'><b>Why</b><div class='ct-scroll'>{self.solution.verdict.to_html()}</div></div>"
+            table = self.solution.verdict.to_html()
+            body = f"<div class='ct-why'><b>{why}</b><div class='ct-scroll'>{table}</div></div>"
         else:
             reasons = "".join(f"<li>{html.escape(line)}</li>" for line in self.solution.explanation)
-            body = f"<div class='ct-why'><b>Why</b><ul>{reasons}</ul></div>"
+            body = f"<div class='ct-why'><b>{why}</b><ul>{reasons}</ul></div>"
         self.feedback.value = f"<div class='ct-feedback' tabindex='-1' role='status'>{head}{body}</div>"
         record = get_kind(self.puzzle.kind)
         if record.followup == "shown-cards" and correct and expected.get(record.yes_no):
@@ -468,13 +483,13 @@ class Trainer(widgets.VBox):
         self.card_toggles = []
         for card in hand:
             self.card_toggles.append(card_button(card, toggle=True))
-        check = widgets.Button(description="Check these cards", button_style="primary",
+        check = widgets.Button(description=_("Check these cards"), button_style="primary",
                                layout=widgets.Layout(width="auto"))
         check.on_click(lambda _b: self.check_cards())
         self.followup_feedback.value = ""
-        question = widgets.HTML(f"<p><b>And which cards from your hand do you show with the "
-                                f"{html.escape(top.text)}?</b> Click them (none, if it goes on a meld), then "
-                                f"check.</p>")
+        asked = _("<b>And which cards from your hand do you show with the {card}?</b> Click them (none, if it goes "
+                  "on a meld), then check.").format(card=html.escape(top.text))
+        question = widgets.HTML(f"<p>{asked}</p>")
         row = widgets.HBox(self.card_toggles, layout=widgets.Layout(flex_flow="row wrap"))
         self.followup.children = [question, row, check, self.followup_feedback]
 
@@ -498,14 +513,17 @@ class Trainer(widgets.VBox):
         shown = tuple(card for toggle, card in zip(self.card_toggles, hand) if toggle.value)
         v = check_shown_cards(hand, p.field("melds", []), p.field("score", 0), p.field("pile", ()), shown, p.rules)
         colour = _OK if v.ok else _BAD
-        mark = "✔ Yes." if v.ok else "✘ Not those."
+        mark = _("✔ Yes.") if v.ok else _("✘ Not those.")
         items = "".join(f"<li>{html.escape(r.text)}</li>" for r in v.reasons)
         self.followup_feedback.value = f"<div style='color:{colour}'><b>{mark}</b><ul>{items}</ul></div>"
         return v.ok
 
 
 def _capitalised(text: str) -> str:
-    """A sentence's first word with a capital letter ("not a meld" -> "Not a meld")."""
+    """A sentence's first word with a capital letter ("not a meld" -> "Not a meld"); Afrikaans keeps a first
+    "'n" small and writes the next word with the capital ("'n meld" -> "'n Meld")."""
+    if text.startswith("'n "):
+        return "'n " + _capitalised(text[3:])
     return text[:1].upper() + text[1:]
 
 
@@ -523,27 +541,28 @@ class PracticeRoom(widgets.VBox):
         puzzles, problems = load_puzzles(source)
         self._puzzles = puzzles
         topics = sorted({topic_of(p) for p in puzzles})
-        self.name = widgets.Text(value=learner, description="Your name:",
+        self.name = widgets.Text(value=learner, description=_("Your name:"),
                                  layout=widgets.Layout(width="100%", max_width="20em",
                                                        display="" if ask_name else "none"))
-        self.topics = widgets.SelectMultiple(options=topics, description="Topics:", rows=min(8, max(3, len(topics))),
+        self.topics = widgets.SelectMultiple(options=topics, description=_("Topics:"), rows=min(8, max(3, len(topics))),
                                              layout=widgets.Layout(width="100%", max_width="30em"))
-        self.difficulty = widgets.IntRangeSlider(value=(1, 5), min=1, max=5, description="Difficulty:")
-        self.missed = widgets.Checkbox(value=False, description="Only the puzzles I missed", indent=False,
+        self.difficulty = widgets.IntRangeSlider(value=(1, 5), min=1, max=5, description=_("Difficulty:"))
+        self.missed = widgets.Checkbox(value=False, description=_("Only the puzzles I missed"), indent=False,
                                    layout=widgets.Layout(width="auto", max_width="100%"))
-        self.start = widgets.Button(description="Start", button_style="primary")
+        self.start = widgets.Button(description=_("Start"), button_style="primary")
         self.start.on_click(lambda _b: self.begin())
         self.message = widgets.HTML(
             f"<div style='color:{_BAD}'>{html.escape('; '.join(problems[:3]))}</div>" if problems else "")
         self.area = widgets.VBox()
         self.trainer: Trainer | None = None
-        self.children = [self.name, widgets.HTML("<small>No topic chosen means all of them.</small>"), self.topics,
+        all_topics = html.escape(_("No topic chosen means all of them."))
+        self.children = [self.name, widgets.HTML(f"<small>{all_topics}</small>"), self.topics,
                          self.difficulty, self.missed, self.start, self.message, self.area]
 
     def begin(self) -> None:
         low, high = self.difficulty.value
         self.trainer = Trainer(self._puzzles, learner=self._signed_in or self.name.value, store=self._store,
                                topics=list(self.topics.value) or None, difficulties=range(low, high + 1),
-                               missed_only=self.missed.value, endless=not self.missed.value, title="Practice",
+                               missed_only=self.missed.value, endless=not self.missed.value, title=_("Practice"),
                                ask_name=False)
         self.area.children = [self.trainer]

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 
 from ..engine.errors import CanastaError
+from ..engine.i18n import N_
+from ..engine.i18n import gettext as _
 from ..engine.numbers import number_word
 from ..engine.rules import PRESETS, RuleSet, citation, get_rules
 from ..puzzles.format import Puzzle, parse_situation
@@ -55,7 +57,7 @@ def _n(n: int) -> str:
 
 
 def _yes(value: bool) -> str:
-    return "yes" if value else "no"
+    return _("yes") if value else _("no")
 
 
 def _points(n: int) -> str:
@@ -63,15 +65,16 @@ def _points(n: int) -> str:
 
 
 def _wild(r: RuleSet) -> str:
-    most = f"at most {_n(r.max_wild)}"
+    most = _("at most {count}").format(count=_n(r.max_wild))
     return {"three": most,
-            "not-more-than-natural": f"no more than its natural cards, and {most}",
-            "fewer-than-natural": f"fewer than its natural cards, and {most}"}[r.wild_limit]
+            "not-more-than-natural": _("no more than its natural cards, and at most {count}"),
+            "fewer-than-natural": _("fewer than its natural cards, and at most {count}")}[r.wild_limit].format(
+                count=_n(r.max_wild))
 
 
 def _black_threes(r: RuleSet) -> str:
-    return ("three or four, or two and a wild card" if r.black_threes_with_wild
-            else "three or four, no wild card")
+    return (_("three or four, or two and a wild card") if r.black_threes_with_wild
+            else _("three or four, no wild card"))
 
 
 @dataclass(frozen=True)
@@ -87,64 +90,76 @@ class Row:
         return len(set(self.values)) > 1
 
 
+#: The presets' ``teams`` in words (engine/rules.py writes them in English), marked here for the catalogs.
+TEAMS_WORDS = (N_("two partnerships of two"), N_("two players, each alone"),
+               N_("one alone against two (the first to take the pile plays alone)"),
+               N_("three teams of two or two teams of three"))
+
 #: Every option of a RuleSet appears in exactly one row (a test holds this).
 ROWS = (
-    ("Players", ("players", "teams"), lambda r: f"{_n(r.players)}: {r.teams}"),
-    ("The first to take the pile plays alone; the others are partners for that hand", ("lone_hand",),
+    (N_("Players"), ("players", "teams"),
+     lambda r: _("{players}: {seating}").format(players=_n(r.players), seating=_(r.teams))),
+    (N_("The first to take the pile plays alone; the others are partners for that hand"), ("lone_hand",),
      lambda r: _yes(r.lone_hand)),
-    ("Cards in play", ("decks", "jokers"),
-     lambda r: f"{_n(r.decks)} packs and {_n(r.jokers)} jokers ({52 * r.decks + r.jokers} cards)"),
-    ("Cards dealt to each player", ("hand_size",), lambda r: _n(r.hand_size)),
-    ("Cards drawn from the stock each turn", ("draw_count",),
-     lambda r: "one" if r.draw_count == 1 else f"{_n(r.draw_count)} (and one is discarded)"),
-    ("Wild cards a meld may hold", ("wild_limit", "max_wild"), _wild),
-    ("Runs of one suit", ("sequences", "samba_bonus"),
-     lambda r: f"yes: a run of seven is a samba, {_points(r.samba_bonus)} points" if r.sequences
-     else "no, only cards of one rank"),
-    ("Canastas needed to go out", ("canastas_to_go_out",),
-     lambda r: _n(r.canastas_to_go_out) + (" (canastas and sambas together)" if r.sequences else "")),
-    ("Opening minimum, by the team's score", ("opening_table",),
+    (N_("Cards in play"), ("decks", "jokers"),
+     lambda r: _("{decks} packs and {jokers} jokers ({cards} cards)").format(
+         decks=_n(r.decks), jokers=_n(r.jokers), cards=52 * r.decks + r.jokers)),
+    (N_("Cards dealt to each player"), ("hand_size",), lambda r: _n(r.hand_size)),
+    (N_("Cards drawn from the stock each turn"), ("draw_count",),
+     lambda r: _("one") if r.draw_count == 1 else _("{count} (and one is discarded)").format(count=_n(r.draw_count))),
+    (N_("Wild cards a meld may hold"), ("wild_limit", "max_wild"), _wild),
+    (N_("Runs of one suit"), ("sequences", "samba_bonus"),
+     lambda r: _("yes: a run of seven is a samba, {bonus} points").format(bonus=_points(r.samba_bonus))
+     if r.sequences else _("no, only cards of one rank")),
+    (N_("Canastas needed to go out"), ("canastas_to_go_out",),
+     lambda r: _("{count} (canastas and sambas together)").format(count=_n(r.canastas_to_go_out)) if r.sequences
+     else _n(r.canastas_to_go_out)),
+    (N_("Opening minimum, by the team's score"), ("opening_table",),
      lambda r: "; ".join(f"{band}: {m}" for band, m, _lo, _nx in r.opening_rows())),
-    ("Canasta bonus", ("natural_canasta_bonus", "mixed_canasta_bonus"),
-     lambda r: f"natural {r.natural_canasta_bonus}, mixed {r.mixed_canasta_bonus}"),
-    ("Extra for a canasta melded from the hand in one go", ("concealed_canasta_bonus",),
-     lambda r: f"{r.concealed_canasta_bonus} more" if r.concealed_canasta_bonus else "none"),
-    ("Red threes", ("red_three_bonus", "all_red_threes_bonus"),
-     lambda r: f"{r.red_three_bonus} each; all {_n(r.red_threes_in_game)}: {_points(r.all_red_threes_bonus)}"),
-    ("Red threes of a team that has not melded", ("red_three_penalty", "all_red_threes_penalty"),
-     lambda r: f"minus {r.red_three_penalty} each; all {_n(r.red_threes_in_game)}: "
-               f"minus {_points(r.all_red_threes_penalty)}"),
-    ("Going out", ("going_out_bonus",), lambda r: str(r.going_out_bonus)),
-    ("Going out concealed (all in one turn)", ("concealed_going_out_bonus",),
-     lambda r: f"{r.concealed_going_out_bonus} in all"),
-    ("Going out concealed after drawing from the stock needs no opening minimum", ("concealed_needs_no_minimum",),
+    (N_("Canasta bonus"), ("natural_canasta_bonus", "mixed_canasta_bonus"),
+     lambda r: _("natural {natural}, mixed {mixed}").format(natural=r.natural_canasta_bonus,
+                                                            mixed=r.mixed_canasta_bonus)),
+    (N_("Extra for a canasta melded from the hand in one go"), ("concealed_canasta_bonus",),
+     lambda r: _("{bonus} more").format(bonus=r.concealed_canasta_bonus) if r.concealed_canasta_bonus
+     else _("none")),
+    (N_("Red threes"), ("red_three_bonus", "all_red_threes_bonus"),
+     lambda r: _("{bonus} each; all {count}: {all_bonus}").format(
+         bonus=r.red_three_bonus, count=_n(r.red_threes_in_game), all_bonus=_points(r.all_red_threes_bonus))),
+    (N_("Red threes of a team that has not melded"), ("red_three_penalty", "all_red_threes_penalty"),
+     lambda r: _("minus {penalty} each; all {count}: minus {all_penalty}").format(
+         penalty=r.red_three_penalty, count=_n(r.red_threes_in_game), all_penalty=_points(r.all_red_threes_penalty))),
+    (N_("Going out"), ("going_out_bonus",), lambda r: str(r.going_out_bonus)),
+    (N_("Going out concealed (all in one turn)"), ("concealed_going_out_bonus",),
+     lambda r: _("{bonus} in all").format(bonus=r.concealed_going_out_bonus)),
+    (N_("Going out concealed after drawing from the stock needs no opening minimum"), ("concealed_needs_no_minimum",),
      lambda r: _yes(r.concealed_needs_no_minimum)),
-    ("Going out concealed needs a canasta among the player's own melds of that turn", ("concealed_needs_canasta",),
-     lambda r: _yes(r.concealed_needs_canasta)),
-    ("Going out concealed is not possible in a turn the pile was taken", ("concealed_without_pile",),
+    (N_("Going out concealed needs a canasta among the player's own melds of that turn"),
+     ("concealed_needs_canasta",), lambda r: _yes(r.concealed_needs_canasta)),
+    (N_("Going out concealed is not possible in a turn the pile was taken"), ("concealed_without_pile",),
      lambda r: _yes(r.concealed_without_pile)),
-    ("Black threes melded by a player going out", ("black_threes_with_wild",), _black_threes),
-    ("A red three in the pile freezes it", ("red_three_freezes_pile",), lambda r: _yes(r.red_three_freezes_pile)),
-    ("A black three anywhere in the pile freezes it", ("black_three_freezes_pile",),
+    (N_("Black threes melded by a player going out"), ("black_threes_with_wild",), _black_threes),
+    (N_("A red three in the pile freezes it"), ("red_three_freezes_pile",),
+     lambda r: _yes(r.red_three_freezes_pile)),
+    (N_("A black three anywhere in the pile freezes it"), ("black_three_freezes_pile",),
      lambda r: _yes(r.black_three_freezes_pile)),
-    ("The pile is always frozen", ("pile_always_frozen",), lambda r: _yes(r.pile_always_frozen)),
-    ("A black three turned up as the first card of the pile is covered by another", ("black_three_upcard_covered",),
-     lambda r: _yes(r.black_three_upcard_covered)),
-    ("Take an unfrozen pile with one natural card and a wild card", ("take_with_natural_and_wild",),
+    (N_("The pile is always frozen"), ("pile_always_frozen",), lambda r: _yes(r.pile_always_frozen)),
+    (N_("A black three turned up as the first card of the pile is covered by another"),
+     ("black_three_upcard_covered",), lambda r: _yes(r.black_three_upcard_covered)),
+    (N_("Take an unfrozen pile with one natural card and a wild card"), ("take_with_natural_and_wild",),
      lambda r: _yes(r.take_with_natural_and_wild)),
-    ("Take the pile by laying its top card off on a finished canasta", ("take_onto_canasta",),
+    (N_("Take the pile by laying its top card off on a finished canasta"), ("take_onto_canasta",),
      lambda r: _yes(r.take_onto_canasta)),
-    ("A one-card pile may be taken by a player holding one card", ("one_card_pile_rule",),
+    (N_("A one-card pile may be taken by a player holding one card"), ("one_card_pile_rule",),
      lambda r: _yes(not r.one_card_pile_rule)),
-    ("Swap a natural card for a wild card in your team's unfinished group, and keep the wild card", ("wild_swap",),
-     lambda r: _yes(r.wild_swap)),
-    ("Game played to", ("target_score",), lambda r: _points(r.target_score)),
+    (N_("Swap a natural card for a wild card in your team's unfinished group, and keep the wild card"),
+     ("wild_swap",), lambda r: _yes(r.wild_swap)),
+    (N_("Game played to"), ("target_score",), lambda r: _points(r.target_score)),
 )
 
 
 def short_title(rules: RuleSet) -> str:
     """A preset's title without its parenthesis: 'Classic Canasta', 'Danish house rules'."""
-    return rules.title.split(" (")[0]
+    return rules.display_title.split(" (")[0]
 
 
 def _chosen(presets) -> list[RuleSet]:
@@ -154,7 +169,7 @@ def _chosen(presets) -> list[RuleSet]:
 def preset_rows(presets=None) -> list[Row]:
     """Every rule in plain words, one value per preset (default: the four-player partnership presets)."""
     chosen = _chosen(presets)
-    return [Row(label, options, tuple(show(r) for r in chosen)) for label, options, show in ROWS]
+    return [Row(_(label), options, tuple(show(r) for r in chosen)) for label, options, show in ROWS]
 
 
 _MARK = "background:#fff3c4"
@@ -172,7 +187,7 @@ def presets_html(presets=None) -> str:
     The table scrolls inside its own box on a narrow screen, so the page does not.
     """
     chosen = _chosen(presets)
-    head = "".join(f"<th scope='col' title='{html.escape(r.title)}'>{html.escape(short_title(r))}</th>"
+    head = "".join(f"<th scope='col' title='{html.escape(r.display_title)}'>{html.escape(short_title(r))}</th>"
                    for r in chosen)
     body = []
     for row in preset_rows(presets):
@@ -180,9 +195,12 @@ def presets_html(presets=None) -> str:
         cells = "".join(f"<td>{html.escape(v)}</td>" for v in row.values)
         body.append(f"<tr{mark}><th scope='row'>{html.escape(row.label)}</th>{cells}</tr>")
     # the box scrolls on a narrow screen: focusable, so that a keyboard can scroll it too
-    return (_TABLE_CSS + "<div class='ct-presets-box' tabindex='0' role='region' aria-label='The rule sets side by "
-            "side'><table class='ct-presets' style='display:table'>"
-            f"<thead><tr><th>Rule</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
+    region = html.escape(_("The rule sets side by side"), quote=True)
+    rule = html.escape(_("Rule"))
+    return (_TABLE_CSS + f"<div class='ct-presets-box' tabindex='0' role='region' aria-label='{region}'>"
+            "<table class='ct-presets' style='display:table'>"
+            f"<thead><tr><th>{rule}</th>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
+            "</table></div>")
 
 
 # --- where each rule comes from ----------------------------------------------------------------------------------
@@ -496,6 +514,7 @@ def sources_html(presets=None) -> str:
     """
     chosen = _chosen(presets)
     rows = [row for row in preset_rows(presets) if row.differs]
+    exact, where = html.escape(_("the exact citation")), html.escape(_("where does this come from?"))
     sections = []
     for r in chosen:
         items = []
@@ -507,11 +526,12 @@ def sources_html(presets=None) -> str:
                 items.append(f"<li style='margin:6px 0'><b>{html.escape(row.label)}</b>: "
                              f"{html.escape(row.values[chosen.index(r)])}{_source_block(cite)}"
                              f"<details style='margin-left:12px'><summary style='cursor:pointer;color:#555'>"
-                             f"the exact citation</summary><code style='white-space:normal'>"
+                             f"{exact}</summary><code style='white-space:normal'>"
                              f"{html.escape(readable_citation(cite))}</code></details></li>")
         if items:
             sections.append(f"<details class='ct-sources'><summary style='cursor:pointer'><b>"
-                            f"{html.escape(short_title(r))}</b>: where does this come from?</summary>"
+                            f"{html.escape(short_title(r))}</b>: {where}"
+                            "</summary>"
                             f"<ul style='padding-left:18px'>{''.join(items)}</ul></details>")
     return "<div class='ct-sources-box' style='max-width:100%;overflow-wrap:anywhere'>" + "".join(sections) + "</div>"
 
@@ -539,7 +559,7 @@ def judge_everywhere(kind: str, presets=None, **situation):
             answer = _describe(kind, solution.answer)
             why = solution.explanation[0] if solution.explanation else ""
         except CanastaError as e:  # an impossible situation under this preset's decks
-            answer, why = "cannot happen", str(e)
+            answer, why = _("cannot happen"), str(e)
         sources = []
         for option in DECIDING_OPTIONS.get(kind, ()):
             cite = citation(rules, option)

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from ...engine.errors import CanastaError, SituationError, clip_repr
+from ...engine.i18n import gettext as _
 from ...engine.melds import check_team_melds
 from ...engine.situation import SITUATION_FIELDS, Situation
 from .. import paper
@@ -180,7 +181,8 @@ class PuzzleKind:
         if self.answer_control == "number":
             return []
         if self.answer_control == "yes-no":
-            return [Choice("Yes", {self.yes_no: True}, "Yes"), Choice("No", {self.yes_no: False}, "No")]
+            yes, no = _("Yes"), _("No")
+            return [Choice(yes, {self.yes_no: True}, yes), Choice(no, {self.yes_no: False}, no)]
         return list(self.choices(rules))
 
     def read(self, value, rules) -> tuple[dict | None, str]:
@@ -190,11 +192,12 @@ class PuzzleKind:
         if self.answer_control == "number":
             text = str(value).strip().replace("\u2212", "-").replace(" ", "")
             if not text:
-                return None, "Type your answer in the box first."
+                return None, _("Type your answer in the box first.")
             try:
                 return {self.number_key: int(text.lstrip("+"))}, ""
             except ValueError:
-                return None, f"Please type a whole number, like 65 or -120: '{str(value).strip()}' is not one."
+                return None, _("Please type a whole number, like 65 or -120: '{text}' is not one.").format(
+                    text=str(value).strip())
         choices = self.options(rules)
         if isinstance(value, bool) and self.answer_control == "yes-no":
             return {self.yes_no: value}, ""
@@ -207,14 +210,15 @@ class PuzzleKind:
                     {str(v).lower() for v in c.answer.values() if not isinstance(v, bool)}]
             if len(hits) == 1:
                 return dict(hits[0].answer), ""
-        return None, ("Answer with Yes or No." if self.answer_control == "yes-no" else "Choose one of the buttons.")
+        return None, (_("Answer with Yes or No.") if self.answer_control == "yes-no"
+                      else _("Choose one of the buttons."))
 
     def words(self, answer: dict, rules=None) -> str:
         """An answer (the learner's or the engine's) in the words of the buttons."""
         if self.answer_control == "number":
             return str(answer[self.number_key])
         if self.answer_control == "yes-no":
-            return "Yes" if answer[self.yes_no] else "No"
+            return _("Yes") if answer[self.yes_no] else _("No")
         for choice in self.choices(rules) if rules is not None else ():
             if all(answer.get(k) == v for k, v in choice.answer.items()):
                 return choice.words

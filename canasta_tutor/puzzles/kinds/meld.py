@@ -38,22 +38,26 @@ def hints(s) -> list[str]:
             _("Threes are special: red threes are never melded, black threes only by a player going out.")]
 
 
+#: How each canasta reads in a sentence ("the answer is a natural canasta").
+_WORDS = {NATURAL: N_("a natural canasta"), MIXED: N_("a mixed canasta"), SAMBA: N_("a samba")}
+
+
 def describe(answer: dict) -> str:
     if not answer["valid"]:
-        return "not a meld"
+        return _("not a meld")
     if answer["canasta"] == NONE:
-        return "a meld"
-    return "a samba" if answer["canasta"] == SAMBA else f"a {answer['canasta']} canasta"
+        return _("a meld")
+    return _(_WORDS.get(answer["canasta"], "a samba"))
 
 
 def choices(rules) -> list[Choice]:
     """The trainer's buttons: not a meld, a meld, each canasta the rules know (a samba only with sequences)."""
-    out = [Choice("Not a meld", {"valid": False, "canasta": NONE}, "not a meld"),
-           Choice("A meld, no canasta", {"valid": True, "canasta": NONE}, "a meld, no canasta"),
-           Choice("Natural canasta", {"valid": True, "canasta": NATURAL}, f"a {NATURAL} canasta"),
-           Choice("Mixed canasta", {"valid": True, "canasta": MIXED}, f"a {MIXED} canasta")]
+    out = [Choice(_("Not a meld"), {"valid": False, "canasta": NONE}, _("not a meld")),
+           Choice(_("A meld, no canasta"), {"valid": True, "canasta": NONE}, _("a meld, no canasta")),
+           Choice(_("Natural canasta"), {"valid": True, "canasta": NATURAL}, _(_WORDS[NATURAL])),
+           Choice(_("Mixed canasta"), {"valid": True, "canasta": MIXED}, _(_WORDS[MIXED]))]
     if rules.sequences:
-        out.append(Choice("Samba", {"valid": True, "canasta": SAMBA}, "a samba"))
+        out.append(Choice(_("Samba"), {"valid": True, "canasta": SAMBA}, _(_WORDS[SAMBA])))
     return out
 
 
@@ -107,8 +111,13 @@ def features(s) -> dict[str, float]:
 
 def headline(answer: dict) -> str:
     if not answer["valid"]:
-        return "Not a meld."
-    return {NONE: "A meld.", SAMBA: "A samba!"}.get(answer["canasta"], f"A {answer['canasta']} canasta!")
+        return _("Not a meld.")
+    return _(_HEADLINES.get(answer["canasta"], _HEADLINES[NONE]))
+
+
+#: A worked example's short answer for each canasta (and for a meld that is none).
+_HEADLINES = {NONE: N_("A meld."), SAMBA: N_("A samba!"), NATURAL: N_("A natural canasta!"),
+              MIXED: N_("A mixed canasta!")}
 
 
 KIND = register(PuzzleKind(

@@ -110,4 +110,5 @@ KIND = register(PuzzleKind(
     answer_control="yes-no", describe=yes_no, followup="shown-cards",
     generate=generate, topic="taking the pile", layout=("melds", "pile", "stock_empty", "hand", "score"),
     yes_no="take", features=features, problems=unopened_hand_problems, cut_moments=("turn",), cut=cut,
-    headline=lambda answer: "Yes, you may take the pile." if answer["take"] else "No, you may not take the pile."))
+    headline=lambda answer: (_("Yes, you may take the pile.") if answer["take"]
+                             else _("No, you may not take the pile."))))
