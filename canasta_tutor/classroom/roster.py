@@ -35,6 +35,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 
 from ..engine.errors import CanastaError
+from ..engine.i18n import gettext as _
 from ..engine.i18n import normalise_language
 from ..engine.verdict import Reason, verdict_type
 from . import db, names
@@ -175,7 +176,7 @@ class Classroom:
             return problem
         info = self.current()
         if not by_teacher and info.code and str(code or "").strip().casefold() != info.code.casefold():
-            return _no("wrong-code", "That is not this class's code: ask your teacher for it.")
+            return _no("wrong-code", _("That is not this class's code: ask your teacher for it."))
         free = names.check_not_taken(shown, [r["name"] for r in self.learners(info.id)])
         if not free:
             if any(r.code == "name-taken" for r in free.reasons):
@@ -198,7 +199,7 @@ class Classroom:
                                    f"{db.reason(e)}") from None
         else:
             raise CanastaError("cannot give a new learner a code of their own: try again")
-        return JoinVerdict(True, (Reason("joined", f"Welcome, {shown}."),),
+        return JoinVerdict(True, (Reason("joined", _("Welcome, {name}.").format(name=shown)),),
                            {"learner_id": learner_id, "name": shown, "class_id": info.id, "code": personal_code,
                             "new": True})
 
@@ -207,9 +208,9 @@ class Classroom:
         info = self.current()
         rows = self._query(sa.select(lr.c.id, lr.c.name).where(lr.c.class_id == info.id, lr.c.code == personal))
         if not rows:
-            return _no("wrong-personal-code", "That personal code is not on this class's list: check your card, "
-                                              "or ask your teacher.")
-        return JoinVerdict(True, (Reason("welcome-back", f"Welcome back, {rows[0][1]}."),),
+            return _no("wrong-personal-code", _("That personal code is not on this class's list: check your card, "
+                                                "or ask your teacher."))
+        return JoinVerdict(True, (Reason("welcome-back", _("Welcome back, {name}.").format(name=rows[0][1])),),
                            {"learner_id": rows[0][0], "name": rows[0][1], "class_id": info.id, "code": personal,
                             "new": False})
 
@@ -270,9 +271,9 @@ def check_name(name) -> tuple[str, JoinVerdict | None]:
 
 
 def _taken(shown: str) -> JoinVerdict:
-    return _no("name-taken", f"Someone in this class is already called {shown}. If that is you, type your personal "
-                             "code (on your card: your teacher has it); otherwise choose another name (add an "
-                             "initial, say).")
+    return _no("name-taken", _("Someone in this class is already called {name}. If that is you, type your personal "
+                               "code (on your card: your teacher has it); otherwise choose another name (add an "
+                               "initial, say).").format(name=shown))
 
 
 class ClassReport:

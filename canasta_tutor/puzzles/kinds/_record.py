@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from ...engine.errors import CanastaError, SituationError, clip_repr
+from ...engine.i18n import N_
 from ...engine.melds import check_team_melds
 from ...engine.situation import SITUATION_FIELDS, Situation
 from .. import paper
@@ -180,7 +181,7 @@ class PuzzleKind:
         if self.answer_control == "number":
             return []
         if self.answer_control == "yes-no":
-            return [Choice("Yes", {self.yes_no: True}, "Yes"), Choice("No", {self.yes_no: False}, "No")]
+            return [Choice(N_("Yes"), {self.yes_no: True}, N_("Yes")), Choice(N_("No"), {self.yes_no: False}, N_("No"))]
         return list(self.choices(rules))
 
     def read(self, value, rules) -> tuple[dict | None, str]:
@@ -214,7 +215,7 @@ class PuzzleKind:
         if self.answer_control == "number":
             return str(answer[self.number_key])
         if self.answer_control == "yes-no":
-            return "Yes" if answer[self.yes_no] else "No"
+            return N_("Yes") if answer[self.yes_no] else N_("No")
         for choice in self.choices(rules) if rules is not None else ():
             if all(answer.get(k) == v for k, v in choice.answer.items()):
                 return choice.words

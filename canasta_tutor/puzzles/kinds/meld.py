@@ -48,12 +48,13 @@ def describe(answer: dict) -> str:
 
 def choices(rules) -> list[Choice]:
     """The trainer's buttons: not a meld, a meld, each canasta the rules know (a samba only with sequences)."""
-    out = [Choice("Not a meld", {"valid": False, "canasta": NONE}, "not a meld"),
-           Choice("A meld, no canasta", {"valid": True, "canasta": NONE}, "a meld, no canasta"),
-           Choice("Natural canasta", {"valid": True, "canasta": NATURAL}, f"a {NATURAL} canasta"),
-           Choice("Mixed canasta", {"valid": True, "canasta": MIXED}, f"a {MIXED} canasta")]
+    # the labels and words are marked for the catalogs (N_): each screen translates them where it shows them
+    out = [Choice(N_("Not a meld"), {"valid": False, "canasta": NONE}, N_("not a meld")),
+           Choice(N_("A meld, no canasta"), {"valid": True, "canasta": NONE}, N_("a meld, no canasta")),
+           Choice(N_("Natural canasta"), {"valid": True, "canasta": NATURAL}, N_("a natural canasta")),
+           Choice(N_("Mixed canasta"), {"valid": True, "canasta": MIXED}, N_("a mixed canasta"))]
     if rules.sequences:
-        out.append(Choice("Samba", {"valid": True, "canasta": SAMBA}, "a samba"))
+        out.append(Choice(N_("Samba"), {"valid": True, "canasta": SAMBA}, N_("a samba")))
     return out
 
 

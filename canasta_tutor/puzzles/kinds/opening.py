@@ -13,7 +13,7 @@ from ..dealing import NATURAL_RANKS, Pool, codes, deal_score, group
 from ..measures import nearness, score_edge, wild_count
 from ._record import PuzzleKind, Solution, register
 
-LABEL = "The melds you put down"
+LABEL = N_("The melds you put down")  # translated where it is shown
 
 
 def solve(s) -> Solution:

@@ -12,7 +12,7 @@ from .. import paper
 from ..dealing import Pool, codes, not_red_three, team_melds, team_size
 from ._record import PuzzleKind, Solution, first_value, register
 
-LABEL = "Your team's melds at the end of the hand"
+LABEL = N_("Your team's melds at the end of the hand")  # translated where it is shown
 
 
 def solve(s) -> Solution:
