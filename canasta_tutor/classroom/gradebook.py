@@ -38,13 +38,19 @@ TZ_ENV = "CANASTA_TUTOR_TIMEZONE"
 LIVE_MATCH_SECONDS = 300
 PERCENT = "0%"
 #: Every fixed column heading of the exports (context "export"), translated when a file is written.
-HEADINGS = {name: NP_("export", name) for name in (
-    "learner", "answers", "right", "accuracy", "topics", "last answer (UTC, ISO 8601)", "misses in a row", "stuck",
-    "live answers", "live right", "assignment", "due", "puzzles", "done", "complete", "topic", "set", "puzzle",
-    "question", "attempts", "misses", "most common wrong answer", "given", "time (UTC, ISO 8601)", "kind",
-    "difficulty", "answer", "seconds", "live puzzle")}
+HEADINGS = {pair[1]: pair for pair in (
+    NP_("export", "learner"), NP_("export", "answers"), NP_("export", "right"), NP_("export", "accuracy"),
+    NP_("export", "topics"), NP_("export", "last answer (UTC, ISO 8601)"), NP_("export", "misses in a row"),
+    NP_("export", "stuck"), NP_("export", "live answers"), NP_("export", "live right"), NP_("export", "assignment"),
+    NP_("export", "due"), NP_("export", "puzzles"), NP_("export", "done"), NP_("export", "complete"),
+    NP_("export", "topic"), NP_("export", "set"), NP_("export", "puzzle"), NP_("export", "question"),
+    NP_("export", "attempts"), NP_("export", "misses"), NP_("export", "most common wrong answer"),
+    NP_("export", "given"), NP_("export", "time (UTC, ISO 8601)"), NP_("export", "kind"),
+    NP_("export", "difficulty"), NP_("export", "answer"), NP_("export", "seconds"), NP_("export", "live puzzle"),)}
 #: The workbook's sheets (context "export sheet"); a sheet's name has at most 31 characters.
-SHEETS = {name: NP_("export sheet", name) for name in ("Learners", "Homework", "Topics", "Puzzles", "Attempts")}
+SHEETS = {pair[1]: pair for pair in (NP_("export sheet", "Learners"), NP_("export sheet", "Homework"),
+                                     NP_("export sheet", "Topics"), NP_("export sheet", "Puzzles"),
+                                     NP_("export sheet", "Attempts"))}
 
 
 # --- the teacher's clock -----------------------------------------------------------------------------------------
@@ -138,9 +144,9 @@ class Gradebook:
         #: the headings made from a name (an assignment, a topic, the time zone), in the current language
         self._made: dict[str, str] = {}
 
-    def _heading(self, english: str, template: str, **values) -> str:
-        """A column named from values: ``english`` in the tables, ``template`` (translated) in the files."""
-        self._made[english] = _(template).format(**values)
+    def _heading(self, english: str, translated: str) -> str:
+        """A column named from values: ``english`` in the tables, ``translated`` in the files."""
+        self._made[english] = translated
         return english
 
     def heading(self, name) -> str:
@@ -155,7 +161,7 @@ class Gradebook:
 
     @property
     def time_column(self) -> str:
-        return self._heading(f"time ({self.zone_name})", "time ({zone})", zone=self.zone_name)
+        return self._heading(f"time ({self.zone_name})", _("time ({zone})").format(zone=self.zone_name))
 
     # --- the tables ------------------------------------------------------------------------------------------
     def learners(self):
@@ -166,8 +172,9 @@ class Gradebook:
         out = per[["attempts", "correct", "accuracy", "topics"]].rename(columns={"attempts": "answers",
                                                                                  "correct": "right"})
         last = everything["timestamp"].max().reindex(out.index)
-        out[self._heading(f"last answer ({self.zone_name})", "last answer ({zone})",
-                          zone=self.zone_name)] = _local_times(last, self.zone).to_numpy()
+        last_column = self._heading(f"last answer ({self.zone_name})",
+                                    _("last answer ({zone})").format(zone=self.zone_name))
+        out[last_column] = _local_times(last, self.zone).to_numpy()
         out["last answer (UTC, ISO 8601)"] = _utc_iso(last).to_numpy()
         out["misses in a row"] = per["misses_in_a_row"]
         out["stuck"] = per["stuck"].map({True: _yes(True), False: ""})
@@ -177,14 +184,15 @@ class Gradebook:
         for title, group in homework.groupby("assignment", sort=False):
             total = int(group["puzzles"].iloc[0])
             rows = group.set_index("learner")
-            done = self._heading(f"{title}: done (of {total})", "{title}: done (of {total})", title=title, total=total)
-            right = self._heading(f"{title}: right (of {total})", "{title}: right (of {total})", title=title,
-                                  total=total)
+            done = self._heading(f"{title}: done (of {total})",
+                                 _("{title}: done (of {total})").format(title=title, total=total))
+            right = self._heading(f"{title}: right (of {total})",
+                                  _("{title}: right (of {total})").format(title=title, total=total))
             out[done] = rows["done"].reindex(out.index).fillna(0).astype(int)
             out[right] = rows["right"].reindex(out.index).fillna(0).astype(int)
         topics = self.topics()
         for topic, group in topics.groupby("topic"):
-            column = self._heading(f"accuracy: {topic}", "accuracy: {topic}", topic=topic)
+            column = self._heading(f"accuracy: {topic}", _("accuracy: {topic}").format(topic=topic))
             out[column] = group.set_index("learner")["accuracy"].reindex(out.index)
         return out.reset_index()
 

@@ -76,7 +76,7 @@ def score_rows(s: Situation, label: str = "", *, minimum: bool) -> list[Row]:
     score = s.get("score", 0)
     line = _("{label}: {value}").format(label=_t(label or DEFAULT_SCORE_LABEL), value=score)
     if minimum:
-        line += "    " + _("opening minimum: {points}").format(points=s.rules.opening_minimum(score))
+        line += "    " + _("opening minimum: {minimum}").format(minimum=s.rules.opening_minimum(score))
     return [("", line, {})]
 
 
