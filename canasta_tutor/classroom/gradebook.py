@@ -32,6 +32,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ..engine.i18n import NP_, pgettext
 from ..engine.i18n import gettext as _
 from .cells import FORMULA_START, is_formula_like, neutral, neutral_frame  # noqa: F401 (the exports' names)
+from .heatmap import topic_name
 
 TZ_ENV = "CANASTA_TUTOR_TIMEZONE"
 #: A live answer and the attempt the trainer saved for it are this close in time (seconds).
@@ -192,7 +193,7 @@ class Gradebook:
             out[right] = rows["right"].reindex(out.index).fillna(0).astype(int)
         topics = self.topics()
         for topic, group in topics.groupby("topic"):
-            column = self._heading(f"accuracy: {topic}", _("accuracy: {topic}").format(topic=topic))
+            column = self._heading(f"accuracy: {topic}", _("accuracy: {topic}").format(topic=topic_name(topic)))
             out[column] = group.set_index("learner")["accuracy"].reindex(out.index)
         return out.reset_index()
 
@@ -240,7 +241,7 @@ class Gradebook:
             self.time_column: _local_times(f["timestamp"], self.zone),
             "time (UTC, ISO 8601)": _utc_iso(f["timestamp"]),
             "learner": f["learner"], "set": f["puzzle_set"], "puzzle": f["puzzle_id"], "kind": f["kind"],
-            "topic": f["topic"], "difficulty": f["difficulty"],
+            "topic": f["topic"].map(topic_name), "difficulty": f["difficulty"],
             "question": [_question(k) for k in f["kind"]],
             "answer": [answer_words(k, a) for k, a in zip(f["kind"], f["answer"])],
             "right": f["correct"].map({True: _yes(True), False: pgettext("export", "no")}),
@@ -251,12 +252,18 @@ class Gradebook:
     # --- files -----------------------------------------------------------------------------------------------
     def to_csv(self, which: str = "learners") -> str:
         frame = self.learners() if which == "learners" else self.puzzles()
+        if "topic" in frame:
+            frame["topic"] = frame["topic"].map(topic_name)
         return neutral_frame(self.translated(frame)).to_csv(index=False)
 
     def sheets(self) -> dict:
         """The workbook's tables by sheet (English names and headings: :meth:`to_excel` translates them)."""
-        return {"Learners": self.learners(), "Homework": self.homework(), "Topics": self.topics(),
-                "Puzzles": self.puzzles(), "Attempts": self.answers()}
+        topics, puzzles = self.topics(), self.puzzles()
+        for frame in (topics, puzzles):  # the topics in the teacher's language
+            if "topic" in frame:
+                frame["topic"] = frame["topic"].map(topic_name)
+        return {"Learners": self.learners(), "Homework": self.homework(), "Topics": topics,
+                "Puzzles": puzzles, "Attempts": self.answers()}
 
     def to_excel(self) -> bytes:
         """The workbook: Learners, Homework, Topics, Puzzles, Attempts (every answer)."""

@@ -14,7 +14,7 @@ import os
 
 import ipywidgets as widgets
 
-from ..classroom.heatmap import heatmap_svg
+from ..classroom.heatmap import heatmap_svg, topic_name
 from ..classroom.roster import Classroom
 from ..engine.errors import CanastaError
 from ..engine.i18n import LANGUAGES, ngettext
@@ -86,7 +86,7 @@ def missed_html(per_puzzle, frame, *, limit: int = 10) -> str:
         rows.append(f"<tr class='ct-missed' data-set='{html.escape(str(r.puzzle_set), quote=True)}' "
                     f"data-puzzle='{html.escape(str(r.puzzle_id), quote=True)}'>"
                     f"<td>{html.escape(str(r.puzzle_set))}</td><td>{html.escape(str(r.puzzle_id))}</td>"
-                    f"<td>{question}{cards}</td><td>{html.escape(str(r.topic))}</td><td>{r.attempts}</td>"
+                    f"<td>{question}{cards}</td><td>{html.escape(topic_name(str(r.topic)))}</td><td>{r.attempts}</td>"
                     f"<td>{r.misses}</td><td>{round(float(r.accuracy) * 100)} %</td>"
                     f"<td>{html.escape(str(r.common_wrong_answer))}</td><td>{r.times_given}</td></tr>")
     head = "".join(f"<th>{html.escape(h)}</th>" for h in (

@@ -14,8 +14,8 @@ import ipywidgets as widgets
 
 from ..classroom.assignments import Assignment, AssignmentBook
 from ..engine.errors import CanastaError
+from ..engine.i18n import NP_, ngettext, pgettext
 from ..engine.i18n import gettext as _
-from ..engine.i18n import ngettext
 from ..engine.rules import PRESETS
 from ..puzzles.generator import KINDS
 from .trainer import Trainer, default_puzzle_dir
@@ -26,6 +26,17 @@ _OK = "#2e7d32"
 
 def _heading(text: str) -> widgets.HTML:
     return widgets.HTML(f"<h3 style='margin:4px 0'>{html.escape(text)}</h3>")
+
+
+#: The generator's kinds as a dropdown names them (context "kind": English shows the kind's own name).
+KIND_NAMES = {pair[1]: pair for pair in (
+    NP_("kind", "card-points"), NP_("kind", "meld"), NP_("kind", "opening"), NP_("kind", "freeze"),
+    NP_("kind", "take-pile"), NP_("kind", "go-out"), NP_("kind", "score-hand"))}
+
+
+def kind_options() -> list[tuple[str, str]]:
+    """The generator's kinds for a dropdown, each named in the current language."""
+    return [(pgettext(*KIND_NAMES[kind]) if kind in KIND_NAMES else kind, kind) for kind in KINDS]
 
 
 def _problem(text: str) -> str:
@@ -210,7 +221,7 @@ class NewAssignment(widgets.VBox):
                                             value="files")
         self.files = widgets.SelectMultiple(options=[(p.name, str(p)) for p in files], description=_("Files:"),
                                             rows=min(8, max(3, len(files))), layout=widgets.Layout(width="30em"))
-        self.kind = widgets.Dropdown(options=list(KINDS), value="take-pile", description=_("Kind:"))
+        self.kind = widgets.Dropdown(options=kind_options(), value="take-pile", description=_("Kind:"))
         self.count = widgets.BoundedIntText(value=10, min=1, max=100, description=_("How many:"))
         self.seed = widgets.Text(value="1", description=_("Seed:"), layout=widgets.Layout(width="14em"))
         self.difficulty = widgets.IntSlider(value=1, min=1, max=5, description=_("Difficulty:"))

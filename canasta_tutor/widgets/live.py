@@ -24,10 +24,11 @@ from ..classroom.progress import ProgressStore
 from ..engine.errors import CanastaError
 from ..engine.i18n import gettext as _
 from ..engine.rules import PRESETS
-from ..puzzles.format import KINDS, Puzzle
+from ..puzzles.format import Puzzle
 from ..puzzles.kinds import get_kind
 from ..puzzles.practice import set_of
 from ..puzzles.solver import solve
+from .homework import kind_options
 from .render import situation_html
 from .trainer import Trainer, load_puzzles
 
@@ -234,7 +235,7 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
                                                         for i, p in enumerate(self.puzzles)],
             description=_("Puzzle:"), layout=widgets.Layout(width="40em", max_width="100%"))
         self.picker.observe(lambda change: self.choose(change["new"]) if change["new"] is not None else None, "value")
-        self.kind = widgets.Dropdown(options=list(KINDS), value="take-pile", description=_("Or make:"))
+        self.kind = widgets.Dropdown(options=kind_options(), value="take-pile", description=_("Or make:"))
         self.difficulty = widgets.IntSlider(value=2, min=1, max=5, description=_("Difficulty:"))
         self.rules = widgets.Dropdown(options=list(PRESETS), value="classic", description=_("Rules:"))
         self.generate_button = widgets.Button(description=_("Make a puzzle"), layout=widgets.Layout(width="auto"))

@@ -115,6 +115,6 @@ def headline(answer: dict) -> str:
 KIND = register(PuzzleKind(
     name="meld", fields=("cards", "going_out"), required=("cards",), answers={"valid": bool, "canasta": CANASTA_KINDS},
     solve=solve, hints=hints, question=N_("Is this a legal meld, and is it a canasta?"), answer_control="meld-choice",
-    describe=describe, generate=generate, topic="melds", choices=choices,
+    describe=describe, generate=generate, topic=N_("melds"), choices=choices,
     yes_no="valid", features=features, paper_question=N_("Is this a legal meld, and is it a canasta? Tick one."),
     headline=headline))
