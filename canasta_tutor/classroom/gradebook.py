@@ -102,8 +102,9 @@ def answer_words(kind: str, answer_json: str) -> str:
         return _(words) if words else words  # a button's words (marked in the kind's record), translated
     except (LookupError, TypeError, AttributeError, ValueError):
         if isinstance(value, dict):
-            return ", ".join(f"{k}: {_('Yes') if v is True else _('No') if v is False else v}"
-                             for k, v in value.items())
+            from .roster import answer_keys_text
+
+            return answer_keys_text(value)
         return str(value)
 
 

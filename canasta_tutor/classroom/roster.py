@@ -35,8 +35,8 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 
 from ..engine.errors import CanastaError
+from ..engine.i18n import NP_, normalise_language, pgettext
 from ..engine.i18n import gettext as _
-from ..engine.i18n import normalise_language
 from ..engine.verdict import Reason, verdict_type
 from . import db, names
 from .cells import neutral_frame
@@ -359,6 +359,28 @@ class ClassReport:
         return buffer.getvalue()
 
 
+#: The answers' keys and word values (the puzzle contract's), as a teacher reads them in the current language.
+ANSWER_WORDS = {pair[1]: pair for pair in (
+    NP_("answer key", "points"), NP_("answer key", "valid"), NP_("answer key", "canasta"),
+    NP_("answer key", "minimum"), NP_("answer key", "enough"), NP_("answer key", "frozen"),
+    NP_("answer key", "take"), NP_("answer key", "go_out"), NP_("answer key", "score"),
+    NP_("answer value", "none"), NP_("answer value", "natural"), NP_("answer value", "mixed"),
+    NP_("answer value", "samba"))}
+
+
+def _word(value) -> str:
+    if value is True or value is False:
+        return _("Yes") if value else _("No")
+    if isinstance(value, str) and value in ANSWER_WORDS:
+        return pgettext(*ANSWER_WORDS[value])
+    return str(value)
+
+
+def answer_keys_text(value: dict) -> str:
+    """An answer's keys and values as a teacher reads them: 'take: No', 'points: 60' (in the current language)."""
+    return ", ".join(f"{_word(k) if k in ANSWER_WORDS else k}: {_word(v)}" for k, v in value.items())
+
+
 def _answer_text(answer_json: str) -> str:
     """A stored answer (JSON) as a teacher reads it: 'take: No', 'points: 60'."""
     import json
@@ -368,7 +390,7 @@ def _answer_text(answer_json: str) -> str:
     except (TypeError, ValueError):
         return str(answer_json)
     if isinstance(value, dict):
-        return ", ".join(f"{k}: {'Yes' if v is True else 'No' if v is False else v}" for k, v in value.items())
+        return answer_keys_text(value)
     return str(value)
 
 
