@@ -32,7 +32,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ..engine.i18n import NP_, pgettext
 from ..engine.i18n import gettext as _
 from .cells import FORMULA_START, is_formula_like, neutral, neutral_frame  # noqa: F401 (the exports' names)
-from .heatmap import topic_name
+from .words import kind_name, topic_name
 
 TZ_ENV = "CANASTA_TUTOR_TIMEZONE"
 #: A live answer and the attempt the trainer saved for it are this close in time (seconds).
@@ -241,7 +241,7 @@ class Gradebook:
         return pd.DataFrame({
             self.time_column: _local_times(f["timestamp"], self.zone),
             "time (UTC, ISO 8601)": _utc_iso(f["timestamp"]),
-            "learner": f["learner"], "set": f["puzzle_set"], "puzzle": f["puzzle_id"], "kind": f["kind"],
+            "learner": f["learner"], "set": f["puzzle_set"], "puzzle": f["puzzle_id"], "kind": f["kind"].map(kind_name),
             "topic": f["topic"].map(topic_name), "difficulty": f["difficulty"],
             "question": [_question(k) for k in f["kind"]],
             "answer": [answer_words(k, a) for k, a in zip(f["kind"], f["answer"])],

@@ -13,6 +13,7 @@ import html
 import textwrap
 
 from ..engine.i18n import gettext as _
+from .words import topic_name
 
 FONT = 13                 # px, the headings' and names' type
 CHAR_WIDTH = 0.62 * FONT  # a generous average advance of sans-serif letters at FONT px (DejaVu Sans: ~0.6 em)
@@ -55,11 +56,6 @@ def _colour(accuracy: float) -> tuple[str, str]:
     return fill, ink
 
 
-def topic_name(topic: str) -> str:
-    """A topic as a teacher reads it: the kinds' topics (marked in their records) in the current language."""
-    return _(topic) if isinstance(topic, str) and topic else topic
-
-
 def _cell(name: str, topic: str, cell, x: float, y: float) -> str:
     who = f"{html.escape(name)}, {html.escape(topic_name(topic))}"
     if cell is None:
@@ -92,7 +88,7 @@ def heatmap_svg(report) -> str:
     height = round(top + CELL_H * len(names) + 10)
     parts = [f"<svg xmlns='http://www.w3.org/2000/svg' class='ct-heatmap' role='img' width='{width}' "
              f"height='{height}' viewBox='0 0 {width} {height}' font-family='DejaVu Sans, Arial, sans-serif' "
-             f"font-size='{FONT}'>", f"<title>{html.escape(_('Accuracy of each learner in each topic'))}</title>"]
+             f"font-size='{FONT}'>", "<title>" + html.escape(_("Accuracy of each learner in each topic")) + "</title>"]
     for j, (topic, lines) in enumerate(zip(topics, wrapped)):
         x = left + j * CELL_W + CELL_W / 2 - 1
         first = top - 6 - LINE_H * (len(lines) - 1)

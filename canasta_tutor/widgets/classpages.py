@@ -110,7 +110,8 @@ class WorksheetLinks(widgets.VBox):
         self.choice.observe(lambda _c: self._show_links(), "value")
         intro = _("Print a set of puzzles with room for the answers; the second file adds the answer key with the "
                   "engine's explanations.")
-        self.children = [widgets.HTML(f"<h3 style='margin:4px 0'>{html.escape(_('Worksheet (PDF)'))}</h3>"
+        heading = html.escape(_("Worksheet (PDF)"))
+        self.children = [widgets.HTML(f"<h3 style='margin:4px 0'>{heading}</h3>"
                                       f"<p>{html.escape(intro, quote=False)}</p>"), self.choice, self.links]
         self.add_class("ct-worksheets")
         self.refresh()
@@ -146,8 +147,9 @@ class WorksheetLinks(widgets.VBox):
         base = identity.base_url().rstrip("/")
         url = f"{base}/{WORKSHEET_ROUTE}/{quote(tail)}.pdf"
         e = html.escape
-        self.links.value = (f"<p class='ct-worksheet-links'><a href='{url}' download>{e(_('Worksheet (PDF)'))}</a> · "
-                            f"<a href='{url}?answers=1' download>{e(_('Worksheet with the answer key (PDF)'))}</a></p>")
+        sheet, keyed = e(_("Worksheet (PDF)")), e(_("Worksheet with the answer key (PDF)"))
+        self.links.value = (f"<p class='ct-worksheet-links'><a href='{url}' download>{sheet}</a> · "
+                            f"<a href='{url}?answers=1' download>{keyed}</a></p>")
 
 
 def teacher_page(*, classroom: Classroom | None = None, refresh: float = 5.0, poll: float = 1.5, auto: bool = True,

@@ -14,8 +14,9 @@ import os
 
 import ipywidgets as widgets
 
-from ..classroom.heatmap import heatmap_svg, topic_name
+from ..classroom.heatmap import heatmap_svg
 from ..classroom.roster import Classroom
+from ..classroom.words import topic_name
 from ..engine.errors import CanastaError
 from ..engine.i18n import LANGUAGES, ngettext
 from ..engine.i18n import gettext as _

@@ -13,9 +13,10 @@ from datetime import date
 import ipywidgets as widgets
 
 from ..classroom.assignments import Assignment, AssignmentBook
+from ..classroom.words import kind_name
 from ..engine.errors import CanastaError
-from ..engine.i18n import NP_, ngettext, pgettext
 from ..engine.i18n import gettext as _
+from ..engine.i18n import ngettext
 from ..engine.rules import PRESETS
 from ..puzzles.generator import KINDS
 from .trainer import Trainer, default_puzzle_dir
@@ -28,15 +29,9 @@ def _heading(text: str) -> widgets.HTML:
     return widgets.HTML(f"<h3 style='margin:4px 0'>{html.escape(text)}</h3>")
 
 
-#: The generator's kinds as a dropdown names them (context "kind": English shows the kind's own name).
-KIND_NAMES = {pair[1]: pair for pair in (
-    NP_("kind", "card-points"), NP_("kind", "meld"), NP_("kind", "opening"), NP_("kind", "freeze"),
-    NP_("kind", "take-pile"), NP_("kind", "go-out"), NP_("kind", "score-hand"))}
-
-
 def kind_options() -> list[tuple[str, str]]:
     """The generator's kinds for a dropdown, each named in the current language."""
-    return [(pgettext(*KIND_NAMES[kind]) if kind in KIND_NAMES else kind, kind) for kind in KINDS]
+    return [(kind_name(kind), kind) for kind in KINDS]
 
 
 def _problem(text: str) -> str:
@@ -95,7 +90,8 @@ class MyAssignments(widgets.VBox):
             p = self.mine(a)
             right = html.escape(ngettext("{count} right", "{count} right", p.right).format(count=p.right))
             if p.complete:
-                state = f"<span style='color:{_OK}'>✔ {html.escape(_('done'))}</span> · {right}"
+                done = html.escape(_("done"))
+                state = f"<span style='color:{_OK}'>✔ {done}</span> · {right}"
             else:
                 state = html.escape(_("{done} of {total} done").format(done=p.done, total=p.total)) + f" · {right}"
             due = ""
@@ -180,9 +176,10 @@ class AssignmentProgress(widgets.VBox):
             self.table.value = "<i>" + html.escape(_("Nobody has started an assignment yet.")) + "</i>"
             return
         e = html.escape
+        due, done_right, learner_heading = _("due {date}"), e(_("done · right")), e(_("learner"))
         head = "".join(f"<th style='padding:2px 8px'>{e(a.title)}"
-                       f"{'<br><small>' + e(_('due {date}').format(date=a.due)) + '</small>' if a.due else ''}"
-                       f"<br><small>{e(_('done · right'))}</small></th>" for a in chosen)
+                       f"{'<br><small>' + e(due.format(date=a.due)) + '</small>' if a.due else ''}"
+                       f"<br><small>{done_right}</small></th>" for a in chosen)
         cells = {(r.learner, r.assignment): r for r in results.itertuples()}
         body = []
         for learner in dict.fromkeys(results["learner"]):
@@ -200,7 +197,7 @@ class AssignmentProgress(widgets.VBox):
             body.append(f"<tr><th style='text-align:left;padding:2px 8px'>{html.escape(str(learner))}</th>"
                         f"{''.join(row)}</tr>")
         self.table.value = ("<table class='ct-completion' style='border-collapse:collapse'>"
-                            f"<tr><th>{e(_('learner'))}</th>{head}</tr>{''.join(body)}</table>")
+                            f"<tr><th>{learner_heading}</th>{head}</tr>{''.join(body)}</table>")
 
 
 class NewAssignment(widgets.VBox):

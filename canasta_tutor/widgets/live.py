@@ -21,6 +21,7 @@ import ipywidgets as widgets
 
 from ..classroom.live import LiveClass, answer_label, bar_chart_html
 from ..classroom.progress import ProgressStore
+from ..classroom.words import kind_name
 from ..engine.errors import CanastaError
 from ..engine.i18n import gettext as _
 from ..engine.rules import PRESETS
@@ -143,8 +144,9 @@ class _LiveTrainer(Trainer):
         label = answer_label(self.puzzle.kind, self.solution.answer, self.puzzle.rules)
         reasons = "".join(f"<li>{html.escape(line)}</li>" for line in self.solution.explanation)
         answer = _("The answer is {answer}.").format(answer=f"<b>{html.escape(label)}</b>")
+        why = html.escape(_("Why"))
         self.feedback.value = (f"<div class='ct-feedback'><div style='font-size:1.2em'>{answer}</div>"
-                               f"<div class='ct-why'><b>{html.escape(_('Why'))}</b><ul>{reasons}</ul></div></div>")
+                               f"<div class='ct-why'><b>{why}</b><ul>{reasons}</ul></div></div>")
 
 
 class LiveLearnerView(_Poller, widgets.VBox):
@@ -231,7 +233,7 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
         self.live: LiveClass | None = None
         self.message = widgets.HTML()
         self.picker = widgets.Dropdown(
-            options=[(_("— choose a puzzle —"), None)] + [(f"{set_of(p)} · {p.id} · {p.kind}", i)
+            options=[(_("— choose a puzzle —"), None)] + [(f"{set_of(p)} · {p.id} · {kind_name(p.kind)}", i)
                                                         for i, p in enumerate(self.puzzles)],
             description=_("Puzzle:"), layout=widgets.Layout(width="40em", max_width="100%"))
         self.picker.observe(lambda change: self.choose(change["new"]) if change["new"] is not None else None, "value")

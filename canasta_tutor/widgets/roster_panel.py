@@ -75,9 +75,10 @@ class RosterPanel(widgets.VBox):
         rows = "".join(f"<tr class='ct-roster-row' data-learner='{html.escape(e['name'], quote=True)}'>"
                        f"<td>{html.escape(e['name'])}</td>{code(e)}<td>{e['answers']}</td></tr>" for e in entries)
         e = html.escape
-        head = f"<th>{e(_('Personal code'))}</th>" if self.codes else ""
-        self.table.value = (f"<table class='ct-table ct-roster-table'><tr><th>{e(_('Learner'))}</th>"
-                            f"{head}<th>{e(_('Answers'))}</th></tr>{rows}</table>" if entries else
+        personal, learner, answers = e(_("Personal code")), e(_("Learner")), e(_("Answers"))  # (no _() in f-strings:
+        head = f"<th>{personal}</th>" if self.codes else ""                                # Babel misses them)
+        self.table.value = (f"<table class='ct-table ct-roster-table'><tr><th>{learner}</th>"
+                            f"{head}<th>{answers}</th></tr>{rows}</table>" if entries else
                             "<p><i>" + e(_("Nobody yet: add names below, or learners add themselves as they sign "
                                            "in.")) + "</i></p>")
         options = [(e["name"], e["learner_id"]) for e in entries]
