@@ -141,7 +141,7 @@ class Roster:
             conn.execute(lr.delete().where(lr.c.id == other["learner_id"]))
         self._write("merge two learners", work)
         return RosterVerdict(True, (Reason("merged", ngettext(
-            "{other}'s {count} answer is now {keep}'s.", "{other}'s {count} answers are now {keep}'s.",
+            "{other}'s {count} answers are now {keep}'s.", "{other}'s {count} answers are now {keep}'s.",
             other["answers"]).format(count=other["answers"], other=other["name"], keep=keep["name"])),), keep)
 
     def free(self, learner_id) -> RosterVerdict:
@@ -151,7 +151,7 @@ class Roster:
             return _no("no-learner", _("That learner is not in this class."))
         if who["answers"]:
             return _no("has-answers", ngettext(
-                "{name} has {count} answer: rename them, or merge them into another name (merging keeps every "
+                "{name} has {count} answers: rename them, or merge them into another name (merging keeps every "
                 "answer).", "{name} has {count} answers: rename them, or merge them into another name (merging "
                 "keeps every answer).", who["answers"]).format(name=who["name"], count=who["answers"]))
         lr, s = db.learners, db.sessions

@@ -99,7 +99,7 @@ class MyAssignments(widgets.VBox):
                 late = a.due < today and not p.complete
                 when = (_("due {date} (late)") if late else _("due {date}")).format(date=a.due)
                 due = f" · <span style='color:{_BAD if late else '#555'}'>{html.escape(when)}</span>"
-            count = html.escape(ngettext("{count} puzzle", "{count} puzzles", a.count).format(count=a.count))
+            count = html.escape(ngettext("{count} puzzles", "{count} puzzles", a.count).format(count=a.count))
             label = widgets.HTML(f"<div class='ct-assignment' data-id='{a.id}'><b>{html.escape(a.title)}</b> · "
                                  f"{count}{due}<br><small>{state}</small></div>",
                                  layout=widgets.Layout(width="30em", max_width="100%"))
@@ -257,9 +257,10 @@ class NewAssignment(widgets.VBox):
         except CanastaError as e:
             self.message.value = _problem(str(e))
             return None
-        said = (ngettext("Made “{title}”: {count} puzzle, due {due}.", "Made “{title}”: {count} puzzles, due {due}.",
+        # (English has one form for both, as these sentences always read; the other languages their own)
+        said = (ngettext("Made “{title}”: {count} puzzles, due {due}.", "Made “{title}”: {count} puzzles, due {due}.",
                          made.count) if made.due else
-                ngettext("Made “{title}”: {count} puzzle.", "Made “{title}”: {count} puzzles.", made.count))
+                ngettext("Made “{title}”: {count} puzzles.", "Made “{title}”: {count} puzzles.", made.count))
         said = said.format(title=made.title, count=made.count, due=made.due)
         where = _("The file is {path}.").format(path=made.path)
         self.message.value = f"<div style='color:{_OK}'>{html.escape(said)} {html.escape(where)}</div>"
