@@ -270,7 +270,7 @@ def bar_chart_html(counts: dict[str, int], *, right: str | None = None, width: i
     True
     """
     if not counts:
-        return "<div style='color:#777;font-style:italic'>" + html.escape(_("No answers yet.")) + "</div>"
+        return "<div style='color:#595959;font-style:italic'>" + html.escape(_("No answers yet.")) + "</div>"
     row = round(font * 1.7)
     label_w = round(max(len(label) + 2 for label in counts) * font * 0.62) + 12   # room for the label and " ✔"
     bar_w = width

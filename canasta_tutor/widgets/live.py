@@ -348,7 +348,7 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
         with self._lock:
             current = self.live.current()
             if current is None:
-                self.chart.value = ("<div style='color:#777;font-style:italic'>"
+                self.chart.value = ("<div style='color:#595959;font-style:italic'>"
                                     + html.escape(_("No puzzle sent yet.")) + "</div>")
                 self.who.value = self.sent.value = ""
                 self._sent_id = None
