@@ -198,21 +198,20 @@ def teacher_page(browser, server, lang: str, width: int):
     return context, page
 
 
-#: What the open tab cuts off: an element reaching past the tab's right edge with no scrolling box around it (the
-#: tab's panel hides what sticks out, so too_wide cannot see it), and a label, button or tab title whose text is
-#: longer than its box (ipywidgets cuts those with "…").
+#: What the open tab cuts off: an element reaching past the tab's right edge (or the viewport's) outside the page's
+#: own scrolling boxes (a widget box scrolls what sticks out, out of sight: too_wide cannot see it), and a label,
+#: button or tab title whose text is longer than its box (ipywidgets cuts those with "…").
 CUT_OFF = """() => {
   const out = [], panel = document.querySelector('.ct-teacher-tabs > .widget-tab-contents');
-  const edge = panel.getBoundingClientRect().right;
+  const edge = Math.min(panel.getBoundingClientRect().right, document.documentElement.clientWidth);
   const say = (el, why) => out.push(el.tagName.toLowerCase() + '.' + String(el.className).split(' ').slice(0, 2)
     .join('.') + ' "' + (el.innerText || '').trim().slice(0, 40) + '" ' + why);
   for (const el of panel.querySelectorAll('*')) {
     const r = el.getBoundingClientRect(), st = getComputedStyle(el);
     if (r.width === 0 || st.visibility === 'hidden') continue;
-    let scrolled = false;
-    for (let a = el.parentElement; a && a !== panel; a = a.parentElement) {
-      const o = getComputedStyle(a).overflowX;
-      if (o === 'auto' || o === 'scroll') { scrolled = true; break; } }
+    // only the page's own scrolling boxes (with their hint) count, not a widget box's overflow:auto, which on a
+    // phone hides the rest of a form behind a scroll bar
+    const scrolled = !!(el.parentElement && el.parentElement.closest('.ct-scroll, .widget-html-content table'));
     if (!scrolled && r.right > edge + 1) say(el, Math.round(r.right) + ' > ' + Math.round(edge));
   }
   for (const el of document.querySelectorAll('.ct-teacher-tabs .widget-label, .ct-teacher-tabs .jupyter-button, '
