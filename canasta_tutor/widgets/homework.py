@@ -215,7 +215,7 @@ class NewAssignment(widgets.VBox):
         self.due = widgets.DatePicker(description=_("Due (optional):"), style={"description_width": "initial"})
         self.source = widgets.ToggleButtons(options=[(_("From puzzle files"), "files"),
                                                      (_("Made by the generator"), "gen")],
-                                            value="files")
+                                            value="files", style={"button_width": "auto"})  # never cut
         self.files = widgets.SelectMultiple(options=[(p.name, str(p)) for p in files], description=_("Files:"),
                                             rows=min(8, max(3, len(files))), layout=widgets.Layout(width="30em"))
         self.kind = widgets.Dropdown(options=kind_options(), value="take-pile", description=_("Kind:"))
