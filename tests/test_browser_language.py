@@ -179,3 +179,95 @@ def test_each_page_at_360_px_fits_and_passes_axe_in_each_language(browser, serve
         assert axe == [], (lang, where, axe)
     assert context.outside == []
     context.close()
+
+
+# --- the teacher's page -----------------------------------------------------------------------------------------
+#: The teacher page's tabs, in the catalogs' words.
+TABS = ("Class", "Live puzzle", "Homework", "Worksheets")
+
+
+def teacher_page(browser, server, lang: str, width: int):
+    """The teacher's page in ``lang`` (chosen with ?lang= on the sign-in page, kept by its cookie), its tabs drawn."""
+    context = new_context(browser, server, width=width)
+    page = context.new_page()
+    page.goto(server["url"] + SIGN_IN + f"?lang={lang}")
+    page.goto(server["url"] + "/teacher#key=" + KEY)  # the teacher's file link: the key after "#"
+    page.wait_for_url("**/teacher/dashboard.ipynb*")
+    page.locator(".ct-dashboard .ct-summary").wait_for(timeout=90_000)
+    assert page.evaluate("document.documentElement.lang") == lang
+    return context, page
+
+
+#: What the open tab cuts off: an element reaching past the tab's right edge (or the viewport's) outside the page's
+#: own scrolling boxes (a widget box scrolls what sticks out, out of sight: too_wide cannot see it), and a label,
+#: button or tab title whose text is longer than its box (ipywidgets cuts those with "…").
+CUT_OFF = """() => {
+  const out = [], panel = document.querySelector('.ct-teacher-tabs > .widget-tab-contents');
+  const edge = Math.min(panel.getBoundingClientRect().right, document.documentElement.clientWidth);
+  const say = (el, why) => out.push(el.tagName.toLowerCase() + '.' + String(el.className).split(' ').slice(0, 2)
+    .join('.') + ' "' + (el.innerText || '').trim().slice(0, 40) + '" ' + why);
+  for (const el of panel.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect(), st = getComputedStyle(el);
+    if (r.width === 0 || st.visibility === 'hidden') continue;
+    // only the page's own scrolling boxes (with their hint) count, not a widget box's overflow:auto, which on a
+    // phone hides the rest of a form behind a scroll bar
+    const scrolled = !!(el.parentElement && el.parentElement.closest('.ct-scroll, .widget-html-content table'));
+    if (!scrolled && r.right > edge + 1) say(el, Math.round(r.right) + ' > ' + Math.round(edge));
+  }
+  for (const el of document.querySelectorAll('.ct-teacher-tabs .widget-label, .ct-teacher-tabs .jupyter-button, '
+                                             + '.ct-teacher-tabs .lm-TabBar-tabLabel')) {
+    if (el.getBoundingClientRect().width > 0 && el.scrollWidth > el.clientWidth + 1) say(el, 'cut');
+  }
+  return out.slice(0, 10);
+}"""
+
+
+def open_tab(page, title: str):
+    page.get_by_role("tab", name=title).click()
+    page.wait_for_timeout(300)  # the tab's panel is shown (no network: the widgets are drawn already)
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_teacher_tab_at_360_px_fits_and_passes_axe_in_each_language(browser, server, lang):
+    from canasta_tutor.engine.i18n import gettext
+
+    context, page = teacher_page(browser, server, lang, 360)
+    problems = {}
+    for title in TABS:
+        name = gettext(title, lang=lang)
+        open_tab(page, name)
+        problems[title] = (too_wide(page), page.evaluate(CUT_OFF), axe_violations(page))
+    for where, (width, cut, axe) in problems.items():
+        assert width["scrollWidth"] <= width["viewport"] and not width["wide"], (lang, where, width)
+        assert cut == [], (lang, where, cut)
+        assert axe == [], (lang, where, axe)
+    assert context.outside == []
+    context.close()
+
+
+def test_the_teachers_dashboard_and_a_worksheet_pdf_in_danish(browser, server):
+    import io
+
+    import pypdf
+
+    from canasta_tutor.engine.i18n import gettext
+
+    context, page = teacher_page(browser, server, "da", 1200)
+    tabs = page.get_by_role("tab").all_inner_texts()
+    assert [t.strip() for t in tabs] == ["Klasse", "Liveopgave", "Lektier", "Arbejdsark"], tabs
+    board = page.locator(".ct-dashboard").inner_text()
+    for english in ("Most-missed puzzles", "The class's list", "Start a new class", "Learners open"):
+        assert english not in board
+    for message in ("Most-missed puzzles", "The class's list", "Print the join cards", "Start a new class"):
+        assert gettext(message, lang="da") in board, message
+    open_tab(page, "Arbejdsark")
+    sheets = page.locator(".ct-worksheets")
+    sheets.get_by_text("Arbejdsark med facitliste (PDF)").wait_for()
+    with page.expect_download() as got:
+        sheets.get_by_role("link", name="Arbejdsark med facitliste (PDF)").click()
+    data = Path(got.value.path()).read_bytes()
+    text = " ".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(data)).pages)
+    assert "Navn:" in text and "Dato:" in text and "Hvorfor?" in text and "Facitliste:" in text
+    assert "Name:" not in text and "Why?" not in text and "Answer key" not in text
+    assert context.outside == []
+    context.close()

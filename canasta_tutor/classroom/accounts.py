@@ -35,6 +35,8 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from ..engine.errors import CanastaError
+from ..engine.i18n import gettext as _
+from ..engine.i18n import ngettext
 from ..engine.verdict import Reason, verdict_type
 from . import db
 from .codes import CODE_ALPHABET, CODE_LENGTH, new_code, normal_code  # noqa: F401  (CODE_*: the accounts' public names)
@@ -83,8 +85,8 @@ class Roster:
         verdict = self.room.join(name, self.room.current().code, by_teacher=True)
         if not verdict:
             return RosterVerdict(False, verdict.reasons)
-        return RosterVerdict(True, (Reason("added", f"{verdict.learner['name']} is on the list, with the code "
-                                                    f"{verdict.learner['code']}."),), verdict.learner)
+        return RosterVerdict(True, (Reason("added", _("{name} is on the list, with the code {code}.").format(
+            name=verdict.learner["name"], code=verdict.learner["code"])),), verdict.learner)
 
     def rename(self, learner_id, new_name) -> RosterVerdict:
         """Give a learner another name; their answers and sessions follow them."""
@@ -92,7 +94,7 @@ class Roster:
 
         who = self.find(learner_id)
         if who is None:
-            return _no("no-learner", "That learner is not in this class.")
+            return _no("no-learner", _("That learner is not in this class."))
         shown, problem = check_name(new_name)
         if problem is not None:
             return RosterVerdict(False, problem.reasons)
@@ -105,9 +107,10 @@ class Roster:
         try:
             self._write("rename a learner", work)
         except sa.exc.IntegrityError:
-            return _no("name-taken", f"Someone in this class is already called {shown}: merge the two instead, "
-                                     "if they are one learner.")
-        return RosterVerdict(True, (Reason("renamed", f"{who['name']} is now called {shown}."),),
+            return _no("name-taken", _("Someone in this class is already called {name}: merge the two instead, "
+                                       "if they are one learner.").format(name=shown))
+        said = _("{old} is now called {new}.").format(old=who["name"], new=shown)
+        return RosterVerdict(True, (Reason("renamed", said),),
                              {**who, "name": shown})
 
     def merge(self, keep_id, other_id) -> RosterVerdict:
@@ -115,9 +118,9 @@ class Roster:
         other name leaves the list. Every attempt is kept; of two live answers to one puzzle, the first stays."""
         keep, other = self.find(keep_id), self.find(other_id)
         if keep is None or other is None:
-            return _no("no-learner", "Both learners must be in this class.")
+            return _no("no-learner", _("Both learners must be in this class."))
         if keep["learner_id"] == other["learner_id"]:
-            return _no("same-learner", "Choose two different names to merge.")
+            return _no("same-learner", _("Choose two different names to merge."))
         lr, t, la, s, m = db.learners, db.attempts, db.live_answers, db.sessions, db.merged
 
         def work(conn):
@@ -137,30 +140,34 @@ class Roster:
             conn.execute(m.insert().values(old_id=other["learner_id"], new_id=keep["learner_id"]))
             conn.execute(lr.delete().where(lr.c.id == other["learner_id"]))
         self._write("merge two learners", work)
-        return RosterVerdict(True, (Reason("merged", f"{other['name']}'s {other['answers']} answers are now "
-                                                     f"{keep['name']}'s."),), keep)
+        return RosterVerdict(True, (Reason("merged", ngettext(
+            "{other}'s {count} answers are now {keep}'s.", "{other}'s {count} answers are now {keep}'s.",
+            other["answers"]).format(count=other["answers"], other=other["name"], keep=keep["name"])),), keep)
 
     def free(self, learner_id) -> RosterVerdict:
         """Take a name off the list (a typo, a name taken by someone else), when nobody has answered under it."""
         who = self.find(learner_id)
         if who is None:
-            return _no("no-learner", "That learner is not in this class.")
+            return _no("no-learner", _("That learner is not in this class."))
         if who["answers"]:
-            return _no("has-answers", f"{who['name']} has {who['answers']} answers: rename them, or merge them "
-                                      "into another name (merging keeps every answer).")
+            return _no("has-answers", ngettext(
+                "{name} has {count} answers: rename them, or merge them into another name (merging keeps every "
+                "answer).", "{name} has {count} answers: rename them, or merge them into another name (merging "
+                "keeps every answer).", who["answers"]).format(name=who["name"], count=who["answers"]))
         lr, s = db.learners, db.sessions
 
         def work(conn):
             conn.execute(s.delete().where(s.c.learner_id == who["learner_id"]))
             conn.execute(lr.delete().where(lr.c.id == who["learner_id"]))
         self._write("free a name", work)
-        return RosterVerdict(True, (Reason("freed", f"The name {who['name']} is free again."),), who)
+        freed = _("The name {name} is free again.").format(name=who["name"])
+        return RosterVerdict(True, (Reason("freed", freed),), who)
 
     def reset_code(self, learner_id) -> RosterVerdict:
         """A new personal code for a learner (a lost card); the browsers signed in with the old one sign out."""
         who = self.find(learner_id)
         if who is None:
-            return _no("no-learner", "That learner is not in this class.")
+            return _no("no-learner", _("That learner is not in this class."))
         lr, s = db.learners, db.sessions
         code = new_code()
 
@@ -168,7 +175,8 @@ class Roster:
             conn.execute(lr.update().where(lr.c.id == who["learner_id"]).values(code=code))
             conn.execute(s.delete().where(s.c.learner_id == who["learner_id"]))
         self._write("give a new code", work)
-        return RosterVerdict(True, (Reason("new-code", f"{who['name']}'s new code is {code}."),), {**who, "code": code})
+        said = _("{name}'s new code is {code}.").format(name=who["name"], code=code)
+        return RosterVerdict(True, (Reason("new-code", said),), {**who, "code": code})
 
 
 class Sessions:

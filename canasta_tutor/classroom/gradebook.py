@@ -15,6 +15,10 @@
   times in the teacher's time zone (``tz``, else ``$CANASTA_TUTOR_TIMEZONE``, else this machine's), each with
   the ISO time in UTC in a machine column; the workbook has its header row frozen, its columns sized and its
   accuracies formatted as percentages.
+* **In the teacher's language.** The column headings, the sheets' names and the words in the cells (``yes``, the
+  questions, the answers) are in the current language (:mod:`canasta_tutor.engine.i18n`: the request's, for the
+  server's downloads); the tables are built with the English names (:data:`HEADINGS`), translated as they are
+  written, so that English files stay as they were.
 """
 
 from __future__ import annotations
@@ -25,12 +29,29 @@ import os
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from ..engine.i18n import NP_, pgettext
+from ..engine.i18n import gettext as _
 from .cells import FORMULA_START, is_formula_like, neutral, neutral_frame  # noqa: F401 (the exports' names)
+from .words import kind_name, topic_name
 
 TZ_ENV = "CANASTA_TUTOR_TIMEZONE"
 #: A live answer and the attempt the trainer saved for it are this close in time (seconds).
 LIVE_MATCH_SECONDS = 300
 PERCENT = "0%"
+#: Every fixed column heading of the exports (context "export"), translated when a file is written.
+HEADINGS = {pair[1]: pair for pair in (
+    NP_("export", "learner"), NP_("export", "answers"), NP_("export", "right"), NP_("export", "accuracy"),
+    NP_("export", "topics"), NP_("export", "last answer (UTC, ISO 8601)"), NP_("export", "misses in a row"),
+    NP_("export", "stuck"), NP_("export", "live answers"), NP_("export", "live right"), NP_("export", "assignment"),
+    NP_("export", "due"), NP_("export", "puzzles"), NP_("export", "done"), NP_("export", "complete"),
+    NP_("export", "topic"), NP_("export", "set"), NP_("export", "puzzle"), NP_("export", "question"),
+    NP_("export", "attempts"), NP_("export", "misses"), NP_("export", "most common wrong answer"),
+    NP_("export", "given"), NP_("export", "time (UTC, ISO 8601)"), NP_("export", "kind"),
+    NP_("export", "difficulty"), NP_("export", "answer"), NP_("export", "seconds"), NP_("export", "live puzzle"),)}
+#: The workbook's sheets (context "export sheet"); a sheet's name has at most 31 characters.
+SHEETS = {pair[1]: pair for pair in (NP_("export sheet", "Learners"), NP_("export sheet", "Homework"),
+                                     NP_("export sheet", "Topics"), NP_("export sheet", "Puzzles"),
+                                     NP_("export sheet", "Attempts"))}
 
 
 # --- the teacher's clock -----------------------------------------------------------------------------------------
@@ -77,10 +98,13 @@ def answer_words(kind: str, answer_json: str) -> str:
     except (TypeError, ValueError):
         return str(answer_json)
     try:
-        return get_kind(kind).words(value)
+        words = get_kind(kind).words(value)
+        return _(words) if words else words  # a button's words (marked in the kind's record), translated
     except (LookupError, TypeError, AttributeError, ValueError):
         if isinstance(value, dict):
-            return ", ".join(f"{k}: {'Yes' if v is True else 'No' if v is False else v}" for k, v in value.items())
+            from .roster import answer_keys_text
+
+            return answer_keys_text(value)
         return str(value)
 
 
@@ -88,9 +112,13 @@ def _question(kind: str) -> str:
     from ..puzzles.kinds import get_kind
 
     try:
-        return get_kind(kind).question
+        return _(get_kind(kind).question)
     except LookupError:
         return ""
+
+
+def _yes(flag: bool) -> str:
+    return pgettext("export", "yes") if flag else ""
 
 
 # --- the gradebook -----------------------------------------------------------------------------------------------
@@ -115,10 +143,27 @@ class Gradebook:
         self.report = ClassReport(counted, self.names)
         self.everything = ClassReport(frame, self.names)
         self._homework = _homework(room, info.code, info.id)
+        #: the headings made from a name (an assignment, a topic, the time zone), in the current language
+        self._made: dict[str, str] = {}
+
+    def _heading(self, english: str, translated: str) -> str:
+        """A column named from values: ``english`` in the tables, ``translated`` in the files."""
+        self._made[english] = translated
+        return english
+
+    def heading(self, name) -> str:
+        """A column's heading in the current language (a fixed one from :data:`HEADINGS`, or a made one)."""
+        if name in self._made:
+            return self._made[name]
+        return pgettext(*HEADINGS[name]) if name in HEADINGS else str(name)
+
+    def translated(self, frame):
+        """``frame`` with its headings in the current language."""
+        return frame.rename(columns=self.heading)
 
     @property
     def time_column(self) -> str:
-        return f"time ({self.zone_name})"
+        return self._heading(f"time ({self.zone_name})", _("time ({zone})").format(zone=self.zone_name))
 
     # --- the tables ------------------------------------------------------------------------------------------
     def learners(self):
@@ -129,21 +174,28 @@ class Gradebook:
         out = per[["attempts", "correct", "accuracy", "topics"]].rename(columns={"attempts": "answers",
                                                                                  "correct": "right"})
         last = everything["timestamp"].max().reindex(out.index)
-        out[f"last answer ({self.zone_name})"] = _local_times(last, self.zone).to_numpy()
+        last_column = self._heading(f"last answer ({self.zone_name})",
+                                    _("last answer ({zone})").format(zone=self.zone_name))
+        out[last_column] = _local_times(last, self.zone).to_numpy()
         out["last answer (UTC, ISO 8601)"] = _utc_iso(last).to_numpy()
         out["misses in a row"] = per["misses_in_a_row"]
-        out["stuck"] = per["stuck"].map({True: "yes", False: ""})
+        out["stuck"] = per["stuck"].map({True: _yes(True), False: ""})
         out["live answers"] = live["size"].reindex(out.index).fillna(0).astype(int)
         out["live right"] = live["sum"].reindex(out.index).fillna(0).astype(int)
         homework = self.homework()
         for title, group in homework.groupby("assignment", sort=False):
             total = int(group["puzzles"].iloc[0])
             rows = group.set_index("learner")
-            out[f"{title}: done (of {total})"] = rows["done"].reindex(out.index).fillna(0).astype(int)
-            out[f"{title}: right (of {total})"] = rows["right"].reindex(out.index).fillna(0).astype(int)
+            done = self._heading(f"{title}: done (of {total})",
+                                 _("{title}: done (of {total})").format(title=title, total=total))
+            right = self._heading(f"{title}: right (of {total})",
+                                  _("{title}: right (of {total})").format(title=title, total=total))
+            out[done] = rows["done"].reindex(out.index).fillna(0).astype(int)
+            out[right] = rows["right"].reindex(out.index).fillna(0).astype(int)
         topics = self.topics()
         for topic, group in topics.groupby("topic"):
-            out[f"accuracy: {topic}"] = group.set_index("learner")["accuracy"].reindex(out.index)
+            column = self._heading(f"accuracy: {topic}", _("accuracy: {topic}").format(topic=topic_name(topic)))
+            out[column] = group.set_index("learner")["accuracy"].reindex(out.index)
         return out.reset_index()
 
     def homework(self):
@@ -189,23 +241,30 @@ class Gradebook:
         return pd.DataFrame({
             self.time_column: _local_times(f["timestamp"], self.zone),
             "time (UTC, ISO 8601)": _utc_iso(f["timestamp"]),
-            "learner": f["learner"], "set": f["puzzle_set"], "puzzle": f["puzzle_id"], "kind": f["kind"],
-            "topic": f["topic"], "difficulty": f["difficulty"],
+            "learner": f["learner"], "set": f["puzzle_set"], "puzzle": f["puzzle_id"], "kind": f["kind"].map(kind_name),
+            "topic": f["topic"].map(topic_name), "difficulty": f["difficulty"],
             "question": [_question(k) for k in f["kind"]],
             "answer": [answer_words(k, a) for k, a in zip(f["kind"], f["answer"])],
-            "right": f["correct"].map({True: "yes", False: "no"}),
+            "right": f["correct"].map({True: _yes(True), False: pgettext("export", "no")}),
             "seconds": f["seconds"],
-            "live puzzle": f["live"].map({True: "live", False: ""}),
+            "live puzzle": f["live"].map({True: pgettext("export", "live"), False: ""}),
         })
 
     # --- files -----------------------------------------------------------------------------------------------
     def to_csv(self, which: str = "learners") -> str:
         frame = self.learners() if which == "learners" else self.puzzles()
-        return neutral_frame(frame).to_csv(index=False)
+        if "topic" in frame:
+            frame["topic"] = frame["topic"].map(topic_name)
+        return neutral_frame(self.translated(frame)).to_csv(index=False)
 
     def sheets(self) -> dict:
-        return {"Learners": self.learners(), "Homework": self.homework(), "Topics": self.topics(),
-                "Puzzles": self.puzzles(), "Attempts": self.answers()}
+        """The workbook's tables by sheet (English names and headings: :meth:`to_excel` translates them)."""
+        topics, puzzles = self.topics(), self.puzzles()
+        for frame in (topics, puzzles):  # the topics in the teacher's language
+            if "topic" in frame:
+                frame["topic"] = frame["topic"].map(topic_name)
+        return {"Learners": self.learners(), "Homework": self.homework(), "Topics": topics,
+                "Puzzles": puzzles, "Attempts": self.answers()}
 
     def to_excel(self) -> bytes:
         """The workbook: Learners, Homework, Topics, Puzzles, Attempts (every answer)."""
@@ -214,14 +273,19 @@ class Gradebook:
         buffer = io.BytesIO()
         with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
             for name, frame in self.sheets().items():
-                frame.to_excel(writer, sheet_name=name, index=False)
-                _format_sheet(writer.sheets[name], frame, freeze="B2" if name == "Learners" else "A2")
+                sheet = pgettext(*SHEETS[name])[:31]
+                percent = [str(c).startswith("accuracy") for c in frame.columns]
+                frame = self.translated(frame)
+                frame.to_excel(writer, sheet_name=sheet, index=False)
+                _format_sheet(writer.sheets[sheet], frame, freeze="B2" if name == "Learners" else "A2",
+                              percent=percent)
         return buffer.getvalue()
 
 
-def _format_sheet(sheet, frame, *, freeze: str) -> None:
+def _format_sheet(sheet, frame, *, freeze: str, percent) -> None:
     """Header row frozen, columns as wide as their text (up to 50), accuracies as percentages, and every text
-    cell that a spreadsheet would read as a formula written as text."""
+    cell that a spreadsheet would read as a formula written as text. ``percent``: for each column, whether it holds
+    accuracies."""
     from openpyxl.utils import get_column_letter
 
     sheet.freeze_panes = freeze
@@ -229,7 +293,7 @@ def _format_sheet(sheet, frame, *, freeze: str) -> None:
         letter = get_column_letter(index)
         values = [str(column)] + [str(v) for v in frame[column].head(500).tolist()]
         sheet.column_dimensions[letter].width = min(50, max(8, max(len(v) for v in values) + 2))
-        if str(column).startswith("accuracy"):
+        if percent[index - 1]:
             for (cell,) in sheet.iter_rows(min_row=2, min_col=index, max_col=index):
                 cell.number_format = PERCENT
     for row in sheet.iter_rows():

@@ -12,6 +12,9 @@ from __future__ import annotations
 import html
 import textwrap
 
+from ..engine.i18n import gettext as _
+from .words import topic_name
+
 FONT = 13                 # px, the headings' and names' type
 CHAR_WIDTH = 0.62 * FONT  # a generous average advance of sans-serif letters at FONT px (DejaVu Sans: ~0.6 em)
 CELL_W, CELL_H = 92, 40
@@ -54,16 +57,17 @@ def _colour(accuracy: float) -> tuple[str, str]:
 
 
 def _cell(name: str, topic: str, cell, x: float, y: float) -> str:
-    who = f"{html.escape(name)}, {html.escape(topic)}"
+    who = f"{html.escape(name)}, {html.escape(topic_name(topic))}"
     if cell is None:
         return (f"<rect x='{x}' y='{y}' width='{CELL_W - 2}' height='{CELL_H - 2}' fill='#f4f4f4' stroke='#ccc'>"
-                f"<title>{who}: no answers</title></rect>")
+                f"<title>" + html.escape(_("{who}: no answers")).format(who=who) + "</title></rect>")
     n, right = cell
     acc = right / n
     fill, ink = _colour(acc)
     return (f"<g class='ct-cell' data-learner='{html.escape(name, quote=True)}' "
             f"data-topic='{html.escape(topic, quote=True)}' data-attempts='{n}' data-correct='{right}'>"
-            f"<title>{who}: {right} of {n} right</title>"
+            "<title>" + html.escape(_("{who}: {right} of {count} right")).format(who=who, right=right, count=n)
+            + "</title>"
             f"<rect x='{x}' y='{y}' width='{CELL_W - 2}' height='{CELL_H - 2}' fill='{fill}'/>"
             f"<text x='{x + CELL_W / 2 - 1}' y='{y + 17}' text-anchor='middle' fill='{ink}' "
             f"font-weight='bold'>{round(acc * 100)} %</text>"
@@ -76,21 +80,22 @@ def heatmap_svg(report) -> str:
     topics, cells = report.grid()
     names = list(report.names)
     if not names:
-        return "<p>No learner has signed in yet.</p>"
+        return "<p>" + html.escape(_("No learner has signed in yet.")) + "</p>"
     left = 8 + min(MAX_NAME_WIDTH, max(text_width(n) for n in names)) + 12
-    wrapped = [heading_lines(t) for t in topics]
+    wrapped = [heading_lines(topic_name(t)) for t in topics]
     top = 10 + LINE_H * max([len(w) for w in wrapped] or [1]) + 6
     width = round(left + CELL_W * max(1, len(topics)) + 10)
     height = round(top + CELL_H * len(names) + 10)
     parts = [f"<svg xmlns='http://www.w3.org/2000/svg' class='ct-heatmap' role='img' width='{width}' "
              f"height='{height}' viewBox='0 0 {width} {height}' font-family='DejaVu Sans, Arial, sans-serif' "
-             f"font-size='{FONT}'>", "<title>Accuracy of each learner in each topic</title>"]
+             f"font-size='{FONT}'>", "<title>" + html.escape(_("Accuracy of each learner in each topic")) + "</title>"]
     for j, (topic, lines) in enumerate(zip(topics, wrapped)):
         x = left + j * CELL_W + CELL_W / 2 - 1
         first = top - 6 - LINE_H * (len(lines) - 1)
         spans = "".join(f"<tspan x='{x}' y='{first + LINE_H * k}'>{html.escape(line)}</tspan>"
                         for k, line in enumerate(lines))
-        parts.append(f"<text class='ct-topic' text-anchor='middle'><title>{html.escape(topic)}</title>{spans}</text>")
+        parts.append(f"<text class='ct-topic' text-anchor='middle'><title>{html.escape(topic_name(topic))}</title>"
+                     f"{spans}</text>")
     for i, name in enumerate(names):
         y = top + i * CELL_H
         parts.append(f"<text class='ct-name' x='8' y='{y + CELL_H / 2 + 5}' text-anchor='start'>"

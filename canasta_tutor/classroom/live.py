@@ -32,6 +32,8 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 
 from ..engine.errors import CanastaError
+from ..engine.i18n import gettext as _
+from ..engine.i18n import ngettext
 from ..puzzles.format import Puzzle, puzzle_from_mapping
 from ..puzzles.kinds import get_kind
 from . import db
@@ -47,7 +49,7 @@ def answer_label(kind: str, answer: dict, rules=None) -> str:
     if rules is not None or record.answer_control == "yes-no":
         for choice in record.options(rules):
             if all(answer.get(k) == v for k, v in choice.answer.items()):
-                return choice.label
+                return _(choice.label)  # the button's label, in the language of the screen that shows it
     text = record.describe(answer)
     return text[:1].upper() + text[1:]
 
@@ -55,7 +57,7 @@ def answer_label(kind: str, answer: dict, rules=None) -> str:
 def answer_choices(puzzle: Puzzle) -> list[str]:
     """The bars shown before any answer arrives: the labels of the kind's buttons under the puzzle's rules (none
     for number answers: they appear as they come)."""
-    return [choice.label for choice in get_kind(puzzle.kind).options(puzzle.rules)]
+    return [_(choice.label) for choice in get_kind(puzzle.kind).options(puzzle.rules)]
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,7 @@ class LiveClass:
         """Show the engine's explanation on every screen (of the current puzzle)."""
         live = self.current()
         if live is None:
-            raise CanastaError("there is no live puzzle to reveal: send one first")
+            raise CanastaError(_("there is no live puzzle to reveal: send one first"))
         if not live.revealed:
             lp = db.live_puzzles
             self._run(lambda conn: conn.execute(lp.update().where(lp.c.id == live.id).values(revealed_at=_now())),
@@ -181,7 +183,7 @@ class LiveClass:
         rows = self._run(lambda conn: conn.execute(
             _LIVE_COLUMNS.where(db.live_puzzles.c.id == int(live_id))).fetchall())
         if not rows:
-            raise CanastaError(f"there is no live puzzle number {live_id}")
+            raise CanastaError(_("there is no live puzzle number {number}").format(number=live_id))
         return self._live(rows[0])
 
     @staticmethod
@@ -203,14 +205,14 @@ class LiveClass:
 
         learner = (learner or "").strip()
         if not learner:
-            raise CanastaError("a live answer needs the learner's name")
+            raise CanastaError(_("a live answer needs the learner's name"))
         live = self.current()
         if live is None:
-            raise CanastaError("there is no live puzzle to answer")
+            raise CanastaError(_("there is no live puzzle to answer"))
         if live_id is not None and live_id != live.id:
-            raise CanastaError("the teacher has sent a new puzzle: answer that one")
+            raise CanastaError(_("the teacher has sent a new puzzle: answer that one"))
         if live.revealed:
-            raise CanastaError("the answer has been revealed already: wait for the next puzzle")
+            raise CanastaError(_("the answer has been revealed already: wait for the next puzzle"))
         solution = solve(live.puzzle)
         unknown = set(given) - set(solution.answer)
         if unknown or not given:
@@ -234,7 +236,8 @@ class LiveClass:
         try:
             self._run(insert, write=True)
         except sa.exc.IntegrityError:
-            raise CanastaError(f"{learner} has answered this puzzle already: one answer each") from None
+            raise CanastaError(_("{learner} has answered this puzzle already: one answer each").format(
+                learner=learner)) from None
         return LiveAnswer(learner=learner, answer=dict(given), correct=correct, label=label, learner_id=learner_id)
 
     def answer_of(self, learner: str, live_id: int | None = None, *, learner_id: int | None = None
@@ -267,7 +270,7 @@ def bar_chart_html(counts: dict[str, int], *, right: str | None = None, width: i
     True
     """
     if not counts:
-        return "<div style='color:#777;font-style:italic'>No answers yet.</div>"
+        return "<div style='color:#595959;font-style:italic'>" + html.escape(_("No answers yet.")) + "</div>"
     row = round(font * 1.7)
     label_w = round(max(len(label) + 2 for label in counts) * font * 0.62) + 12   # room for the label and " ✔"
     bar_w = width
@@ -289,5 +292,5 @@ def bar_chart_html(counts: dict[str, int], *, right: str | None = None, width: i
     full = label_w + bar_w + 3 * font
     svg = (f"<svg xmlns='http://www.w3.org/2000/svg' width='{full}' height='{h}' viewBox='0 0 {full} {h}' "
            f"style='max-width:100%;height:auto' font-family='DejaVu Sans, Arial, sans-serif'>{''.join(parts)}</svg>")
-    return (f"<div class='ct-live-chart'>{svg}<div style='color:#333;font-size:{round(font * 0.7)}px'>{total} answer"
-            f"{'s' if total != 1 else ''}</div></div>")
+    said = html.escape(ngettext("{count} answer", "{count} answers", total).format(count=total))
+    return f"<div class='ct-live-chart'>{svg}<div style='color:#333;font-size:{round(font * 0.7)}px'>{said}</div></div>"

@@ -35,7 +35,8 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 
 from ..engine.errors import CanastaError
-from ..engine.i18n import normalise_language
+from ..engine.i18n import NP_, normalise_language, pgettext
+from ..engine.i18n import gettext as _
 from ..engine.verdict import Reason, verdict_type
 from . import db, names
 from .cells import neutral_frame
@@ -175,7 +176,7 @@ class Classroom:
             return problem
         info = self.current()
         if not by_teacher and info.code and str(code or "").strip().casefold() != info.code.casefold():
-            return _no("wrong-code", "That is not this class's code: ask your teacher for it.")
+            return _no("wrong-code", _("That is not this class's code: ask your teacher for it."))
         free = names.check_not_taken(shown, [r["name"] for r in self.learners(info.id)])
         if not free:
             if any(r.code == "name-taken" for r in free.reasons):
@@ -198,7 +199,7 @@ class Classroom:
                                    f"{db.reason(e)}") from None
         else:
             raise CanastaError("cannot give a new learner a code of their own: try again")
-        return JoinVerdict(True, (Reason("joined", f"Welcome, {shown}."),),
+        return JoinVerdict(True, (Reason("joined", _("Welcome, {name}.").format(name=shown)),),
                            {"learner_id": learner_id, "name": shown, "class_id": info.id, "code": personal_code,
                             "new": True})
 
@@ -207,9 +208,9 @@ class Classroom:
         info = self.current()
         rows = self._query(sa.select(lr.c.id, lr.c.name).where(lr.c.class_id == info.id, lr.c.code == personal))
         if not rows:
-            return _no("wrong-personal-code", "That personal code is not on this class's list: check your card, "
-                                              "or ask your teacher.")
-        return JoinVerdict(True, (Reason("welcome-back", f"Welcome back, {rows[0][1]}."),),
+            return _no("wrong-personal-code", _("That personal code is not on this class's list: check your card, "
+                                                "or ask your teacher."))
+        return JoinVerdict(True, (Reason("welcome-back", _("Welcome back, {name}.").format(name=rows[0][1])),),
                            {"learner_id": rows[0][0], "name": rows[0][1], "class_id": info.id, "code": personal,
                             "new": False})
 
@@ -270,9 +271,9 @@ def check_name(name) -> tuple[str, JoinVerdict | None]:
 
 
 def _taken(shown: str) -> JoinVerdict:
-    return _no("name-taken", f"Someone in this class is already called {shown}. If that is you, type your personal "
-                             "code (on your card: your teacher has it); otherwise choose another name (add an "
-                             "initial, say).")
+    return _no("name-taken", _("Someone in this class is already called {name}. If that is you, type your personal "
+                               "code (on your card: your teacher has it); otherwise choose another name (add an "
+                               "initial, say).").format(name=shown))
 
 
 class ClassReport:
@@ -358,6 +359,28 @@ class ClassReport:
         return buffer.getvalue()
 
 
+#: The answers' keys and word values (the puzzle contract's), as a teacher reads them in the current language.
+ANSWER_WORDS = {pair[1]: pair for pair in (
+    NP_("answer key", "points"), NP_("answer key", "valid"), NP_("answer key", "canasta"),
+    NP_("answer key", "minimum"), NP_("answer key", "enough"), NP_("answer key", "frozen"),
+    NP_("answer key", "take"), NP_("answer key", "go_out"), NP_("answer key", "score"),
+    NP_("answer value", "none"), NP_("answer value", "natural"), NP_("answer value", "mixed"),
+    NP_("answer value", "samba"))}
+
+
+def _word(value) -> str:
+    if value is True or value is False:
+        return _("Yes") if value else _("No")
+    if isinstance(value, str) and value in ANSWER_WORDS:
+        return pgettext(*ANSWER_WORDS[value])
+    return str(value)
+
+
+def answer_keys_text(value: dict) -> str:
+    """An answer's keys and values as a teacher reads them: 'take: No', 'points: 60' (in the current language)."""
+    return ", ".join(f"{_word(k) if k in ANSWER_WORDS else k}: {_word(v)}" for k, v in value.items())
+
+
 def _answer_text(answer_json: str) -> str:
     """A stored answer (JSON) as a teacher reads it: 'take: No', 'points: 60'."""
     import json
@@ -367,7 +390,7 @@ def _answer_text(answer_json: str) -> str:
     except (TypeError, ValueError):
         return str(answer_json)
     if isinstance(value, dict):
-        return ", ".join(f"{k}: {'Yes' if v is True else 'No' if v is False else v}" for k, v in value.items())
+        return answer_keys_text(value)
     return str(value)
 
 

@@ -5,7 +5,8 @@ with rank and suit symbol, red or black; the suit symbols are drawn as
 shapes, so they never depend on a font), in the rows its kind's record
 prints (:mod:`canasta_tutor.puzzles.paper`), followed by its question and
 room to write the answer. The answer key starts on a new page and gives the
-engine's answer and explanation for each puzzle. Text is set in DejaVu Sans
+engine's answer and explanation for each puzzle. Its words are in the current language
+(:mod:`canasta_tutor.engine.i18n`; ``canasta-tutor worksheet --lang``). Text is set in DejaVu Sans
 (it has the suit glyphs the explanations use) when the font is found;
 otherwise in a built-in PDF font with the suits spelt out.
 
@@ -26,6 +27,7 @@ from pathlib import Path
 from ..engine.cards import Card
 from ..engine.errors import CanastaError, PuzzleError
 from ..engine.i18n import gettext
+from ..engine.i18n import gettext as _
 from .format import Puzzle, load_puzzle_set, puzzle_files
 from .kinds import get_kind
 from .solver import solve
@@ -55,8 +57,9 @@ def find_font() -> tuple[Path, Path] | None:
 
 def answer_text(kind: str, answer: dict, rules=None) -> str:
     """The answer in words a learner writes: ``Yes``, ``No``, ``65``, ``a natural canasta`` (the kind record's
-    words for it, under ``rules`` when given)."""
-    return get_kind(kind).words(answer, rules)
+    words for it, under ``rules`` when given), in the current language."""
+    words = get_kind(kind).words(answer, rules)
+    return _(words) if words else words
 
 
 def load_worksheet_puzzles(paths) -> list[Puzzle]:
@@ -110,6 +113,12 @@ class _Sheet:
         self.font(size, bold, colour)
         self.pdf.set_xy(x, y)
         self.pdf.cell(0, size * 0.45, self.text(s))
+
+    def label_line(self, x: float, y: float, s: str, size: float = 10.5) -> float:
+        """Write a label (``Name:``) at (x, y); returns where a line to write on may start, after the label (the
+        English labels' lines start where they always did: the callers take the larger)."""
+        self.write_at(x, y, s, size=size)  # (in the label's font, which get_string_width measures)
+        return x + self.pdf.get_string_width(self.text(s)) + 0.5
 
     def paragraph(self, s: str, size: float = 10.5, bold: bool = False, indent: float = 0.0) -> None:
         from fpdf.enums import XPos, YPos
@@ -192,7 +201,7 @@ class _Sheet:
         start = x
         cards = list(cards)
         if not cards:
-            self.write_at(x, y + 1, "none", size=9.5, colour=GREY)
+            self.write_at(x, y + 1, _("none"), size=9.5, colour=GREY)
             return 6
         right = self.pdf.w - self.pdf.r_margin
         rows = 1
@@ -256,10 +265,10 @@ def _draw_puzzle(sheet: _Sheet, number: int, puzzle: Puzzle) -> None:
     pdf.set_draw_color(60, 60, 60)
     pdf.set_line_width(0.3)
     if record.answer_control == "number":
-        sheet.write_at(15, y, "Answer:", size=10.5)
-        pdf.line(32, y + 4.5, 80, y + 4.5)
+        start = max(32, sheet.label_line(15, y, _("Answer:")))
+        pdf.line(start, y + 4.5, max(80, start + 40), y + 4.5)
     else:
-        choices = [choice.label for choice in record.options(puzzle.rules)]
+        choices = [_(choice.label) for choice in record.options(puzzle.rules)]
         x = 15.0
         for choice in choices:
             pdf.set_fill_color(255, 255, 255)
@@ -267,53 +276,53 @@ def _draw_puzzle(sheet: _Sheet, number: int, puzzle: Puzzle) -> None:
             sheet.write_at(x + 5.5, y, choice, size=10.5)
             x += 5.5 + pdf.get_string_width(sheet.text(choice)) + 8
     y += 8
-    sheet.write_at(15, y, "Why?", size=10.5)
-    pdf.line(26, y + 4.5, pdf.w - 15, y + 4.5)
+    pdf.line(max(26, sheet.label_line(15, y, _("Why?"))), y + 4.5, pdf.w - 15, y + 4.5)
     pdf.line(15, y + 11.5, pdf.w - 15, y + 11.5)
     pdf.set_y(y + 16)
     pdf.set_draw_color(200, 200, 200)
     pdf.line(15, pdf.get_y() - 1.5, pdf.w - 15, pdf.get_y() - 1.5)
 
 
-def worksheet_pdf(puzzles, *, key: bool = False, title: str = "Canasta worksheet",
-                  name_line: bool = True) -> bytes:
-    """The worksheet as PDF bytes: the puzzles, then (``key=True``) the answer key on new pages.
+def worksheet_pdf(puzzles, *, key: bool = False, title: str | None = None, name_line: bool = True) -> bytes:
+    """The worksheet as PDF bytes: the puzzles, then (``key=True``) the answer key on new pages; ``title``:
+    else "Canasta worksheet" in the current language.
 
     Raises :class:`CanastaError` naming the puzzle when one cannot be solved (before anything is drawn).
     """
     puzzles = list(puzzles)
     if not puzzles:
-        raise CanastaError("a worksheet needs at least one puzzle")
+        raise CanastaError(_("a worksheet needs at least one puzzle"))
     solutions = []
     for p in puzzles:
         try:
             solutions.append(solve(p))
         except CanastaError as e:
             raise PuzzleError(str(e), file=p.file or None, puzzle_id=p.id) from None
+    title = title or _("Canasta worksheet")
     sheet = _Sheet(title)
     sheet.new_page(title)
     sheet.write_at(15, 18, title, size=16, bold=True)
     y = 27
     if name_line:
-        sheet.write_at(15, y, "Name:", size=10.5)
+        start = max(28, sheet.label_line(15, y, _("Name:")))
         sheet.pdf.set_draw_color(60, 60, 60)
-        sheet.pdf.line(28, y + 4.5, 110, y + 4.5)
-        sheet.write_at(118, y, "Date:", size=10.5)
-        sheet.pdf.line(130, y + 4.5, 195, y + 4.5)
+        sheet.pdf.line(start, y + 4.5, 110, y + 4.5)
+        sheet.pdf.line(max(130, sheet.label_line(118, y, _("Date:"))), y + 4.5, 195, y + 4.5)
         y += 10
     sheet.pdf.set_y(y)
     for number, puzzle in enumerate(puzzles, 1):
         _draw_puzzle(sheet, number, puzzle)
     if key:
-        sheet.new_page(f"{title}: answer key")
-        sheet.write_at(15, 18, f"Answer key: {title}", size=15, bold=True)
+        running = _("{title}: answer key").format(title=title)
+        sheet.new_page(running)
+        sheet.write_at(15, 18, _("Answer key: {title}").format(title=title), size=15, bold=True)
         sheet.pdf.set_y(28)
         for number, (puzzle, solution) in enumerate(zip(puzzles, solutions), 1):
             head = f"{number}. {answer_text(puzzle.kind, solution.answer, puzzle.rules)}"
-            body = solution.explanation or ["(no explanation)"]
+            body = solution.explanation or [_("(no explanation)")]
             height = sheet.paragraph_height(head, 11) + sum(sheet.paragraph_height("• " + b, 10, 6) for b in body)
             if sheet.pdf.get_y() + height + 4 > sheet.bottom:
-                sheet.new_page(f"{title}: answer key")
+                sheet.new_page(running)
             sheet.paragraph(head, size=11, bold=True)
             for line in body:
                 sheet.paragraph("• " + line, size=10, indent=6)
@@ -334,7 +343,7 @@ def write_worksheet(sources, output, *, key: bool = False, title: str | None = N
         puzzles = load_worksheet_puzzles(sources)
     if title is None:
         titles = list(dict.fromkeys(p.set_title for p in puzzles if p.set_title))
-        title = titles[0] if len(titles) == 1 else "Canasta worksheet"
+        title = titles[0] if len(titles) == 1 else None
     data = worksheet_pdf(puzzles, key=key, title=title)
     output = Path(output)
     try:

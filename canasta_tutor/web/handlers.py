@@ -27,7 +27,7 @@ from jupyter_server.utils import url_path_join
 from ..classroom.downloads import class_export, send, worksheet_download
 from ..classroom.names import MAX_NAME
 from ..engine.errors import CanastaError
-from ..engine.i18n import N_, gettext, ngettext
+from ..engine.i18n import N_, gettext, ngettext, use_language
 from .language import MENU_STYLE, language_menu, remember, request_language
 from .visitors import TEACHER_PAGE
 
@@ -203,8 +203,9 @@ class SignInHandler(CanastaHandler):
         if limited(self, "sign-in"):
             return
         name = self.get_body_argument("name", "")
-        verdict = self.visitors.room.join(name, self.get_body_argument("code", ""),
-                                          personal=self.get_body_argument("personal", ""))
+        with use_language(self.lang):  # the verdict's sentence in the page's language
+            verdict = self.visitors.room.join(name, self.get_body_argument("code", ""),
+                                              personal=self.get_body_argument("personal", ""))
         if not verdict:
             status = {"name-taken": 409, "wrong-personal-code": 403}.get(verdict.reasons[0].code, 400)
             self.set_status(status)
@@ -337,8 +338,9 @@ class ExportHandler(TeacherOnly):
         if self.refuse_unless_teacher():
             return
         try:
-            download = class_export(self.classroom(), name, live=self.get_query_argument("live", "") == "1",
-                                    tz=self.get_query_argument("tz", "") or None)
+            with use_language(self.lang):  # the headings and words in the teacher's language
+                download = class_export(self.classroom(), name, live=self.get_query_argument("live", "") == "1",
+                                        tz=self.get_query_argument("tz", "") or None)
         except LookupError as e:
             self.refuse(404, N_("Not found"), N_("No such download"), str(e))
             return
@@ -346,6 +348,12 @@ class ExportHandler(TeacherOnly):
             self.refuse(503, N_("No results"), N_("The class's results cannot be read"), str(e))
             return
         send(self, download)
+
+
+def in_language(lang: str, work, *args, **kwargs):
+    """``work(*args, **kwargs)`` in ``lang`` (in an executor's thread, where the request's context is not)."""
+    with use_language(lang):
+        return work(*args, **kwargs)
 
 
 class WorksheetHandler(TeacherOnly):
@@ -361,7 +369,8 @@ class WorksheetHandler(TeacherOnly):
         try:
             # up to a second of work: in a thread, so that the learners' pages are not held up meanwhile
             download = await asyncio.get_running_loop().run_in_executor(
-                None, functools.partial(worksheet_download, kind, name, answers=answers, path=path))
+                None, functools.partial(in_language, self.lang, worksheet_download, kind, name, answers=answers,
+                                        path=path))
         except LookupError as e:
             self.refuse(404, N_("Not found"), N_("No such worksheet"), str(e))
             return

@@ -105,12 +105,14 @@ class WorksheetLinks(widgets.VBox):
         self.class_code = class_code
         self.path = path
         self.puzzle_dir = puzzle_dir or default_puzzle_dir()
-        self.choice = widgets.Dropdown(description="Puzzles:", layout=widgets.Layout(width="30em"))
+        self.choice = widgets.Dropdown(description=_("Puzzles:"), layout=widgets.Layout(width="30em", max_width="100%"))
         self.links = widgets.HTML()
         self.choice.observe(lambda _c: self._show_links(), "value")
-        self.children = [widgets.HTML("<h3 style='margin:4px 0'>Worksheet (PDF)</h3><p>Print a set of puzzles "
-                                      "with room for the answers; the second file adds the answer key with the "
-                                      "engine's explanations.</p>"), self.choice, self.links]
+        intro = _("Print a set of puzzles with room for the answers; the second file adds the answer key with the "
+                  "engine's explanations.")
+        heading = html.escape(_("Worksheet (PDF)"))
+        self.children = [widgets.HTML(f"<h3 style='margin:4px 0'>{heading}</h3>"
+                                      f"<p>{html.escape(intro, quote=False)}</p>"), self.choice, self.links]
         self.add_class("ct-worksheets")
         self.refresh()
 
@@ -119,10 +121,12 @@ class WorksheetLinks(widgets.VBox):
         out = []
         folder = self.puzzle_dir
         if folder.is_dir():
-            out += [(f"Puzzle set {p.name}", f"set/{p.stem}") for p in sorted(folder.glob("*.y*ml"))]
+            out += [(_("Puzzle set {name}").format(name=p.name), f"set/{p.stem}")
+                    for p in sorted(folder.glob("*.y*ml"))]
         try:
             book = AssignmentBook(self.path)
-            out += [(f"Assignment: {a.title}", f"assignment/{a.id}") for a in book.list(self.class_code)]
+            out += [(_("Assignment: {title}").format(title=a.title), f"assignment/{a.id}")
+                    for a in book.list(self.class_code)]
         except CanastaError:
             pass
         return out
@@ -138,12 +142,14 @@ class WorksheetLinks(widgets.VBox):
     def _show_links(self) -> None:
         tail = self.choice.value
         if not tail:
-            self.links.value = "<p><i>No puzzles to print.</i></p>"
+            self.links.value = "<p><i>" + html.escape(_("No puzzles to print.")) + "</i></p>"
             return
         base = identity.base_url().rstrip("/")
         url = f"{base}/{WORKSHEET_ROUTE}/{quote(tail)}.pdf"
-        self.links.value = (f"<p class='ct-worksheet-links'><a href='{url}' download>Worksheet (PDF)</a> · "
-                            f"<a href='{url}?answers=1' download>Worksheet with the answer key (PDF)</a></p>")
+        e = html.escape
+        sheet, keyed = e(_("Worksheet (PDF)")), e(_("Worksheet with the answer key (PDF)"))
+        self.links.value = (f"<p class='ct-worksheet-links'><a href='{url}' download>{sheet}</a> · "
+                            f"<a href='{url}?answers=1' download>{keyed}</a></p>")
 
 
 def teacher_page(*, classroom: Classroom | None = None, refresh: float = 5.0, poll: float = 1.5, auto: bool = True,

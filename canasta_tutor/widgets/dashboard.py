@@ -16,6 +16,7 @@ import ipywidgets as widgets
 
 from ..classroom.heatmap import heatmap_svg
 from ..classroom.roster import Classroom
+from ..classroom.words import topic_name
 from ..engine.errors import CanastaError
 from ..engine.i18n import LANGUAGES, ngettext
 from ..engine.i18n import gettext as _
@@ -26,7 +27,7 @@ _BAD = "#c62828"
 
 def _table(frame, columns, *, highlight=None) -> str:
     if frame is None or not len(frame):
-        return "<p><i>Nothing yet.</i></p>"
+        return "<p><i>" + html.escape(_("Nothing yet.")) + "</i></p>"
     head = "".join(f"<th>{html.escape(label)}</th>" for label in columns.values())
     rows = []
     for record in frame.to_dict("records"):
@@ -36,7 +37,7 @@ def _table(frame, columns, *, highlight=None) -> str:
             if key == "accuracy" and value is not None and value == value:
                 value = f"{round(float(value) * 100)} %"
             elif isinstance(value, bool):
-                value = "yes" if value else ""
+                value = _("yes") if value else ""
             elif value is None or value != value:
                 value = ""
             cells.append(f"<td>{html.escape(str(value))}</td>")
@@ -60,7 +61,7 @@ def _question(kind: str) -> str:
     from ..puzzles.kinds import get_kind
 
     try:
-        return get_kind(kind).question
+        return _(get_kind(kind).question)
     except LookupError:
         return ""
 
@@ -71,7 +72,7 @@ def missed_html(per_puzzle, frame, *, limit: int = 10) -> str:
     from .render import situation_html
 
     if per_puzzle is None or not len(per_puzzle):
-        return "<p><i>Nothing yet.</i></p>"
+        return "<p><i>" + html.escape(_("Nothing yet.")) + "</i></p>"
     kinds = {(s, p): k for s, p, k in zip(frame["puzzle_set"], frame["puzzle_id"], frame["kind"])}
     known = _project_puzzles()
     rows = []
@@ -81,16 +82,17 @@ def missed_html(per_puzzle, frame, *, limit: int = 10) -> str:
         kind = puzzle.kind if puzzle is not None else kinds.get(key, "")
         prompt = puzzle.prompt if puzzle is not None else ""
         question = f"<b>{html.escape(_question(kind))}</b>" + (f"<br>{html.escape(prompt)}" if prompt else "")
-        cards = ("<details class='ct-missed-cards'><summary>the cards</summary>"
+        cards = ("<details class='ct-missed-cards'><summary>" + html.escape(_("the cards")) + "</summary>"
                  f"{situation_html(puzzle, answering=True)}</details>" if puzzle is not None else "")
         rows.append(f"<tr class='ct-missed' data-set='{html.escape(str(r.puzzle_set), quote=True)}' "
                     f"data-puzzle='{html.escape(str(r.puzzle_id), quote=True)}'>"
                     f"<td>{html.escape(str(r.puzzle_set))}</td><td>{html.escape(str(r.puzzle_id))}</td>"
-                    f"<td>{question}{cards}</td><td>{html.escape(str(r.topic))}</td><td>{r.attempts}</td>"
+                    f"<td>{question}{cards}</td><td>{html.escape(topic_name(str(r.topic)))}</td><td>{r.attempts}</td>"
                     f"<td>{r.misses}</td><td>{round(float(r.accuracy) * 100)} %</td>"
                     f"<td>{html.escape(str(r.common_wrong_answer))}</td><td>{r.times_given}</td></tr>")
-    head = "".join(f"<th>{h}</th>" for h in ("Set", "Puzzle", "Question", "Topic", "Answers", "Misses", "Accuracy",
-                                             "Most common wrong answer", "Given"))
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in (
+        _("Set"), _("Puzzle"), _("Question"), _("Topic"), _("Answers"), _("Misses"), _("Accuracy"),
+        _("Most common wrong answer"), _("Given")))
     return f"<table class='ct-table ct-most-missed'><tr>{head}</tr>{''.join(rows)}</table>"
 
 

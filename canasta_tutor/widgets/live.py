@@ -21,12 +21,15 @@ import ipywidgets as widgets
 
 from ..classroom.live import LiveClass, answer_label, bar_chart_html
 from ..classroom.progress import ProgressStore
+from ..classroom.words import kind_name
 from ..engine.errors import CanastaError
+from ..engine.i18n import gettext as _
 from ..engine.rules import PRESETS
-from ..puzzles.format import KINDS, Puzzle
+from ..puzzles.format import Puzzle
 from ..puzzles.kinds import get_kind
 from ..puzzles.practice import set_of
 from ..puzzles.solver import solve
+from .homework import kind_options
 from .render import situation_html
 from .trainer import Trainer, load_puzzles
 
@@ -61,7 +64,7 @@ class _Poller:
             try:
                 self.refresh()
             except Exception as e:  # keep polling: the database may be busy for a moment
-                self._show_problem(f"Could not read the live puzzle: {e}")
+                self._show_problem(_("Could not read the live puzzle: {problem}").format(problem=e))
 
     def stop(self) -> None:
         """Stop polling (the widget keeps what it shows)."""
@@ -85,7 +88,7 @@ class _LiveTrainer(Trainer):
         self._pending: tuple[bool, dict, dict] | None = None
         self._revealed = False
         super().__init__([puzzle], learner=learner, store=store, endless=False, ask_name=False, resume=False,
-                         title="Live puzzle")
+                         title=_("Live puzzle"))
         self.next_button.layout.display = "none"
 
     def _update_header(self) -> None:  # no running score: it would tell right from wrong before the reveal
@@ -101,7 +104,7 @@ class _LiveTrainer(Trainer):
                     self._say(str(e), error=True)
                     return None
         elif self._revealed and not self.answered:
-            self._say("The answer has been revealed: wait for the next puzzle.")
+            self._say(_("The answer has been revealed: wait for the next puzzle."))
             return None
         return super().answer(value)
 
@@ -110,8 +113,9 @@ class _LiveTrainer(Trainer):
         if self._revealed:
             super()._show_feedback(correct, given, expected)
         else:
-            self.feedback.value = ("<div class='ct-live-wait' style='color:#1565c0'><b>Your answer is in.</b> "
-                                   "Wait for your teacher to reveal the answer.</div>")
+            self.feedback.value = ("<div class='ct-live-wait' style='color:#1565c0'><b>"
+                                   + html.escape(_("Your answer is in.")) + "</b> "
+                                   + html.escape(_("Wait for your teacher to reveal the answer.")) + "</div>")
 
     def mark_answered(self, given: dict, correct: bool) -> None:
         """This learner answered before (another tab or a reloaded page): show that, take no new answer."""
@@ -121,9 +125,9 @@ class _LiveTrainer(Trainer):
             child.disabled = True
         self._pending = (correct, given, {k: self.solution.answer[k] for k in given})
         mine = answer_label(self.puzzle.kind, {**self.solution.answer, **given}, self.puzzle.rules)
-        self.feedback.value = (f"<div class='ct-live-wait' style='color:#1565c0'><b>You answered: "
-                               f"{html.escape(mine)}."
-                               f"</b> Wait for your teacher to reveal the answer.</div>")
+        self.feedback.value = ("<div class='ct-live-wait' style='color:#1565c0'><b>"
+                               + html.escape(_("You answered: {answer}.").format(answer=mine)) + "</b> "
+                               + html.escape(_("Wait for your teacher to reveal the answer.")) + "</div>")
 
     def reveal(self) -> None:
         """Show the engine's answer and explanation."""
@@ -139,9 +143,10 @@ class _LiveTrainer(Trainer):
         self.solution = solve(self.puzzle)
         label = answer_label(self.puzzle.kind, self.solution.answer, self.puzzle.rules)
         reasons = "".join(f"<li>{html.escape(line)}</li>" for line in self.solution.explanation)
-        self.feedback.value = (f"<div class='ct-feedback'><div style='font-size:1.2em'>The answer is "
-                               f"<b>{html.escape(label)}</b>.</div><div class='ct-why'><b>Why</b><ul>{reasons}</ul>"
-                               f"</div></div>")
+        answer = _("The answer is {answer}.").format(answer=f"<b>{html.escape(label)}</b>")
+        why = html.escape(_("Why"))
+        self.feedback.value = (f"<div class='ct-feedback'><div style='font-size:1.2em'>{answer}</div>"
+                               f"<div class='ct-why'><b>{why}</b><ul>{reasons}</ul></div></div>")
 
 
 class LiveLearnerView(_Poller, widgets.VBox):
@@ -177,8 +182,9 @@ class LiveLearnerView(_Poller, widgets.VBox):
         with self._lock:
             current = self.live.current()
             if current is None:
-                self.status.value = ("<div class='ct-live-status'><i>Waiting for your teacher's puzzle… it will "
-                                     "appear here.</i></div>")
+                self.status.value = ("<div class='ct-live-status'><i>"
+                                     + html.escape(_("Waiting for your teacher's puzzle… it will appear here."),
+                                                   quote=False) + "</i></div>")
                 return
             if current.id != self.live_id:
                 self.live_id = current.id
@@ -190,15 +196,17 @@ class LiveLearnerView(_Poller, widgets.VBox):
                 self.area.children = [self.trainer]
             if current.revealed:
                 self.trainer.reveal()
-                self.status.value = "<div class='ct-live-status'><b>Your teacher has revealed the answer.</b></div>"
+                self.status.value = ("<div class='ct-live-status'><b>"
+                                     + html.escape(_("Your teacher has revealed the answer.")) + "</b></div>")
             else:
-                self.status.value = "<div class='ct-live-status'><b>Live puzzle from your teacher</b></div>"
+                self.status.value = ("<div class='ct-live-status'><b>"
+                                     + html.escape(_("Live puzzle from your teacher")) + "</b></div>")
 
     def answer(self, value):
         """Answer the live puzzle (as the buttons do); returns whether it was right, None if not taken."""
         with self._lock:
             if self.trainer is None:
-                self._show_problem("There is no live puzzle yet.")
+                self._show_problem(_("There is no live puzzle yet."))
                 return None
             return self.trainer.answer(value)
 
@@ -225,33 +233,37 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
         self.live: LiveClass | None = None
         self.message = widgets.HTML()
         self.picker = widgets.Dropdown(
-            options=[("— choose a puzzle —", None)] + [(f"{set_of(p)} · {p.id} · {p.kind}", i)
-                                                     for i, p in enumerate(self.puzzles)],
-            description="Puzzle:", layout=widgets.Layout(width="40em"))
+            options=[(_("— choose a puzzle —"), None)] + [(f"{set_of(p)} · {p.id} · {kind_name(p.kind)}", i)
+                                                        for i, p in enumerate(self.puzzles)],
+            description=_("Puzzle:"), layout=widgets.Layout(width="40em", max_width="100%"))
         self.picker.observe(lambda change: self.choose(change["new"]) if change["new"] is not None else None, "value")
-        self.kind = widgets.Dropdown(options=list(KINDS), value="take-pile", description="Or make:")
-        self.difficulty = widgets.IntSlider(value=2, min=1, max=5, description="Difficulty:")
-        self.rules = widgets.Dropdown(options=list(PRESETS), value="classic", description="Rules:")
-        self.generate_button = widgets.Button(description="Make a puzzle")
+        self.kind = widgets.Dropdown(options=kind_options(), value="take-pile", description=_("Or make:"))
+        self.difficulty = widgets.IntSlider(value=2, min=1, max=5, description=_("Difficulty:"))
+        self.rules = widgets.Dropdown(options=list(PRESETS), value="classic", description=_("Rules:"))
+        self.generate_button = widgets.Button(description=_("Make a puzzle"), layout=widgets.Layout(width="auto"))
         self.generate_button.on_click(lambda _b: self.generate())
         self.preview = widgets.HTML()
-        self.send_button = widgets.Button(description="Send to the class", button_style="primary", disabled=True)
+        self.send_button = widgets.Button(description=_("Send to the class"), button_style="primary", disabled=True,
+                                          layout=widgets.Layout(width="auto"))
         self.send_button.on_click(lambda _b: self.send())
-        self.reveal_button = widgets.Button(description="Reveal the answer", button_style="warning", disabled=True)
+        self.reveal_button = widgets.Button(description=_("Reveal the answer"), button_style="warning", disabled=True,
+                                            layout=widgets.Layout(width="auto"))
         self.reveal_button.on_click(lambda _b: self.reveal())
         self.chart = widgets.HTML()
         self.who = widgets.HTML()
         self.sent = widgets.HTML()   # the sent puzzle's cards, as the class sees them (read back after a reload)
         self._sent_id: int | None = None
-        self.children = [widgets.HTML(f"<h3 style='margin:4px 0'>Live puzzle for class "
-                                      f"{html.escape(self.class_code or '(no class)')}</h3>"),
+        heading = (_("Live puzzle for class {code}").format(code=self.class_code) if self.class_code
+                   else _("Live puzzle for class (no class)"))
+        self.children = [widgets.HTML(f"<h3 style='margin:4px 0'>{html.escape(heading)}</h3>"),
                          self.picker, widgets.HBox([self.kind, self.difficulty, self.rules, self.generate_button]),
                          self.preview, widgets.HBox([self.send_button, self.reveal_button]), self.message,
                          self.chart, self.sent, self.who]
         self.add_class("ct-live-teacher")
         self._problem_area = self.message
         if problems:
-            self._show_problem("Some puzzles could not be loaded: " + "; ".join(problems[:3]))
+            self._show_problem(_("Some puzzles could not be loaded: {problems}").format(
+                problems="; ".join(problems[:3])))
 
         def connect():
             self.live = LiveClass(self.class_code, path)
@@ -264,7 +276,7 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
         p = self.chosen
         # what the class will see while it answers (the kind's record says what that hides)
         self.preview.value = (situation_html(p, answering=True)
-                              + f"<p><b>{html.escape(get_kind(p.kind).question)}</b></p>")
+                              + f"<p><b>{html.escape(_(get_kind(p.kind).question))}</b></p>")
         self.send_button.disabled = self.live is None
 
     def choose(self, index: int) -> Puzzle:
@@ -288,9 +300,9 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
             raw = next(generate_puzzles(kind, count=1, seed=seed, difficulty=difficulty, rules=rules))
             # a fresh id each time, so that learners' attempts on different generated puzzles stay apart
             raw["id"] = f"live-{kind}-{time.strftime('%Y%m%d%H%M%S')}-{number}"
-            self.chosen = puzzle_from_mapping(raw, rules=rules, set_title="Live puzzles")
+            self.chosen = puzzle_from_mapping(raw, rules=rules, set_title=_("Live puzzles"))
         except CanastaError as e:
-            self._show_problem(f"No puzzle could be made: {e}")
+            self._show_problem(_("No puzzle could be made: {problem}").format(problem=e))
             return None
         self._show_chosen()
         return self.chosen
@@ -299,15 +311,15 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
         """Send the chosen (or given) puzzle to every learner of the class."""
         puzzle = puzzle or self.chosen
         if puzzle is None or self.live is None:
-            self._show_problem("Choose or make a puzzle first.")
+            self._show_problem(_("Choose or make a puzzle first."))
             return None
         with self._lock:
             try:
                 live = self.live.send(puzzle)
             except CanastaError as e:
-                self._show_problem(f"Not sent: {e}")
+                self._show_problem(_("Not sent: {problem}").format(problem=e))
                 return None
-            self._say(f"Sent {puzzle.id} to the class. Answers appear below as they arrive.")
+            self._say(_("Sent {puzzle} to the class. Answers appear below as they arrive.").format(puzzle=puzzle.id))
             self.refresh()
             return live
 
@@ -321,7 +333,7 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
             except CanastaError as e:
                 self._show_problem(str(e))
                 return None
-            self._say("Revealed on every screen.")
+            self._say(_("Revealed on every screen."))
             self.refresh()
             return live
 
@@ -336,23 +348,27 @@ class LiveTeacherPanel(_Poller, widgets.VBox):
         with self._lock:
             current = self.live.current()
             if current is None:
-                self.chart.value = "<div style='color:#777;font-style:italic'>No puzzle sent yet.</div>"
+                self.chart.value = ("<div style='color:#595959;font-style:italic'>"
+                                    + html.escape(_("No puzzle sent yet.")) + "</div>")
                 self.who.value = self.sent.value = ""
                 self._sent_id = None
                 self.reveal_button.disabled = True
                 return
             if current.id != self._sent_id:   # a new puzzle, or this panel was just opened (the page reloaded)
                 self._sent_id = current.id
-                self.sent.value = (f"<div class='ct-live-sent' data-live-id='{current.id}'><b>Sent to the class"
-                                   f"</b> ({html.escape(set_of(current.puzzle))} · {html.escape(current.puzzle.id)})"
+                self.sent.value = (f"<div class='ct-live-sent' data-live-id='{current.id}'><b>"
+                                   + html.escape(_("Sent to the class")) + "</b>"
+                                   f" ({html.escape(set_of(current.puzzle))} · {html.escape(current.puzzle.id)})"
                                    f"{situation_html(current.puzzle, answering=True)}</div>")
             answers = self.live.answers(current.id)
             counts = self.live.counts(current.id)
             right = (answer_label(current.puzzle.kind, solve(current.puzzle).answer, current.puzzle.rules)
                      if current.revealed else None)
             self.chart.value = (f"<div class='ct-live-question' style='font-size:30px;line-height:1.25;margin:8px 0'>"
-                                f"<b>{html.escape(get_kind(current.puzzle.kind).question)}</b></div>"
+                                f"<b>{html.escape(_(get_kind(current.puzzle.kind).question))}</b></div>"
                                 + bar_chart_html(counts, right=right))
             names = ", ".join(html.escape(a.learner) for a in answers)
-            self.who.value = f"<div style='color:#333;font-size:20px'>Answered: {names or 'nobody yet'}</div>"
+            said = (html.escape(_("Answered: {names}")).format(names=names) if names
+                    else html.escape(_("Answered: nobody yet")))
+            self.who.value = f"<div style='color:#333;font-size:20px'>{said}</div>"
             self.reveal_button.disabled = current.revealed

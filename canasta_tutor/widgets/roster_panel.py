@@ -14,6 +14,7 @@ import ipywidgets as widgets
 
 from ..classroom.accounts import Roster
 from ..engine.errors import CanastaError
+from ..engine.i18n import gettext as _
 from . import identity
 
 _BAD, _GOOD = "#c62828", "#2e7d32"
@@ -27,17 +28,17 @@ class RosterPanel(widgets.VBox):
         super().__init__(**kwargs)
         self.roster = Roster(room)
         self.table = widgets.HTML()
-        self.names = widgets.Textarea(placeholder="One name a line", description="Add:",
+        self.names = widgets.Textarea(placeholder=_("One name a line"), description=_("Add:"),
                                       layout=widgets.Layout(width="24em", height="5em"))
-        self.add_button = widgets.Button(description="Add to the list", layout=widgets.Layout(width="auto"))
-        self.who = widgets.Dropdown(description="Learner:", options=[], layout=widgets.Layout(width="20em"))
-        self.new_name = widgets.Text(description="New name:", layout=widgets.Layout(width="20em"))
-        self.rename_button = widgets.Button(description="Rename", layout=widgets.Layout(width="auto"))
-        self.into = widgets.Dropdown(description="Into:", options=[], layout=widgets.Layout(width="20em"))
-        self.merge_button = widgets.Button(description="Merge into", button_style="warning",
+        self.add_button = widgets.Button(description=_("Add to the list"), layout=widgets.Layout(width="auto"))
+        self.who = widgets.Dropdown(description=_("Learner:"), options=[], layout=widgets.Layout(width="20em"))
+        self.new_name = widgets.Text(description=_("New name:"), layout=widgets.Layout(width="20em"))
+        self.rename_button = widgets.Button(description=_("Rename"), layout=widgets.Layout(width="auto"))
+        self.into = widgets.Dropdown(description=_("Into:"), options=[], layout=widgets.Layout(width="20em"))
+        self.merge_button = widgets.Button(description=_("Merge into"), button_style="warning",
                                            layout=widgets.Layout(width="auto"))
-        self.free_button = widgets.Button(description="Free the name", layout=widgets.Layout(width="auto"))
-        self.code_button = widgets.Button(description="New code", layout=widgets.Layout(width="auto"))
+        self.free_button = widgets.Button(description=_("Free the name"), layout=widgets.Layout(width="auto"))
+        self.code_button = widgets.Button(description=_("New code"), layout=widgets.Layout(width="auto"))
         self.message = widgets.HTML()
         self.add_button.on_click(lambda _b: self.add(self.names.value.splitlines()))
         self.rename_button.on_click(lambda _b: self.rename(self.who.value, self.new_name.value))
@@ -46,9 +47,12 @@ class RosterPanel(widgets.VBox):
         self.code_button.on_click(lambda _b: self.reset_code(self.who.value))
         base = identity.base_url().rstrip("/")
         self.codes = not identity.hub_user()  # under a hub, the hub signs learners in: no codes, no cards
-        intro = ("<h3>The class's list</h3><p>Each learner signs in again, on any device, with their personal code. "
-                 f"<a class='ct-cards-link' href='{base}/classroom/cards' target='_blank'>Print the join cards</a> "
-                 "(a QR code each).</p>" if self.codes else "<h3>The class's list</h3>")
+        heading = "<h3>" + html.escape(_("The class's list"), quote=False) + "</h3>"
+        cards = (f"<a class='ct-cards-link' href='{base}/classroom/cards' target='_blank'>"
+                 + html.escape(_("Print the join cards")) + "</a>")
+        intro = (heading + "<p>" + html.escape(_("Each learner signs in again, on any device, with their personal "
+                                                 "code.")) + " "
+                 + _("{cards} (a QR code each).").format(cards=cards) + "</p>" if self.codes else heading)
         if not self.codes:
             self.code_button.layout.display = "none"
         self.add_class("ct-roster")
@@ -70,10 +74,13 @@ class RosterPanel(widgets.VBox):
         code = (lambda e: f"<td><code>{html.escape(str(e['code']))}</code></td>") if self.codes else (lambda e: "")
         rows = "".join(f"<tr class='ct-roster-row' data-learner='{html.escape(e['name'], quote=True)}'>"
                        f"<td>{html.escape(e['name'])}</td>{code(e)}<td>{e['answers']}</td></tr>" for e in entries)
-        head = "<th>Personal code</th>" if self.codes else ""
-        self.table.value = ("<table class='ct-table ct-roster-table'><tr><th>Learner</th>"
-                            f"{head}<th>Answers</th></tr>{rows}</table>" if entries else
-                            "<p><i>Nobody yet: add names below, or learners add themselves as they sign in.</i></p>")
+        e = html.escape
+        personal, learner, answers = e(_("Personal code")), e(_("Learner")), e(_("Answers"))  # (no _() in f-strings:
+        head = f"<th>{personal}</th>" if self.codes else ""                                # Babel misses them)
+        self.table.value = (f"<table class='ct-table ct-roster-table'><tr><th>{learner}</th>"
+                            f"{head}<th>{answers}</th></tr>{rows}</table>" if entries else
+                            "<p><i>" + e(_("Nobody yet: add names below, or learners add themselves as they sign "
+                                           "in.")) + "</i></p>")
         options = [(e["name"], e["learner_id"]) for e in entries]
         for box in (self.who, self.into):
             if list(box.options) != options:

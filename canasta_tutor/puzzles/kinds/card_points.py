@@ -44,4 +44,4 @@ KIND = register(PuzzleKind(
     name="card-points", fields=("cards",), required=("cards",), answers={"points": int},
     solve=solve, hints=hints, question=N_("How many points are these cards worth?"), answer_control="number",
     describe=first_value, generate=generate, features=features,
-    topic="card points", headline=lambda answer: _("{points} points.").format(points=answer["points"])))
+    topic=N_("card points"), headline=lambda answer: _("{points} points.").format(points=answer["points"])))

@@ -66,7 +66,7 @@ def cut(seen, rng) -> list[dict]:
 KIND = register(PuzzleKind(
     name="freeze", fields=("pile", "melds"), required=("pile",), answers={"frozen": bool}, solve=solve,
     hints=hints, question=N_("Is the discard pile frozen for your team?"), answer_control="yes-no", describe=yes_no,
-    generate=generate, topic="freezing", layout=("melds", "pile"), hides=("frozen",), yes_no="frozen",
+    generate=generate, topic=N_("freezing"), layout=("melds", "pile"), hides=("frozen",), yes_no="frozen",
     features=features, cut_moments=("turn",), cut=cut,
     # a yes is a state to reckon with (blue, like the frozen marker), a no is good news
     tones=("frozen", "good")))

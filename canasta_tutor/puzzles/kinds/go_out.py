@@ -92,6 +92,6 @@ def cut(seen, rng) -> list[dict]:
 KIND = register(PuzzleKind(
     name="go-out", fields=("hand", "melds", "score"), required=("hand",), answers={"go_out": bool}, solve=solve,
     hints=hints, question=N_("Can you go out this turn?"), answer_control="yes-no", describe=yes_no,
-    generate=generate, topic="going out", layout=("melds", "hand", "score"), yes_no="go_out",
+    generate=generate, topic=N_("going out"), layout=("melds", "hand", "score"), yes_no="go_out",
     features=features, problems=unopened_hand_problems, cut_moments=("drawn",), cut=cut,
     headline=lambda answer: _("Yes, you can go out.") if answer["go_out"] else _("No, you cannot go out.")))

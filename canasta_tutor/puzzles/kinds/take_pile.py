@@ -108,7 +108,7 @@ KIND = register(PuzzleKind(
     name="take-pile", fields=("hand", "melds", "score", "pile", "stock_empty"), required=("hand", "pile"),
     answers={"take": bool}, solve=solve, hints=hints, question=N_("May you take the discard pile now?"),
     answer_control="yes-no", describe=yes_no, followup="shown-cards",
-    generate=generate, topic="taking the pile", layout=("melds", "pile", "stock_empty", "hand", "score"),
+    generate=generate, topic=N_("taking the pile"), layout=("melds", "pile", "stock_empty", "hand", "score"),
     yes_no="take", features=features, problems=unopened_hand_problems, cut_moments=("turn",), cut=cut,
     headline=lambda answer: (_("Yes, you may take the pile.") if answer["take"]
                              else _("No, you may not take the pile."))))
