@@ -123,6 +123,6 @@ _HEADLINES = {NONE: N_("A meld."), SAMBA: N_("A samba!"), NATURAL: N_("A natural
 KIND = register(PuzzleKind(
     name="meld", fields=("cards", "going_out"), required=("cards",), answers={"valid": bool, "canasta": CANASTA_KINDS},
     solve=solve, hints=hints, question=N_("Is this a legal meld, and is it a canasta?"), answer_control="meld-choice",
-    describe=describe, generate=generate, topic="melds", choices=choices,
+    describe=describe, generate=generate, topic=N_("melds"), choices=choices,
     yes_no="valid", features=features, paper_question=N_("Is this a legal meld, and is it a canasta? Tick one."),
     headline=headline))

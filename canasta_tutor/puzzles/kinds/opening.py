@@ -124,7 +124,7 @@ KIND = register(PuzzleKind(
     name="opening", fields=("score", "melds"), required=("melds",),
     answers={"minimum": int, "points": int, "enough": bool}, solve=solve, hints=hints,
     question=N_("Is this a legal first meld for your team (an opening)?"), answer_control="yes-no", describe=describe,
-    generate=generate, topic="opening minimum", layout=("melds", "score"),
+    generate=generate, topic=N_("opening minimum"), layout=("melds", "score"),
     labels={"melds": LABEL}, hides=("minimum",),
     yes_no="enough", features=features, problems=problems, cut_moments=("drawn",), cut=cut, worksheet=worksheet,
     headline=lambda answer: _("A legal opening.") if answer["enough"] else _("Not an opening.")))

@@ -107,7 +107,7 @@ KIND = register(PuzzleKind(
     name="score-hand", fields=("melds", "red_threes", "hands", "went_out", "concealed_canastas"),
     required=("melds",), answers={"score": int}, solve=solve, hints=hints,
     question=N_("What does your team score for this hand?"), answer_control="number", describe=first_value,
-    generate=generate, topic="scoring",
+    generate=generate, topic=N_("scoring"),
     layout=("melds", "red_threes", "hands", "went_out", "concealed_canastas"),
     labels={"melds": LABEL}, features=features, problems=problems, cut_moments=("end",), cut=cut,
     worksheet=worksheet,
