@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..engine.errors import CanastaError, clip_repr
+from ..engine.i18n import NP_, pgettext
 from .format import Puzzle, puzzle_from_mapping
 from .generator import generate_puzzles
 from .kinds import KINDS
@@ -38,6 +39,37 @@ def topic_of(puzzle: Puzzle) -> str:
     """The puzzle's topic: its own, or its kind's, or the kind's name."""
     record = KINDS.get(puzzle.kind)
     return puzzle.topic or (record.topic if record is not None else "") or puzzle.kind
+
+
+#: The topics of the project's puzzle files, each a catalog entry: a learner reads a topic in the page's language
+#: (``topic_name``), while the progress store keeps the topic as the file writes it.
+TOPIC_MESSAGES = {message: (context, message) for context, message in (
+    NP_("topic", "canastas"),
+    NP_("topic", "card points"),
+    NP_("topic", "danish going out"),
+    NP_("topic", "danish melds"),
+    NP_("topic", "danish opening"),
+    NP_("topic", "danish scoring"),
+    NP_("topic", "danish taking the pile"),
+    NP_("topic", "freezing"),
+    NP_("topic", "going out"),
+    NP_("topic", "melds"),
+    NP_("topic", "opening minimum"),
+    NP_("topic", "samba freezing"),
+    NP_("topic", "samba going out"),
+    NP_("topic", "samba melds"),
+    NP_("topic", "samba opening"),
+    NP_("topic", "samba scoring"),
+    NP_("topic", "samba taking the pile"),
+    NP_("topic", "scoring"),
+    NP_("topic", "taking the pile"),
+    NP_("topic", "two players"),
+)}
+
+
+def topic_name(topic: str) -> str:
+    """A topic as a learner reads it: the catalog's translation of a known topic, any other as it is written."""
+    return pgettext(*TOPIC_MESSAGES[topic]) if topic in TOPIC_MESSAGES else topic
 
 
 def set_of(puzzle: Puzzle) -> str:

@@ -13,7 +13,9 @@ import ipywidgets as widgets
 from ..engine.cards import Card, parse_cards
 from ..engine.errors import CanastaError
 from ..engine.going_out import check_go_out
-from ..engine.melds import NONE, SAMBA, check_meld
+from ..engine.i18n import N_, pgettext
+from ..engine.i18n import gettext as _
+from ..engine.melds import MIXED, NATURAL, NONE, SAMBA, check_meld
 from ..engine.opening import check_opening
 from ..engine.pile import check_frozen, check_stopped, check_take_pile
 from ..engine.rules import PRESETS, get_rules
@@ -51,7 +53,7 @@ def _error_html(text: str) -> str:
 def _preset_dropdown(value: str = "classic") -> widgets.Dropdown:
     # short names ("Classic Canasta", "Danish house rules"): a long one is cut on a phone, as a select never wraps
     return widgets.Dropdown(options=[(short_title(r), r.name) for r in PRESETS.values()], value=value,
-                            description="Rules:", layout=_wide("32em"))
+                            description=_("Rules:"), layout=_wide("32em"))
 
 
 class _CardList:
@@ -77,18 +79,20 @@ class CardCounter(widgets.VBox):
         self.picked = _CardList(cards)
         self.rules = get_rules("classic")
         self.palette = DeckPicker(on_pick=self.add)
-        self.clear_button = widgets.Button(description="Start again")
+        self.clear_button = widgets.Button(description=_("Start again"))
         self.clear_button.on_click(lambda _b: self.clear())
         self.view = widgets.HTML()
         self.message = widgets.HTML()
-        self.children = [widgets.HTML("<b>Click cards to pick them up:</b>"), self.palette, self.clear_button,
+        pick_up = _("Click cards to pick them up:")
+        self.children = [widgets.HTML(f"<b>{pick_up}</b>"), self.palette, self.clear_button,
                          self.message, self.view]
         self.update()
 
     def add(self, card: Card) -> None:
         if card.is_red_three:
-            self.message.value = _error_html(f"{card.text} is a red three: it has no card value. It is laid down at "
-                                             f"once and scores as a bonus of {self.rules.red_three_bonus}.")
+            self.message.value = _error_html(_("{card} is a red three: it has no card value. It is laid down at once "
+                                               "and scores as a bonus of {bonus}.").format(
+                                                   card=card.text, bonus=self.rules.red_three_bonus))
             return
         self.message.value = _error_html(self.picked.add(card, self.rules))
         self.update()
@@ -103,7 +107,8 @@ class CardCounter(widgets.VBox):
         total = sum(c.points for c in cards)
         rows = "".join(f"<tr><td>{card_html(c, size='small')}</td><td style='text-align:right'>{c.points}</td></tr>"
                        for c in cards)
-        self.view.value = (f"<table class='ct-points'>{rows}<tr><td><b>Total</b></td>"
+        total_words = _("Total")
+        self.view.value = (f"<table class='ct-points'>{rows}<tr><td><b>{total_words}</b></td>"
                            f"<td style='text-align:right'><b class='ct-total'>{total}</b></td></tr></table>")
 
 
@@ -114,10 +119,10 @@ class MeldBuilder(widgets.VBox):
         super().__init__(**kwargs)
         self.meld = _CardList(cards)
         self.preset = _preset_dropdown(rules)
-        self.going_out = widgets.Checkbox(value=going_out, description="I go out this turn", indent=False,
+        self.going_out = widgets.Checkbox(value=going_out, description=_("I go out this turn"), indent=False,
                                    layout=widgets.Layout(width="auto", max_width="100%"))
         self.palette = DeckPicker(on_pick=self.add)
-        self.clear_button = widgets.Button(description="Start again")
+        self.clear_button = widgets.Button(description=_("Start again"))
         self.clear_button.on_click(lambda _b: self.clear())
         self.meld_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
         self.message = widgets.HTML()
@@ -125,9 +130,10 @@ class MeldBuilder(widgets.VBox):
         self.preset.observe(lambda _c: self.update(), "value")
         self.going_out.observe(lambda _c: self.update(), "value")
         self.children = [widgets.HBox([self.preset, self.going_out], layout=widgets.Layout(flex_flow="row wrap")),
-                         widgets.HTML("<b>Click cards to add them to the meld; click a card in the meld to take it "
-                                      "back.</b>"),
-                         self.palette, widgets.HTML("<b>Your meld:</b>"), self.meld_row, self.clear_button,
+                         widgets.HTML("<b>{}</b>".format(_("Click cards to add them to the meld; click a card in "
+                                                           "the meld to take it back."))),
+                         self.palette, widgets.HTML("<b>{}</b>".format(_("Your meld:"))), self.meld_row,
+                         self.clear_button,
                          self.message, self.verdict]
         self.update()
 
@@ -152,18 +158,19 @@ class MeldBuilder(widgets.VBox):
     def update(self) -> None:
         buttons = []
         for i, card in enumerate(self.meld.cards):
-            b = card_button(card, tooltip="take it back")
+            b = card_button(card, tooltip=_("take it back"))
             b.on_click(lambda _b, i=i: self.remove(i))
             buttons.append(b)
         self.meld_row.children = buttons
         if not self.meld.cards:
-            self.verdict.value = "<i>Pick some cards.</i>"
+            self.verdict.value = "<i>{}</i>".format(_("Pick some cards."))
             return
         v = check_meld(tuple(self.meld.cards), self.rules, going_out=self.going_out.value)
-        label = ("not a meld" if not v.ok else "valid meld" if v.canasta == NONE else
-                 SAMBA if v.canasta == SAMBA else f"valid: {v.canasta} canasta")
-        self.verdict.value = verdict_html(v, yes=label.capitalize(), no=label.capitalize(), kind="meld") + \
-            f"<div>Card points: {v.points}</div>"
+        labels = {NONE: _("Valid meld"), SAMBA: _("Samba"), NATURAL: _("Valid: natural canasta"),
+                  MIXED: _("Valid: mixed canasta")}
+        label = _("Not a meld") if not v.ok else labels.get(v.canasta, f"Valid: {v.canasta} canasta")
+        points = html.escape(_("Card points: {points}").format(points=v.points))
+        self.verdict.value = verdict_html(v, yes=label, no=label, kind="meld") + f"<div>{points}</div>"
 
 
 class RedThreeExplorer(widgets.VBox):
@@ -172,8 +179,8 @@ class RedThreeExplorer(widgets.VBox):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.preset = _preset_dropdown()
-        self.count = widgets.IntSlider(value=1, min=0, max=4, description="Red threes:", layout=_wide("30em"))
-        self.opened = widgets.Checkbox(value=True, description="My team has melded this hand", indent=False,
+        self.count = widgets.IntSlider(value=1, min=0, max=4, description=_("Red threes:"), layout=_wide("30em"))
+        self.opened = widgets.Checkbox(value=True, description=_("My team has melded this hand"), indent=False,
                                    layout=widgets.Layout(width="auto", max_width="100%"))
         self.view = widgets.HTML()
         for w in (self.preset, self.count, self.opened):
@@ -187,7 +194,8 @@ class RedThreeExplorer(widgets.VBox):
         item = score_red_threes(self.count.value, self.opened.value, rules)
         reds = ["3H", "3D"] * rules.decks
         colour = _GOOD if item.points >= 0 else _BAD
-        self.view.value = (f"{cards_html(' '.join(reds[:self.count.value]), size='small', empty='no red threes')}"
+        reds_html = cards_html(" ".join(reds[:self.count.value]), size="small", empty=_("no red threes"))
+        self.view.value = (f"{reds_html}"
                            f"<div style='font-size:1.3em;color:{colour}'><b class='ct-total'>{item.points:+d}</b></div>"
                            f"<div>{html.escape(item.detail)}</div>")
 
@@ -195,26 +203,28 @@ class RedThreeExplorer(widgets.VBox):
 class FreezeExplorer(widgets.VBox):
     """Lesson 5: put cards on the pile and watch it freeze (or only stop)."""
 
-    DISCARDS = [("a 7♥", "7H"), ("a K♠", "KS"), ("a 2♣ (wild)", "2C"), ("a joker", "JK"),
-                ("a black 3 (3♠)", "3S")]
+    #: each button's words (translated when the explorer is drawn) and card
+    DISCARDS = [(N_("Discard a 7♥"), "7H"), (N_("Discard a K♠"), "KS"), (N_("Discard a 2♣ (wild)"), "2C"),
+                (N_("Discard a joker"), "JK"), (N_("Discard a black 3 (3♠)"), "3S")]
 
     def __init__(self, pile: str = "5D 9S 7C", *, melded: bool = True, **kwargs):
         super().__init__(**kwargs)
         self.pile = _CardList(pile)
         self.preset = _preset_dropdown()
-        self.melded = widgets.Checkbox(value=melded, description="My team has melded", indent=False,
+        self.melded = widgets.Checkbox(value=melded, description=_("My team has melded"), indent=False,
                                    layout=widgets.Layout(width="auto", max_width="100%"))
-        self.always = widgets.Checkbox(value=False, description="House rule: the pile is always frozen", indent=False,
+        self.always = widgets.Checkbox(value=False, description=_("House rule: the pile is always frozen"),
+                                       indent=False,
                                    layout=widgets.Layout(width="auto", max_width="100%"))
         buttons = []
         for label, code in self.DISCARDS:
-            b = widgets.Button(description=f"Discard {label}", layout=widgets.Layout(width="auto"))
+            b = widgets.Button(description=_(label), layout=widgets.Layout(width="auto"))
             b.on_click(lambda _b, c=code: self.discard(c))
             buttons.append(b)
-        self.red_start = widgets.Button(description="A red 3 was turned up at the start",
+        self.red_start = widgets.Button(description=_("A red 3 was turned up at the start"),
                                         layout=widgets.Layout(width="auto"))
         self.red_start.on_click(lambda _b: self.red_three_at_start())
-        self.taken = widgets.Button(description="Someone takes the pile", layout=widgets.Layout(width="auto"))
+        self.taken = widgets.Button(description=_("Someone takes the pile"), layout=widgets.Layout(width="auto"))
         self.taken.on_click(lambda _b: self.take())
         self.message = widgets.HTML()
         self.view = widgets.HTML()
@@ -256,16 +266,19 @@ class FreezeExplorer(widgets.VBox):
         stopped = check_stopped(pile)
         extra = ""
         if pile and stopped.ok:
-            extra = f"<div style='color:#6d4c41'><b>Stopped:</b> {html.escape(stopped.reasons[0].text)}</div>"
+            stopped_words = html.escape(_("Stopped:"))
+            extra = (f"<div style='color:#6d4c41'><b>{stopped_words}</b> "
+                     f"{html.escape(stopped.reasons[0].text)}</div>")
         self.view.value = (pile_html(pile, frozen=frozen.ok) +
-                           verdict_html(frozen, yes="Frozen for your team", no="Not frozen", kind="freeze") + extra)
+                           verdict_html(frozen, yes=_("Frozen for your team"), no=_("Not frozen"), kind="freeze")
+                           + extra)
 
 
 def _score_inputs(score: int):
     """A team-score slider in steps of 5 and a number box beside it (typing or arrow keys), kept in step."""
-    slider = widgets.IntSlider(value=score, min=-500, max=9995, step=5, description="Team score:",
+    slider = widgets.IntSlider(value=score, min=-500, max=9995, step=5, description=_("Team score:"),
                                continuous_update=True, readout=False, layout=_wide("30em"))
-    box = widgets.BoundedIntText(value=score, min=-500, max=9995, step=5, description="Exact score:",
+    box = widgets.BoundedIntText(value=score, min=-500, max=9995, step=5, description=_("Exact score:"),
                                  style={"description_width": "initial"}, layout=_wide("16em"))
     box.add_class("ct-score-box")
     widgets.link((slider, "value"), (box, "value"))
@@ -281,7 +294,7 @@ def _parse_melds(text: str):
             try:
                 melds.append(parse_cards(part))
             except CanastaError as e:
-                raise CanastaError(f"meld {i}: {e}") from None
+                raise CanastaError(_("meld {number}: {problem}").format(number=i, problem=e)) from None
     return melds
 
 
@@ -292,14 +305,15 @@ class OpeningExplorer(widgets.VBox):
         super().__init__(**kwargs)
         self.preset = _preset_dropdown()
         self.score, self.score_box, score_row = _score_inputs(0)
-        self.melds = _card_box(melds, "Your melds:", placeholder="KH KS KD | 7C 7D 2S")
-        self.cards = CardInputs([("Your melds", self.melds, True)])
+        self.melds = _card_box(melds, _("Your melds:"), placeholder="KH KS KD | 7C 7D 2S")
+        self.cards = CardInputs([(_("Your melds"), self.melds, True)])
         self.table = widgets.HTML()
         self.view = widgets.HTML()
         for w in (self.preset, self.score, self.melds):
             w.observe(lambda _c: self.update(), "value")
         self.children = [self.preset, score_row, self.table,
-                         widgets.HTML("<small>Melds separated by |, cards by spaces.</small>"), self.melds,
+                         widgets.HTML("<small>{}</small>".format(_("Melds separated by |, cards by spaces."))),
+                         self.melds,
                          self.cards, self.view]
         self.update()
 
@@ -313,16 +327,19 @@ class OpeningExplorer(widgets.VBox):
             here = band == current
             style = " style='background:#fff3c4;font-weight:bold'" if here else ""
             rows.append(f"<tr{style}><td>{band}</td><td style='text-align:right'>{value}</td></tr>")
-        self.table.value = (f"<div style='font-size:1.2em'>Opening minimum: <b class='ct-minimum'>{minimum}</b>"
-                            f"</div>" + _scroll(f"<table><tr><th>Team score</th><th>Minimum</th></tr>{''.join(rows)}"
-                                                f"</table>"))
+        line = _("Opening minimum: <b class='ct-minimum'>{minimum}</b>").format(minimum=minimum)
+        team_score, least = html.escape(_("Team score")), html.escape(_("Minimum"))
+        heads = f"<tr><th>{team_score}</th><th>{least}</th></tr>"
+        self.table.value = (f"<div style='font-size:1.2em'>{line}</div>"
+                            + _scroll(f"<table>{heads}{''.join(rows)}</table>"))
         try:
             melds = _parse_melds(self.melds.value)
             v = check_opening(melds, score, rules)
         except CanastaError as e:
             self.view.value = _error_html(str(e))
             return
-        self.view.value = verdict_html(v, yes=f"Enough: {v.points} points", no=f"Not an opening ({v.points} points)",
+        self.view.value = verdict_html(v, yes=_("Enough: {points} points").format(points=v.points),
+                                       no=_("Not an opening ({points} points)").format(points=v.points),
                                        kind="opening")
 
 
@@ -333,11 +350,11 @@ class TakePileExplorer(widgets.VBox):
                  **kwargs):
         super().__init__(**kwargs)
         self.preset = _preset_dropdown()
-        self.hand = _card_box(hand, "Your hand:")
-        self.pile = _card_box(pile, "Pile:", placeholder="bottom ... top")
-        self.melds = _card_box(melds, "Team melds:", placeholder="KH KS KD | 7C 7D 2S (empty: not melded yet)")
-        self.cards = CardInputs([("Your hand", self.hand, False), ("Pile", self.pile, False),
-                                 ("Team melds", self.melds, True)])
+        self.hand = _card_box(hand, _("Your hand:"))
+        self.pile = _card_box(pile, _("Pile:"), placeholder=_("bottom ... top"))
+        self.melds = _card_box(melds, _("Team melds:"), placeholder=_("KH KS KD | 7C 7D 2S (empty: not melded yet)"))
+        self.cards = CardInputs([(_("Your hand"), self.hand, False), (pgettext("card box", "Pile"), self.pile, False),
+                                 (_("Team melds"), self.melds, True)])
         self.score, self.score_box, score_row = _score_inputs(score)
         self.view = widgets.HTML()
         for w in (self.preset, self.hand, self.pile, self.melds, self.score):
@@ -352,15 +369,15 @@ class TakePileExplorer(widgets.VBox):
             pile = parse_cards(self.pile.value)
             melds = _parse_melds(self.melds.value)
             if not hand:
-                raise CanastaError("your hand is empty: type some cards, like 7H 7S KD")
+                raise CanastaError(_("your hand is empty: type some cards, like {cards}").format(cards="7H 7S KD"))
             v = check_take_pile(hand, melds, self.score.value, pile, rules)
             frozen = check_frozen(pile, melds, rules).ok
         except CanastaError as e:
             self.view.value = _error_html(str(e))
             return
         self.view.value = (melds_html(melds, rules) + pile_html(pile, frozen=frozen) +
-                           f"<div><b>Your hand</b><br>{cards_html(hand)}</div>" +
-                           verdict_html(v, yes="Yes, you may take the pile", no="No, you may not take the pile",
+                           f"<div><b>{html.escape(_('Your hand'))}</b><br>{cards_html(hand)}</div>" +
+                           verdict_html(v, yes=_("Yes, you may take the pile"), no=_("No, you may not take the pile"),
                                         kind="take-pile"))
 
 
@@ -370,9 +387,9 @@ class GoOutExplorer(widgets.VBox):
     def __init__(self, hand: str = "KH KS 2C 9D", melds: str = "7H 7S 7D 7C 7H 7S 7D", **kwargs):
         super().__init__(**kwargs)
         self.preset = _preset_dropdown()
-        self.hand = _card_box(hand, "Your hand:")
-        self.melds = _card_box(melds, "Team melds:")
-        self.cards = CardInputs([("Your hand", self.hand, False), ("Team melds", self.melds, True)])
+        self.hand = _card_box(hand, _("Your hand:"))
+        self.melds = _card_box(melds, _("Team melds:"))
+        self.cards = CardInputs([(_("Your hand"), self.hand, False), (_("Team melds"), self.melds, True)])
         self.view = widgets.HTML()
         for w in (self.preset, self.hand, self.melds):
             w.observe(lambda _c: self.update(), "value")
@@ -385,13 +402,15 @@ class GoOutExplorer(widgets.VBox):
             hand = parse_cards(self.hand.value)
             melds = _parse_melds(self.melds.value)
             if not hand:
-                raise CanastaError("your hand is empty: type some cards, like KH KS KD")
+                raise CanastaError(_("your hand is empty: type some cards, like {cards}").format(cards="KH KS KD"))
             v = check_go_out(hand, melds, 0, rules)
         except CanastaError as e:
             self.view.value = _error_html(str(e))
             return
-        self.view.value = (melds_html(melds, rules) + f"<div><b>Your hand</b><br>{cards_html(hand)}</div>" +
-                           verdict_html(v, yes="Yes, you can go out", no="No, you cannot go out yet", kind="go-out"))
+        self.view.value = (melds_html(melds, rules) +
+                           f"<div><b>{html.escape(_('Your hand'))}</b><br>{cards_html(hand)}</div>" +
+                           verdict_html(v, yes=_("Yes, you can go out"), no=_("No, you cannot go out yet"),
+                                        kind="go-out"))
 
 
 class ScoreExplorer(widgets.VBox):
@@ -401,25 +420,27 @@ class ScoreExplorer(widgets.VBox):
                  hands: str = "5C 9D", **kwargs):
         super().__init__(**kwargs)
         self.preset = _preset_dropdown()
-        self.melds = _card_box(melds, "Melds:")
-        self.red = _card_box(red_threes, "Red threes:")
-        self.hands = _card_box(hands, "Left in hand:", placeholder="cards left in your team's hands")
-        self.cards = CardInputs([("Melds", self.melds, True), ("Red threes", self.red, False),
-                                 ("Left in hand", self.hands, False)])
-        self.went_out = widgets.Dropdown(options=[("did not go out", False), ("went out", True),
-                                                  ("went out concealed", "concealed")], value=True,
-                                         description="Your team:", layout=_wide("20em"))
-        self.their = widgets.Text(value="150", description="Their score for the hand:",
+        self.melds = _card_box(melds, _("Melds:"))
+        self.red = _card_box(red_threes, _("Red threes:"))
+        self.hands = _card_box(hands, _("Left in hand:"), placeholder=_("cards left in your team's hands"))
+        self.cards = CardInputs([(_("Melds"), self.melds, True), (_("Red threes"), self.red, False),
+                                 (_("Left in hand"), self.hands, False)])
+        self.went_out = widgets.Dropdown(options=[(_("did not go out"), False), (_("went out"), True),
+                                                  (_("went out concealed"), "concealed")], value=True,
+                                         description=_("Your team:"), layout=_wide("20em"))
+        self.their = widgets.Text(value="150", description=_("Their score for the hand:"),
                                   style={"description_width": "initial"}, layout=_wide("20em"))
-        self.add_button = widgets.Button(description="Add this hand to the game", button_style="primary",
+        self.add_button = widgets.Button(description=_("Add this hand to the game"), button_style="primary",
                                          layout=widgets.Layout(width="auto"))
         self.add_button.on_click(lambda _b: self.add_to_game())
-        self.new_game = widgets.Button(description="New game")
+        self.new_game = widgets.Button(description=_("New game"))
         self.new_game.on_click(lambda _b: self.reset_game())
         self.view = widgets.HTML()
         self.game_view = widgets.HTML()
         self.sheet = None
-        self.game = GameScore(["Your team", "Them"], get_rules("classic"))
+        # the teams' names in the score table, in the language of the page
+        self.us, self.them = pgettext("score table", "Your team"), pgettext("score table", "Them")
+        self.game = GameScore([self.us, self.them], get_rules("classic"))
         for w in (self.preset, self.melds, self.red, self.hands, self.went_out):
             w.observe(lambda _c: self.update(), "value")
         self.preset.observe(lambda _c: self.reset_game(), "value")
@@ -444,7 +465,8 @@ class ScoreExplorer(widgets.VBox):
         self.sheet = sheet
         self.add_button.disabled = self.game.is_over
         self.view.value = (_scroll(sheet.to_html()) +
-                           f"<div style='font-size:1.2em'>This hand: <b class='ct-total'>{sheet.total}</b></div>")
+                           "<div style='font-size:1.2em'>{}</div>".format(
+                               _("This hand: <b class='ct-total'>{total}</b>").format(total=sheet.total)))
 
     def add_to_game(self) -> None:
         if self.sheet is None or self.game.is_over:
@@ -453,32 +475,35 @@ class ScoreExplorer(widgets.VBox):
         try:
             other = int(text.lstrip("+"))
         except ValueError:
-            self.message.value = _error_html(f"Their score must be a whole number, like 150 or -40: "
-                                             f"'{self.their.value.strip()}' is not one.")
+            self.message.value = _error_html(_("Their score must be a whole number, like 150 or -40: '{text}' is "
+                                               "not one.").format(text=self.their.value.strip()))
             return
         self.message.value = ""
-        self.game.add_hand({"Your team": self.sheet.total, "Them": other})
+        self.game.add_hand({self.us: self.sheet.total, self.them: other})
         self.add_button.disabled = self.game.is_over
         self.show_game()
 
     def reset_game(self) -> None:
-        self.game = GameScore(["Your team", "Them"], get_rules(self.preset.value))
+        self.game = GameScore([self.us, self.them], get_rules(self.preset.value))
         self.add_button.disabled = self.sheet is None
         self.show_game()
 
     def show_game(self) -> None:
         rules = self.game.rules
         if not self.game.hands:
-            self.game_view.value = f"<i>A game is played to {rules.target_score}. Add hands to play one.</i>"
+            words = _("A game is played to {target}. Add hands to play one.").format(target=rules.target_score)
+            self.game_view.value = f"<i>{html.escape(words)}</i>"
             return
         table = _scroll(self.game.to_frame().to_html(border=0))
         end = ""
         if self.game.is_over:
-            end = (f"<div style='color:{_GOOD}'><b>Game over: {html.escape(self.game.winner or 'a tie')} "
-                   f"{'wins' if self.game.winner else ''}.</b></div>")
+            said = (_("Game over: {team} wins.").format(team=self.game.winner) if self.game.winner
+                    else _("Game over: a tie."))
+            end = f"<div style='color:{_GOOD}'><b>{html.escape(said)}</b></div>"
         else:
             mins = ", ".join(f"{t}: {self.game.opening_minimum(t)}" for t in self.game.teams)
-            end = f"<div>Opening minimum for the next hand: {html.escape(mins)}</div>"
+            minimums = _("Opening minimum for the next hand: {minimums}").format(minimums=mins)
+            end = f"<div>{html.escape(minimums)}</div>"
         self.game_view.value = table + end
 
 
@@ -489,7 +514,7 @@ class VariantsExplorer(widgets.VBox):
         from .variants import EXAMPLES
 
         super().__init__(**kwargs)
-        self.choice = widgets.Dropdown(options=list(EXAMPLES), description="Situation:",
+        self.choice = widgets.Dropdown(options=list(EXAMPLES), description=_("Situation:"),
                                        layout=_wide(), style={"description_width": "initial"})
         self.view = widgets.HTML()
         self.choice.observe(lambda _c: self.update(), "value")

@@ -30,7 +30,7 @@ from ..engine.i18n import N_, ngettext
 from ..engine.i18n import gettext as _
 from ..puzzles.format import Puzzle, PuzzleSet, load_puzzle_set, puzzle_files
 from ..puzzles.kinds import get_kind
-from ..puzzles.practice import Practice, set_of, topic_of
+from ..puzzles.practice import Practice, set_of, topic_name, topic_of
 from ..puzzles.solver import hints, solve
 from . import kernel_guard
 from .cardbuttons import card_button
@@ -264,7 +264,7 @@ class Trainer(widgets.VBox):
         p = self.puzzle
         where = ""
         if p is not None:
-            where = _(" · {topic} · difficulty {difficulty}").format(topic=html.escape(topic_of(p)),
+            where = _(" · {topic} · difficulty {difficulty}").format(topic=html.escape(topic_name(topic_of(p))),
                                                                    difficulty=p.difficulty)
         score = _("Score <b>{right}</b> of {answered} · streak <b>{streak}</b> (best {best})").format(
             right=self.right, answered=self.answered_count, streak=self.streak, best=self.best_streak)
@@ -544,7 +544,8 @@ class PracticeRoom(widgets.VBox):
         self.name = widgets.Text(value=learner, description=_("Your name:"),
                                  layout=widgets.Layout(width="100%", max_width="20em",
                                                        display="" if ask_name else "none"))
-        self.topics = widgets.SelectMultiple(options=topics, description=_("Topics:"), rows=min(8, max(3, len(topics))),
+        self.topics = widgets.SelectMultiple(options=[(topic_name(t), t) for t in topics], description=_("Topics:"),
+                                             rows=min(8, max(3, len(topics))),
                                              layout=widgets.Layout(width="100%", max_width="30em"))
         self.difficulty = widgets.IntRangeSlider(value=(1, 5), min=1, max=5, description=_("Difficulty:"))
         self.missed = widgets.Checkbox(value=False, description=_("Only the puzzles I missed"), indent=False,
