@@ -143,7 +143,7 @@ def test_check_in_danish_names_the_file_and_the_line_of_a_broken_puzzle_file(tmp
     (line,) = [json.loads(text) for text in out.splitlines()]
     assert line["file"] == str(broken) and line["id"] is None
     assert line["error"] == ("ikke godtaget: linje 3: nøglen 'puzzles' står to gange i samme mapping (første gang "
-                             "på linje 2); YAML ville i stilhed kun beholde den sidste")
+                             "på linje 2); YAML ville uden varsel kun beholde den sidste")
     assert "Traceback" not in err
 
 
