@@ -60,32 +60,54 @@ def wait_for(url: str, timeout: float) -> None:
     raise TimeoutError(f"{url} did not answer within {timeout} s")
 
 
+def _port_free(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+        return True
+
+
 @contextmanager
 def serve(tmp, args, *, host: str, port: int, ready_path: str, notebooks, env: dict | None = None):
     """Run ``canasta-tutor serve ARGS`` with its own progress database in ``tmp`` (or ``env``'s); yield its base URL
     once it answers ``ready_path`` and the preheated kernels of ``notebooks`` have finished their first run (so that
-    visits do not compete with them); stop it afterwards."""
+    visits do not compete with them); stop it afterwards. A port found free that another process takes before the
+    server binds it (the server then stops: "no available port") is not the server's: the next free port is tried,
+    never a page of that other process taken for ours."""
     env = {**os.environ, "CANASTA_TUTOR_DB": str(tmp / "progress.sqlite3"), **(env or {})}
-    log = open(tmp / "serve.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "canasta_tutor.cli", "serve", "--port", str(port), "--no-browser",
-                             *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://{host}:{port}"
-    try:
-        wait_for(base + ready_path, 90)
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            text = (tmp / "serve.log").read_text(errors="replace")
-            if all(f"Kernel pool of {name} is filled" in text for name in notebooks):
-                break
-            time.sleep(0.5)
-        yield base, proc
-    finally:
-        proc.terminate()
+    for attempt in range(4):
+        log = open(tmp / "serve.log", "w")
+        proc = subprocess.Popen([sys.executable, "-m", "canasta_tutor.cli", "serve", "--port", str(port),
+                                 "--no-browser", *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        base = f"http://{host}:{port}"
         try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+            wait_for(base + ready_path, 90)
+            time.sleep(0.5)
+            if proc.poll() is not None:  # what answered is another process: ours could not bind the port
+                text = (tmp / "serve.log").read_text(errors="replace")
+                if "already in use" in text and attempt < 3:
+                    log.close()
+                    port = next(p for p in range(port + 1, port + 50) if _port_free(host, p))
+                    continue
+                raise RuntimeError(f"the server stopped at start: {text[-600:]}")
+            deadline = time.monotonic() + 240
+            while time.monotonic() < deadline:
+                text = (tmp / "serve.log").read_text(errors="replace")
+                if all(f"Kernel pool of {name} is filled" in text for name in notebooks):
+                    break
+                time.sleep(0.5)
+            yield base, proc
+            return
+        finally:
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+            log.close()
 
 
 @pytest.fixture(scope="module")

@@ -76,7 +76,8 @@ def run_server(tmp, notebooks, host, ports=None):
     port = free_port(host, ports)
     args = ["--classroom", "--ip", host, "--teacher-key", KEY, "--class-code", CODE, "--lessons", str(lessons)]
     with serve(tmp, args, host=host, port=port, ready_path="/classroom/signin", notebooks=notebooks) as (base, proc):
-        yield {"url": base, "port": port, "db": tmp / "progress.sqlite3", "log": tmp / "serve.log", "pid": proc.pid}
+        yield {"url": base, "port": int(base.rsplit(":", 1)[1]), "db": tmp / "progress.sqlite3",
+               "log": tmp / "serve.log", "pid": proc.pid}
 
 
 PROBE = """async ([url, code]) => {
