@@ -35,14 +35,19 @@ PORTS = range(9130, 9140)  # the ports this project's test servers may use
 PHONE = {"width": 360, "height": 740}
 
 
+def _port_free(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+        return True
+
+
 def free_port() -> int:
     """The first free port of PORTS on the loopback address."""
     for port in PORTS:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
+        if _port_free("127.0.0.1", port):
             return port
     raise RuntimeError(f"no free port in {PORTS.start}-{PORTS.stop - 1}: stop a server that uses one")
 
@@ -58,15 +63,6 @@ def wait_for(url: str, timeout: float) -> None:
         except OSError:
             time.sleep(0.3)
     raise TimeoutError(f"{url} did not answer within {timeout} s")
-
-
-def _port_free(host: str, port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind((host, port))
-        except OSError:
-            return False
-        return True
 
 
 @contextmanager
