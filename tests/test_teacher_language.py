@@ -219,3 +219,24 @@ def test_the_exports_are_in_the_teachers_language_and_still_safe(cls, lang):
     assert percent == "0%"  # the accuracies are still shown as percentages under their translated heading
     every = [str(c.value) for sheet in book.worksheets for row in sheet.iter_rows() for c in row if c.value]
     assert english_left(every, lang) == {}
+
+
+def _shipped_topics() -> set[str]:
+    from pathlib import Path
+
+    from canasta_tutor.puzzles.practice import topic_of
+    root = Path(__file__).resolve().parent.parent / "puzzles"
+    return {topic_of(p) for f in sorted(root.glob("*.yaml")) for p in load_puzzle_set(f).puzzles}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_teacher_reads_every_topic_in_the_words_the_learner_reads(lang):
+    """The dashboard, heat map and exports (classroom.words) name a topic as the practice room does: one translation
+    (the Danish and Samba topics were English on the teacher's side, 'freezing' had two Dutch words)."""
+    from canasta_tutor.classroom.words import topic_name as teachers
+    from canasta_tutor.puzzles.practice import topic_name as learners
+    topics = _shipped_topics()
+    assert len(topics) >= 15
+    with use_language(lang):
+        assert {t: teachers(t) for t in topics} == {t: learners(t) for t in topics}
+        assert [t for t in topics if english_words(teachers(t), lang)] == []   # (af: "melds", "canastas" are Afrikaans)

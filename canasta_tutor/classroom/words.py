@@ -9,7 +9,7 @@ puzzle files, ids); only what is shown is translated.
 from __future__ import annotations
 
 from ..engine.i18n import NP_, pgettext
-from ..engine.i18n import gettext as _
+from ..puzzles.practice import topic_name as practice_topic_name
 
 #: The puzzle kinds as a teacher's menus and exports name them (context "kind": English keeps the kind's own name).
 KIND_NAMES = {pair[1]: pair for pair in (
@@ -18,8 +18,9 @@ KIND_NAMES = {pair[1]: pair for pair in (
 
 
 def topic_name(topic):
-    """A topic in the current language: the kinds' topics are marked in their records; any other stays as it is."""
-    return _(topic) if isinstance(topic, str) and topic else topic
+    """A topic in the current language, as the learner's practice room names it (:func:`puzzles.practice.topic_name`);
+    any other value (a missing topic) stays as it is."""
+    return practice_topic_name(topic) if isinstance(topic, str) and topic else topic
 
 
 def kind_name(kind):

@@ -68,7 +68,8 @@ TOPIC_MESSAGES = {message: (context, message) for context, message in (
 
 
 def topic_name(topic: str) -> str:
-    """A topic as a learner reads it: the catalog's translation of a known topic, any other as it is written."""
+    """A topic as a learner or a teacher reads it (the practice room, the dashboard, the heat map, the exports: one
+    function, so one translation): the catalog's translation of a known topic, any other as it is written."""
     return pgettext(*TOPIC_MESSAGES[topic]) if topic in TOPIC_MESSAGES else topic
 
 
