@@ -220,3 +220,15 @@ def test_the_teachers_dashboard_lists_each_learners_costliest_decisions_first(co
     assert [("Ana" in r, "Bob" in r) for r in rows] == [(True, False), (False, True), (True, False)]
     assert [int(r.split("<td>")[5].split("<")[0]) for r in rows] == [240, 120, 60]
     assert all("classic 11" in r and "Discard" in r for r in rows)
+
+
+def test_the_practice_room_opens_the_learners_decision_puzzles(costly, tmp_path):
+    from canasta_tutor.classroom.progress import ProgressStore
+    from canasta_tutor.widgets.trainer import PracticeRoom
+
+    _state, _d, puzzle = costly
+    store = ProgressStore(str(tmp_path / "p.sqlite3"))
+    MistakeStore(store).save("ana", [puzzle])
+    room = PracticeRoom(learner="ana", store=store)
+    room.mistakes_button.click()
+    assert isinstance(room.trainer, MistakesTrainer) and room.trainer.puzzle == puzzle

@@ -203,10 +203,10 @@ class PlayAHand(widgets.VBox):
                       error=True)
             return 0
         if count:
-            self._say(ngettext("Your costly decision of this hand is now a puzzle: practise it under Learn "
-                               "from your mistakes.",
-                               "Your {count} costly decisions of this hand are now puzzles: practise them under "
-                               "Learn from your mistakes.", count).format(count=count))
+            self._say(ngettext("Your costly decision of this hand is now a puzzle: practise it in the practice "
+                               "room, under Learn from your mistakes.",
+                               "Your {count} costly decisions of this hand are now puzzles: practise them in the "
+                               "practice room, under Learn from your mistakes.", count).format(count=count))
         return count
 
     def hint(self) -> None:
