@@ -139,19 +139,19 @@ def test_the_judge_is_the_searchs_at_a_fixed_seed_within_twenty_points(costly, m
 
 
 # --- kept, and back until right ---------------------------------------------------------------------------------
-def test_a_costly_decision_is_kept_and_comes_back_until_answered_right(costly, tmp_path):
+def test_a_costly_decision_is_kept_and_comes_back_until_answered_right(costly, db_url):
     _state, _d, puzzle = costly
-    store = MistakeStore(str(tmp_path / "p.sqlite3"))
+    store = MistakeStore(db_url)
     assert store.save("ana", [puzzle]) == 1
     assert store.save("ana", [puzzle]) == 0                       # the same decision again: kept once
     assert [k.puzzle for k in store.due("ana")] == [puzzle] and store.due("bob") == []
     t = MistakesTrainer(learner="ana", store=store)
     assert t.puzzle == puzzle and "Your turn: what do you do?" in t.question.value
     assert t.answer(puzzle.yours) is False
-    assert [k.tries for k in MistakeStore(str(tmp_path / "p.sqlite3")).due("ana")] == [1]   # back: still due
-    t = MistakesTrainer(learner="ana", store=MistakeStore(str(tmp_path / "p.sqlite3")))
+    assert [k.tries for k in MistakeStore(db_url).due("ana")] == [1]   # back: still due
+    t = MistakesTrainer(learner="ana", store=MistakeStore(db_url))
     assert t.puzzle == puzzle and t.answer(judge(puzzle, puzzle.yours).best) is True
-    assert MistakeStore(str(tmp_path / "p.sqlite3")).due("ana") == []
+    assert MistakeStore(db_url).due("ana") == []
     assert MistakesTrainer(learner="ana", store=store).puzzle is None
 
 
@@ -204,9 +204,9 @@ def test_after_the_hand_the_costly_decisions_are_kept_for_the_learner(tmp_path):
 
 
 # --- the teacher ------------------------------------------------------------------------------------------------
-def test_the_teachers_dashboard_lists_each_learners_costliest_decisions_first(costly, tmp_path):
+def test_the_teachers_dashboard_lists_each_learners_costliest_decisions_first(costly, db_url):
     _state, _d, puzzle = costly
-    room = Classroom(str(tmp_path / "p.sqlite3"))
+    room = Classroom(db_url)
     ana = room.join("Ana").learner["learner_id"]
     bob = room.join("Bob").learner["learner_id"]
     store = MistakeStore(room.store)
@@ -232,3 +232,22 @@ def test_the_practice_room_opens_the_learners_decision_puzzles(costly, tmp_path)
     room = PracticeRoom(learner="ana", store=store)
     room.mistakes_button.click()
     assert isinstance(room.trainer, MistakesTrainer) and room.trainer.puzzle == puzzle
+
+
+def test_a_database_of_the_migration_before_gets_the_table_and_keeps_its_rows(costly, db_url):
+    import sqlalchemy as sa
+
+    from canasta_tutor.classroom import db
+    from canasta_tutor.classroom.progress import ProgressStore
+
+    _state, _d, puzzle = costly
+    store = ProgressStore(db_url)
+    store.record(learner="ana", puzzle_set="S", puzzle_id="m-1", kind="meld", topic="melds", difficulty=1,
+                 answer={}, correct=True, seconds=1.0)
+    with db.begin(db.target(db_url), write=True) as conn:      # the database as migration 0004 left it
+        db.decision_puzzles.drop(conn)
+        conn.execute(sa.text("UPDATE alembic_version SET version_num = '0004'"))
+    db.forget(db.target(db_url))
+    assert MistakeStore(db_url).save("ana", [puzzle]) == 1
+    assert [k.puzzle for k in MistakeStore(db_url).due("ana")] == [puzzle]
+    assert [a.puzzle_id for a in ProgressStore(db_url).history("ana")] == ["m-1"]
