@@ -52,7 +52,7 @@ def costly():
     state = _position()
     d = review_decision(ExpertBot(think=None, playouts=12, seed=11), state, _blunder(state))
     assert d.costly, d
-    return state, d, puzzle_from_decision(d, hand="classic 11")
+    return state, d, puzzle_from_decision(d, hand="11 (Classic Canasta)")
 
 
 # --- the record -------------------------------------------------------------------------------------------------
@@ -76,7 +76,8 @@ def test_the_record_holds_only_what_the_learner_saw(costly):
     state, d, puzzle = costly
     twin = _swap_hidden(state)
     assert [Counter(h) for h in twin.hands[1:]] != [Counter(h) for h in state.hands[1:]]
-    other = puzzle_from_decision(dataclasses.replace(d, state=twin, obs=observation(twin, 0)), hand="classic 11")
+    other = puzzle_from_decision(dataclasses.replace(d, state=twin, obs=observation(twin, 0)),
+                                 hand="11 (Classic Canasta)")
     assert other.to_json() == puzzle.to_json()
     # every card in the record is one the learner can see: their hand, the pile, the melds, the red threes
     obs = observation(state, 0)
@@ -198,7 +199,7 @@ def test_after_the_hand_the_costly_decisions_are_kept_for_the_learner(tmp_path):
     assert w.hand.mistakes and undone
     kept = MistakeStore(path).due("ana")
     assert len(kept) == len(w.hand.mistakes)
-    assert {k.puzzle.hand for k in kept} == {"classic 3"}
+    assert {k.puzzle.hand for k in kept} == {"3 (Classic Canasta)"}
     assert sorted(k.puzzle.loss for k in kept) == sorted(d.loss for d in w.hand.mistakes)
     assert "now" in w.feedback.value and "puzzle" in w.feedback.value
 
@@ -219,7 +220,7 @@ def test_the_teachers_dashboard_lists_each_learners_costliest_decisions_first(co
     rows = table.split("<tr>")[2:]
     assert [("Ana" in r, "Bob" in r) for r in rows] == [(True, False), (False, True), (True, False)]
     assert [int(r.split("<td>")[5].split("<")[0]) for r in rows] == [240, 120, 60]
-    assert all("classic 11" in r and "Discard" in r for r in rows)
+    assert all("11 (Classic Canasta)" in r and "Discard" in r for r in rows)
 
 
 def test_the_practice_room_opens_the_learners_decision_puzzles(costly, tmp_path):

@@ -127,7 +127,7 @@ def action_from_json(data: dict) -> Action:
 class DecisionPuzzle:
     """A costly decision as a puzzle: ``obs`` (what the learner saw), ``legal`` (the moves legal then), ``best``
     (the expert's plan), ``yours`` (the learner's), ``loss`` (the points the coach said it cost), ``hand`` (which
-    hand: its rules and number, e.g. ``classic 11``) and ``move`` (how many moves had been played)."""
+    hand: its rules and number, e.g. ``11 (Classic Canasta)``) and ``move`` (how many moves had been played)."""
 
     obs: Observation
     legal: tuple

@@ -192,7 +192,7 @@ class PlayAHand(widgets.VBox):
         if hand is None or not hand.over or self._kept_hand is hand or not hand.mistakes:
             return 0
         self._kept_hand = hand
-        name = f"{hand.rules.name} {hand.seed}"
+        name = f"{hand.seed} ({short_title(hand.rules)})"   # "11 (Classic Canasta)": the number deals it again
         try:
             if not isinstance(self.store, MistakeStore):
                 self.store = MistakeStore(self.store)
