@@ -250,6 +250,7 @@ class CoachedHand:
         else:
             self.coach_bot = get_bot(coach)
         self.reviews: list = []             # the expert's reviews of the learner's last finished turn's decisions
+        self._costly: list[tuple] = []      # (turn, Decision) of each costly decision of the hand so far
         self._points: list[tuple] = []      # (state, the learner's plan) of each decision of the turn so far
         self.state = self.game.new_initial_state(seed)
         self.log: list[Event] = [Event(None, f"Hand {seed} is dealt: {self.rules.title}.", "deal")]
@@ -305,19 +306,7 @@ class CoachedHand:
         for ``lay_off``). It is a legal action when one fits; otherwise the action as the learner asked for it, so
         that :meth:`play` refuses it with the engine's reasons. A selection that says nothing a button can use
         raises :class:`IllegalMove` saying what to select."""
-        cards = tuple(Card(c) for c in cards)
-        legal = [a for a in self.legal() if a.kind == kind]
-        if kind in (DRAW, END, GO_OUT):
-            return legal[0] if legal else Action(kind)
-        if kind == DISCARD:
-            return _discard_move(cards)
-        if kind == TAKE_PILE:
-            return _take_move(legal, cards)
-        if kind == MELD:
-            return _meld_move(legal, cards, self.rules)
-        if kind in (LAY_OFF, SWAP):
-            return _lay_off_or_swap_move(kind, legal, cards, target)
-        raise CoachError(f"unknown move {clip_repr(kind)}: the moves are {', '.join(KIND_LABELS)}")
+        return move_from_buttons(kind, self.legal(), cards, target, self.rules)
 
     def advice(self) -> tuple[Action, str]:
         """What the coach would do now, and why: ``(action, sentence)`` (only on the learner's turn)."""
@@ -394,6 +383,7 @@ class CoachedHand:
         self.reviews = self._review()
         self._points = []
         costly = [d for d in self.reviews if d.costly]
+        self._costly += [(len(self._turns), d) for d in costly]
         other = [d for d in self.reviews if not d.same]
         handed = self._handed_over(last, after)
         if costly:
@@ -426,6 +416,12 @@ class CoachedHand:
         meld_phase = [d for d in self.reviews if d.yours and d.yours[-1].kind == DISCARD]
         return say_handed_over(self.name(player), last.cards[0], action, obs, went_out,
                                meld_phase[-1] if meld_phase else None)
+
+    @property
+    def mistakes(self) -> list:
+        """The learner's costly decisions of the hand so far (:class:`~.review.Decision` s, in the order played; an
+        undone turn's are gone): after the hand they become puzzles (:mod:`canasta_tutor.puzzles.decisions`)."""
+        return [d for _turn, d in self._costly]
 
     @property
     def show_me(self):
@@ -532,6 +528,7 @@ class CoachedHand:
             return False
         state, length = self._turns.pop()
         self.state = state
+        self._costly = [(turn, d) for turn, d in self._costly if turn <= len(self._turns)]
         del self.log[length:]
         self._notes = []
         self._points = []
@@ -573,6 +570,26 @@ def _pile_handed_over(hand: CoachedHand, last: Action, after: list[tuple[int, Ac
     if went is not None and went[0] == player and len(own_turn) == len(after) - 1:
         text += " and went out"
     return text + "."
+
+
+def move_from_buttons(kind: str, legal, cards=(), target: int | None = None, rules: RuleSet | None = None) -> Action:
+    """The action for the table's button ``kind`` with ``cards`` selected (and the meld ``target``), of the ``legal``
+    actions now: a legal action when one fits; otherwise the action as asked for, so that playing it is refused
+    with the engine's reasons. A selection that says nothing a button can use raises :class:`IllegalMove` saying
+    what to select."""
+    cards = tuple(Card(c) for c in cards)
+    legal = [a for a in legal if a.kind == kind]
+    if kind in (DRAW, END, GO_OUT):
+        return legal[0] if legal else Action(kind)
+    if kind == DISCARD:
+        return _discard_move(cards)
+    if kind == TAKE_PILE:
+        return _take_move(legal, cards)
+    if kind == MELD:
+        return _meld_move(legal, cards, rules)
+    if kind in (LAY_OFF, SWAP):
+        return _lay_off_or_swap_move(kind, legal, cards, target)
+    raise CoachError(f"unknown move {clip_repr(kind)}: the moves are {', '.join(KIND_LABELS)}")
 
 
 # --- from a button and the selected cards to an action, kind by kind -------------------------------------------

@@ -137,6 +137,27 @@ assignments = sa.Table(
     sqlite_autoincrement=True,
 )
 
+#: a learner's costly decision in a coached hand, kept as a puzzle (:mod:`canasta_tutor.puzzles.decisions`; JSON in
+#: ``puzzle``): it comes back in the trainer until answered right (``solved``: when); ``loss``: the points it cost
+decision_puzzles = sa.Table(
+    "decision_puzzles", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("learner", sa.Text, nullable=False),
+    sa.Column("learner_id", sa.Integer),
+    sa.Column("class_id", sa.Integer),
+    sa.Column("puzzle_key", sa.Text, nullable=False),
+    sa.Column("hand", sa.Text, nullable=False),
+    sa.Column("loss", sa.Float, nullable=False),
+    sa.Column("puzzle", sa.Text, nullable=False),
+    sa.Column("created", sa.Text, nullable=False),
+    sa.Column("tries", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("last_tried", sa.Text),
+    sa.Column("solved", sa.Text),
+    sa.Index("decision_puzzles_by_learner", "learner", "id"),
+    sa.Index("decision_puzzles_by_class", "class_id", "loss"),
+    sqlite_autoincrement=True,
+)
+
 #: How long an SQLite write waits for another writer (seconds); PostgreSQL connections time out after as long.
 BUSY_SECONDS = 2.0
 
@@ -262,7 +283,7 @@ class _Tx:
 
 
 #: The newest migration's revision (``migrations/versions``); tests/test_storage.py checks it is Alembic's head.
-HEAD_REVISION = "0004"
+HEAD_REVISION = "0005"
 
 
 def _at_head(where: Target, busy_seconds: float) -> bool:

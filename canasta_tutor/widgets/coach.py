@@ -26,11 +26,15 @@ from ..bots.coach import (
     bot_words,
     default_level,
 )
+from ..classroom.mistakes import MistakeStore
 from ..engine.cards import Card, format_cards
 from ..engine.errors import CanastaError
 from ..engine.i18n import gettext as _
+from ..engine.i18n import ngettext
 from ..engine.rules import PRESETS
 from ..game import DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE, IllegalMove
+from ..puzzles.decisions import puzzle_from_decision
+from .identity import signed_in, signed_in_id
 from .table import CardTable
 from .table_model import announce, move_view, replay_views, table_view
 from .variants import short_title
@@ -67,8 +71,14 @@ class PlayAHand(widgets.VBox):
     """Play one hand against bots, with a coach. ``rules``: ``classic``, ``classic-2p`` or ``samba``;
     ``level``: the bots' level; ``seed``: the hand number (the same number deals the same cards)."""
 
-    def __init__(self, rules: str = "classic", level: str | None = None, seed: int = 1, **kwargs):
+    def __init__(self, rules: str = "classic", level: str | None = None, seed: int = 1, *, learner: str | None = None,
+                 store=None, **kwargs):
         super().__init__(**kwargs)
+        if learner is None:  # the signed-in learner: their costly decisions are kept as their puzzles
+            learner, _ask = signed_in(learner="learner", ask_name=False)
+        self.learner, self.learner_id = learner, signed_in_id(learner)
+        self.store = store          # where the costly decisions go after the hand (default: the progress database)
+        self._kept_hand = None      # the hand whose decisions were kept
         self.rules_choice = widgets.Dropdown(options=[(short_title(PRESETS[n]), n) for n in RULES_CHOICES],
                                              value=rules, description="Rules:",
                                              style={"description_width": "initial"},
@@ -172,6 +182,32 @@ class PlayAHand(widgets.VBox):
         self._say("")
         self._shown_from = start
         self.update()
+        if hand.over:
+            self.keep_mistakes()
+
+    def keep_mistakes(self) -> int:
+        """After the hand: the learner's costly decisions become their puzzles ("Learn from your mistakes"),
+        kept in the progress store; how many were new (said under the table)."""
+        hand = self.hand
+        if hand is None or not hand.over or self._kept_hand is hand or not hand.mistakes:
+            return 0
+        self._kept_hand = hand
+        name = f"{hand.seed} ({short_title(hand.rules)})"   # "11 (Classic Canasta)": the number deals it again
+        try:
+            if not isinstance(self.store, MistakeStore):
+                self.store = MistakeStore(self.store)
+            count = self.store.save(self.learner, [puzzle_from_decision(d, hand=name) for d in hand.mistakes],
+                                    learner_id=self.learner_id)
+        except CanastaError as e:
+            self._say(_("Your costly decisions could not be kept as puzzles: {problem}").format(problem=e),
+                      error=True)
+            return 0
+        if count:
+            self._say(ngettext("Your costly decision of this hand is now a puzzle: practise it in the practice "
+                               "room, under Learn from your mistakes.",
+                               "Your {count} costly decisions of this hand are now puzzles: practise them in the "
+                               "practice room, under Learn from your mistakes.", count).format(count=count))
+        return count
 
     def hint(self) -> None:
         """Say what the coach would do now, and why."""

@@ -15,6 +15,7 @@ import os
 import ipywidgets as widgets
 
 from ..classroom.heatmap import heatmap_svg
+from ..classroom.mistakes import MistakeStore
 from ..classroom.roster import Classroom
 from ..classroom.words import topic_name
 from ..engine.errors import CanastaError
@@ -96,6 +97,21 @@ def missed_html(per_puzzle, frame, *, limit: int = 10) -> str:
     return f"<table class='ct-table ct-most-missed'><tr>{head}</tr>{''.join(rows)}</table>"
 
 
+def decisions_html(rows, *, limit: int = 20) -> str:
+    """Each learner's costliest decisions in coached hands (:meth:`~canasta_tutor.classroom.mistakes.MistakeStore
+    .costliest`), costliest first: learner, hand, what they did, the better move, points lost, put right since."""
+    rows = sorted(rows, key=lambda r: -r["points"])[:limit]
+    if not rows:
+        return "<p><i>" + html.escape(_("No costly decisions yet.")) + "</i></p>"
+    head = "".join(f"<th>{html.escape(label)}</th>" for label in (
+        _("Learner"), _("Hand"), _("What they did"), _("The better move"), _("Points lost"), _("Put right")))
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in (
+            r["learner"], r["hand"], r["yours"], r["better"], r["points"], _("yes") if r["solved"] else ""))
+        + "</tr>" for r in rows)
+    return f"<div class='ct-scroll'><table class='ct-table ct-decisions'><tr>{head}</tr>{body}</table></div>"
+
+
 class TeacherDashboard(widgets.VBox):
     """Learners x topics heat map, who is stuck, the most-missed puzzles, exports, a new class."""
 
@@ -111,6 +127,7 @@ class TeacherDashboard(widgets.VBox):
         self.heatmap = widgets.HTML()
         self.learners = widgets.HTML()
         self.missed = widgets.HTML()
+        self.decisions = widgets.HTML()
         self.exports = widgets.HTML()
         self.message = widgets.HTML()
         self.code_box = widgets.Text(description=_("New code:"), placeholder=_("(none)"),
@@ -165,7 +182,8 @@ class TeacherDashboard(widgets.VBox):
 
         self.children = [self.join, self.summary, self.language_box, h3(_("Accuracy per learner and topic")),
                          self.heatmap, h3(_("Learners")), self.learners, self.roster,
-                         h3(_("Most-missed puzzles")), self.missed, self.exports,
+                         h3(_("Most-missed puzzles")), self.missed,
+                         h3(_("Costliest decisions in played hands")), self.decisions, self.exports,
                          widgets.HBox([self.code_box, self.new_button]), self.message]
         self.update()
         if refresh:
@@ -236,6 +254,10 @@ class TeacherDashboard(widgets.VBox):
                                                    "misses_in_a_row": _("Misses in a row"), "stuck": _("Stuck")},
                                      highlight=lambda r: r["stuck"])
         self.missed.value = missed_html(report.per_puzzle(), report.frame)
+        try:
+            self.decisions.value = decisions_html(MistakeStore(self.room.store).costliest(info.id))
+        except CanastaError as e:
+            self.decisions.value = f"<p style='color:{_BAD}'>{html.escape(str(e))}</p>"
         if getattr(self, "roster", None) is not None:
             self.roster.refresh()  # learners who signed in meanwhile
 

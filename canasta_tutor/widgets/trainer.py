@@ -552,13 +552,20 @@ class PracticeRoom(widgets.VBox):
                                    layout=widgets.Layout(width="auto", max_width="100%"))
         self.start = widgets.Button(description=_("Start"), button_style="primary")
         self.start.on_click(lambda _b: self.begin())
+        self.mistakes_button = widgets.Button(description=_("Learn from your mistakes"),
+                                              tooltip=_("your costly decisions in hands played with the coach, as "
+                                                        "puzzles on the card table"),
+                                              layout=widgets.Layout(width="auto"))
+        self.mistakes_button.on_click(lambda _b: self.begin_mistakes())
         self.message = widgets.HTML(
             f"<div style='color:{_BAD}'>{html.escape('; '.join(problems[:3]))}</div>" if problems else "")
         self.area = widgets.VBox()
         self.trainer: Trainer | None = None
         all_topics = html.escape(_("No topic chosen means all of them."))
         self.children = [self.name, widgets.HTML(f"<small>{all_topics}</small>"), self.topics,
-                         self.difficulty, self.missed, self.start, self.message, self.area]
+                         self.difficulty, self.missed,
+                         widgets.HBox([self.start, self.mistakes_button], layout=widgets.Layout(flex_flow="row wrap")),
+                         self.message, self.area]
 
     def begin(self) -> None:
         low, high = self.difficulty.value
@@ -566,4 +573,12 @@ class PracticeRoom(widgets.VBox):
                                topics=list(self.topics.value) or None, difficulties=range(low, high + 1),
                                missed_only=self.missed.value, endless=not self.missed.value, title=_("Practice"),
                                ask_name=False)
+        self.area.children = [self.trainer]
+
+    def begin_mistakes(self) -> None:
+        """Practise the learner's costly decisions of coached hands (:class:`~.mistakes.MistakesTrainer`): each
+        comes back until answered right."""
+        from .mistakes import MistakesTrainer
+
+        self.trainer = MistakesTrainer(learner=self._signed_in or self.name.value, store=self._store)
         self.area.children = [self.trainer]
