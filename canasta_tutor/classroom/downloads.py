@@ -65,17 +65,19 @@ def worksheet_for(kind: str, name: str, *, answers: bool = False, path=None, puz
         pset = load_puzzle_set(files[name])
         if pset.errors:
             raise pset.errors[0]
-        puzzles, title = pset.puzzles, pset.title or name
+        puzzles, title, stem_from = pset.puzzles, pset.title_text() or name, pset.title or name
     elif kind == "assignment":
         try:
             assignment = AssignmentBook(path).get(int(name))
         except (ValueError, CanastaError):
             raise LookupError(f"there is no assignment {name!r}") from None
         puzzles, title = assignment.puzzles(), assignment.title
+        stem_from = title
     else:
         raise LookupError(f"no worksheets of {kind!r}")
     data = worksheet_pdf(puzzles, key=answers, title=title)
-    stem = re.sub(r"[^A-Za-z0-9]+", "-", title).strip("-")[:50] or "worksheet"
+    # the file's name from the English title (the same name in every language; the sheet itself is translated)
+    stem = re.sub(r"[^A-Za-z0-9]+", "-", stem_from).strip("-")[:50] or "worksheet"
     return stem + ("-answers" if answers else ""), data
 
 
