@@ -64,7 +64,7 @@ def test_a_dutch_reader_of_the_trainer_sees_the_dutch_question(tmp_path):
     ("colour: red", "colour"),                                           # unknown keys elsewhere: still refused
 ])
 def test_the_schema_refuses_a_wrong_translation_and_still_every_unknown_key(bad, where):
-    raw = "puzzles:\n  - {id: t1, kind: freeze, pile: 5D 2C 9S, %s}\n" % bad
+    raw = f"puzzles:\n  - {{id: t1, kind: freeze, pile: 5D 2C 9S, {bad}}}\n"
     pset = parse_puzzle_set(raw, "bad.yaml")
     assert pset.puzzles == [] and len(pset.errors) == 1
     assert where in str(pset.errors[0])

@@ -82,7 +82,7 @@ class Puzzle:
     prompt: str = ""
     file: str = ""
     set_title: str = ""
-    #: the optional ``i18n:`` map of the puzzle (``{"nl": {"prompt": ...}}``) and of its set (``{"nl": {"title": ...}}``)
+    #: the optional ``i18n:`` maps of the puzzle (``{"nl": {"prompt": ...}}``) and its set (``{"nl": {"title": ...}}``)
     i18n: dict = field(default_factory=dict, compare=False)
     set_i18n: dict = field(default_factory=dict, compare=False)
 
