@@ -103,8 +103,9 @@ class ScoreSheet:
         # the headings and the labels in the reader's language (the label itself, i.label, stays English)
         rows = "".join(f"<tr><td>{html.escape(i.title)}</td><td>{html.escape(i.detail)}</td>"
                        f"<td style='text-align:right'>{i.points:+d}</td></tr>" for i in self.items)
-        item, detail, points, total = (html.escape(pgettext("score table", word))
-                                       for word in ("item", "detail", "points", "Total"))
+        item, detail, points, total = (html.escape(word) for word in (
+            pgettext("score table", "item"), pgettext("score table", "detail"), pgettext("score table", "points"),
+            pgettext("score table", "Total")))
         return (f"<table class='ct-breakdown'><thead><tr><th>{item}</th><th>{detail}</th><th>{points}</th></tr>"
                 f"</thead><tbody>{rows}<tr><td><b>{total}</b></td><td></td><td style='text-align:right'>"
                 f"<b>{self.total}</b></td></tr></tbody></table>")
