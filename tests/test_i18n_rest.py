@@ -177,7 +177,8 @@ def _coach_sentences() -> list[str]:
             explain_difference(obs, Action(MELD, melds=(c("KH KS 2C"),)), discard_4),
             explain_difference(obs, joker, two), explain_difference(obs, joker, discard_4),
             explain_difference(obs, discard_4, Action(MELD, melds=(c("KH KS KD"),))),
-            explain_difference(obs, discard_4, two), explain_difference(obs, two, discard_4)]
+            explain_difference(obs, discard_4, two), explain_difference(obs, two, discard_4),
+            explain_difference(obs, Action(DISCARD, cards=c("KH")), discard_4)]
     return out
 
 
