@@ -20,6 +20,8 @@ import os
 import sys
 
 from .engine.errors import MESSAGE_LIMIT, CanastaError, PuzzleError, clip
+from .engine.i18n import NP_, ngettext, pgettext
+from .engine.i18n import gettext as _
 
 # --- a progress bar for long runs (``generate``, ``play``): shown on a terminal, never in a pipe ---
 
@@ -184,11 +186,11 @@ def _solve_all(paths, *, check: bool) -> int:
 LANG_VARIABLE = "CANASTA_TUTOR_LANG"
 
 
-def _add_lang(parser) -> None:
+def _add_lang(parser, what: str = "the explanations") -> None:
     from .engine.i18n import LANGUAGES
 
     codes = ", ".join(f"{c} ({n})" for c, n in LANGUAGES.items())
-    parser.add_argument("--lang", metavar="LANG", help=f"the language of the explanations: {codes}; default "
+    parser.add_argument("--lang", metavar="LANG", help=f"the language of {what}: {codes}; default "
                                                        f"${LANG_VARIABLE}, else en")
 
 
@@ -233,7 +235,8 @@ def _progress(args) -> int:
 
     path = args.db if args.db is not None else default_path()
     if not str(path).strip():
-        sys.stderr.write("canasta-tutor progress: --db needs a file name or a database URL\n")
+        sys.stderr.write("canasta-tutor progress: {message}\n".format(
+            message=_("--db needs a file name or a database URL")))
         return 2
     try:
         store = ProgressStore(path, create=False)  # reading progress never creates a file or a folder
@@ -242,20 +245,33 @@ def _progress(args) -> int:
         sys.stderr.write(f"canasta-tutor progress: {printable_message(e)}\n")
         return 2
     if frame.empty:
-        who = f" for {printable(args.learner)}" if args.learner else ""
-        sys.stdout.write(f"No attempts recorded{who} yet (database: {store.where.shown}).\n")
+        said = (_("No attempts recorded for {learner} yet (database: {database}).") if args.learner else
+                _("No attempts recorded yet (database: {database}).")).format(
+            learner=printable(args.learner or ""), database=store.where.shown)
+        sys.stdout.write(said + "\n")
         return 0
     frame = frame.copy()
     frame["learner"] = frame["learner"].map(printable)
     frame["topic"] = frame["topic"].map(printable)
     frame["accuracy"] = (frame["accuracy"] * 100).round().astype(int).astype(str) + " %"
     frame["median_seconds"] = frame["median_seconds"].round(1)
+    # the headings in the teacher's language (the columns' own names stay English in the data)
+    frame = frame.rename(columns={c: pgettext("progress column", c) for c in PROGRESS_COLUMNS if c in frame})
     sys.stdout.write(frame.to_string(index=False) + "\n")
     pending = store.pending()
     if pending:
-        sys.stdout.write(f"({pending} more attempt{'s' if pending != 1 else ''} wait in {store.journal} to be saved "
-                         "by the next answer.)\n")
+        sys.stdout.write(ngettext("({count} more attempt waits in {journal} to be saved by the next answer.)",
+                                  "({count} more attempts wait in {journal} to be saved by the next answer.)",
+                                  pending).format(count=pending, journal=store.journal) + "\n")
     return 0
+
+
+#: The columns of ``progress``'s table, marked for the catalog (context "progress column").
+PROGRESS_COLUMNS = tuple(c for _ctx, c in (NP_("progress column", "learner"), NP_("progress column", "topic"),
+                                           NP_("progress column", "attempts"), NP_("progress column", "correct"),
+                                           NP_("progress column", "accuracy"),
+                                           NP_("progress column", "median_seconds"),
+                                           NP_("progress column", "last_attempt")))
 
 
 def _worksheet(args) -> int:
@@ -276,7 +292,8 @@ def _assign(args) -> int:
     from .classroom.assignments import AssignmentBook
 
     if bool(args.files) == bool(args.generate):
-        sys.stderr.write("canasta-tutor assign: name puzzle files or --generate KIND (one of the two)\n")
+        sys.stderr.write("canasta-tutor assign: {message}\n".format(
+            message=_("name puzzle files or --generate KIND (one of the two)")))
         return 2
     spec = None
     if args.generate:
@@ -290,13 +307,20 @@ def _assign(args) -> int:
                 with open(args.output, "w", encoding="utf-8") as f:
                     f.write(made.path.read_text("utf-8"))
             except OSError as e:
-                raise CanastaError(f"cannot write {args.output}: {e.strerror}") from None
+                raise CanastaError(_("cannot write {path}: {problem}").format(path=args.output,
+                                                                               problem=e.strerror)) from None
     except CanastaError as e:
         sys.stderr.write(f"canasta-tutor assign: {e}\n")
         return 2
-    due = f", due {made.due}" if made.due else ""
-    who = f"class {made.class_code}" if made.class_code else "everyone"
-    sys.stdout.write(f"assignment {made.id}: {made.title!r} for {who}{due}, {made.count} puzzles, in {made.path}\n")
+    who = _("class {code}").format(code=made.class_code) if made.class_code else _("everyone")
+    if made.due:
+        said = ngettext("assignment {number}: {title} for {who}, due {due}, {count} puzzle, in {path}",
+                        "assignment {number}: {title} for {who}, due {due}, {count} puzzles, in {path}", made.count)
+    else:
+        said = ngettext("assignment {number}: {title} for {who}, {count} puzzle, in {path}",
+                        "assignment {number}: {title} for {who}, {count} puzzles, in {path}", made.count)
+    sys.stdout.write(said.format(number=made.id, title=repr(made.title), who=who, due=made.due, count=made.count,
+                                 path=made.path) + "\n")
     return 0
 
 
@@ -324,10 +348,12 @@ def _play(args) -> int:
                     else:
                         totals[i] = totals.get(i, 0) + team["score"]
     if not args.json:
-        who = "player" if rules.lone_hand else "team"
-        shown = ", ".join(f"{who} {i + (0 if rules.lone_hand else 1)} {v:+d}" for i, v in sorted(totals.items()))
-        sys.stdout.write(f"{args.hands} hand{'s' if args.hands != 1 else ''} of {rules.name}; all hands together: "
-                         f"{shown}\n")
+        each = _("player {number} {score}") if rules.lone_hand else _("team {number} {score}")
+        shown = ", ".join(each.format(number=i + (0 if rules.lone_hand else 1), score=f"{v:+d}")
+                          for i, v in sorted(totals.items()))
+        sys.stdout.write(ngettext("{count} hand of {rules}; all hands together: {totals}",
+                                  "{count} hands of {rules}; all hands together: {totals}", args.hands).format(
+            count=args.hands, rules=rules.name, totals=shown) + "\n")
     return 0
 
 
@@ -392,6 +418,7 @@ def main(argv=None) -> int:
     p_prog.add_argument("--learner", help="only this learner")
     p_prog.add_argument("--db", help="the progress database: a file, or a postgresql:// URL (default: "
                         "$CANASTA_TUTOR_DB or the user data folder)")
+    _add_lang(p_prog, "the table's headings and the messages")
     p_sheet = sub.add_parser("worksheet", help="print puzzles on paper: a PDF worksheet (and answer key)")
     p_sheet.add_argument("files", nargs="+", metavar="FILE")
     p_sheet.add_argument("-o", "--output", metavar="FILE", required=True, help="the PDF to write")
@@ -411,6 +438,7 @@ def main(argv=None) -> int:
     p_assign.add_argument("-o", "--output", metavar="FILE", help="also write the assignment's YAML here")
     p_assign.add_argument("--db", help="the progress database: a file, or a postgresql:// URL (default: "
                           "$CANASTA_TUTOR_DB or the user data folder)")
+    _add_lang(p_assign, "the messages")
     p_play = sub.add_parser("play", help="play bot-only hands and print each hand (JSON lines with --json)")
     p_play.add_argument("--rules", default="classic", help="a preset name (default classic)")
     p_play.add_argument("--seed", type=_whole_number(0, None, "--seed"), default=0, help="the same seed gives "
@@ -423,6 +451,7 @@ def main(argv=None) -> int:
                         "teams (players, melds, red_threes, hands_left, score), stock_left, pile; where the first to "
                         "take the pile plays alone (classic-3p) the teams are the sides at the end of the hand, "
                         "score is the side's before red threes and player_scores each player's with his own")
+    _add_lang(p_play, "the lines printed (the JSON keys and values stay English)")
     p_serve = sub.add_parser("serve", help="start the lessons as a web app (Voilà), landing page first")
     p_serve.add_argument("--port", type=_whole_number(1, 65535, "--port"), default=8866,
                          help="the TCP port, 1 to 65535 (default 8866)")
@@ -450,7 +479,7 @@ def main(argv=None) -> int:
                          help="with --class-size: the lesson the class will open together, e.g. "
                          "04-taking-the-pile.ipynb")
     args = parser.parse_args(argv)
-    if args.command in ("solve", "check", "worksheet"):
+    if args.command in ("solve", "check", "worksheet", "progress", "assign", "play", "serve"):
         from .engine.i18n import LanguageError, use_language
 
         try:
@@ -458,12 +487,14 @@ def main(argv=None) -> int:
         except LanguageError as e:
             sys.stderr.write(f"canasta-tutor {args.command}: {clip(str(e), MESSAGE_LIMIT)}\n")
             return 2
+        if args.command == "serve":   # the terminal's messages only: the pages choose their own language
+            return _run(parser, args, lang)
         with use_language(lang):
             return _run(parser, args)
     return _run(parser, args)
 
 
-def _run(parser, args) -> int:
+def _run(parser, args, lang: str | None = None) -> int:
     try:
         if args.command == "solve":
             return _solve_all(args.files, check=False)
@@ -480,10 +511,15 @@ def _run(parser, args) -> int:
         if args.command == "play":
             return _play(args)
         if args.command == "serve":
-            from .web.app import serve, serve_options
+            from .engine.i18n import use_language
+            from .web.app import check_lessons, serve, serve_options
 
             try:
-                options = serve_options(args)
+                # what serve prints and refuses before it starts, in the terminal's language (--lang, else
+                # $CANASTA_TUTOR_LANG); the server itself runs outside it, each page in its visitor's language
+                with use_language(lang or "en"):
+                    options = serve_options(args)
+                    check_lessons(args.lessons, [*options["pools"], options["class_lesson"]])
                 serve(args.lessons, port=args.port, open_browser=not args.no_browser, preheat=not args.no_preheat,
                       cull_idle=args.cull_idle, **options)
             except (FileNotFoundError, CanastaError) as e:

@@ -151,6 +151,10 @@ def uses_form(word: str, text: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(head)} [^.:;]*?(?<!\w){re.escape(tail)}(?!\w)", text) is not None
 
 
+#: A str.format field or a %-style one, as a msgid writes them: ``{meld}``, ``{count:+d}``, ``%(name)s``.
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\(\w+\)[sdif]")
+
+
 def term_violations(lang: str, catalog_entries, rows) -> list[str]:
     """Entries (other than the glossary's own) whose English names a glossary term but whose translation
     uses none of that term's forms."""
@@ -164,7 +168,9 @@ def term_violations(lang: str, catalog_entries, rows) -> list[str]:
     for context, singular, plural, forms in catalog_entries:
         if (context, singular) in own:
             continue
-        english = f"{singular} {plural or ''}".lower()
+        # a {placeholder}'s name is no English word of the sentence ("Lay off {cards} on {meld}." names no meld in
+        # words: the placeholder holds cards), so it needs no term
+        english = _PLACEHOLDER.sub(" ", f"{singular} {plural or ''}").lower()
         for word, words in accepted.items():
             if re.search(rf"\b{re.escape(word)}s?\b", english):
                 for form in forms:
@@ -185,6 +191,16 @@ def test_the_term_check_catches_a_sentence_with_another_word():
     planted = [("count", "{number} wild card", "{number} wild cards",
                 ["{number} jokerkaart", "{number} vrije kaarten"])]
     assert len(term_violations("nl", planted, ROWS)) == 2
+
+
+def test_the_term_check_ignores_placeholders_but_not_the_words_around_them():
+    # {meld} and {discard_pile} are names of values, not words the reader reads: no term needed for them
+    planted = [(None, "Lay off {cards} on {meld}.", None, ["Leg {cards} aan bij {meld}."]),
+               (None, "{discard_pile} and {stock:>3}", None, ["{discard_pile} en {stock:>3}"])]
+    assert term_violations("nl", planted, ROWS) == []
+    # the same word written out still needs its term, also beside a placeholder of that name
+    planted = [(None, "Lay off {cards} on the meld {meld}.", None, ["Leg {cards} aan bij de groep {meld}."])]
+    assert len(term_violations("nl", planted, ROWS)) == 1
 
 
 def test_a_split_form_needs_both_its_words_in_order_in_one_sentence():

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from ..engine.cards import Card, format_cards, sort_key
 from ..engine.errors import CanastaError, clip_repr
 from ..engine.i18n import gettext as _
+from ..engine.i18n import pgettext
 from ..engine.melds import check_meld, is_meld
 from ..engine.numbers import count_of, is_whole_number, number_word
 from ..engine.rules import RuleSet, get_rules
@@ -200,13 +201,14 @@ def player_name(player: int, seat: int, players: int) -> str:
     ['You', 'Left opponent', 'Your partner', 'Right opponent']
     """
     if player == seat:
-        return "You"
+        return pgettext("seat", "You")
     offset = (player - seat) % players
     if players == 2:
-        return "Your opponent"
+        return pgettext("seat", "Your opponent")
     if players == 4:
-        return {1: "Left opponent", 2: "Your partner", 3: "Right opponent"}[offset]
-    return f"Player {player + 1}"
+        return {1: pgettext("seat", "Left opponent"), 2: pgettext("seat", "Your partner"),
+                3: pgettext("seat", "Right opponent")}[offset]
+    return pgettext("seat", "Player {number}").format(number=player + 1)
 
 
 def _refused(code: str, text: str) -> IllegalMove:

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from ..engine.numbers import count_of
+from ..engine.i18n import gettext as _
 from ._common import (
     DISCARD,
     DRAW,
@@ -20,6 +20,7 @@ from ._common import (
     MELD,
     TAKE_PILE,
     action_cards,
+    counted,
     opponents_ranks,
     pile_is_frozen,
     pile_words,
@@ -39,25 +40,25 @@ def explain_difference(observation, learner_action, bot_action) -> str:
         text = explain(observation, learner_action, bot_action)
         if text is not None:
             return text
-    return f"I would have chosen: {bot_action.describe(observation.melds)}"
+    return _("I would have chosen: {move}").format(move=bot_action.describe(observation.melds))
 
 
 def _pile_difference(obs, learner_action, bot_action) -> str | None:
     """The bot took the pile and the learner did not, or the learner took the pile where the bot drew."""
     mine, theirs = learner_action.kind, bot_action.kind
     if theirs == TAKE_PILE and mine != TAKE_PILE:
-        return f"You could have taken the pile: {pile_words(obs.pile)}."
+        return _("You could have taken the pile: {pile}.").format(pile=pile_words(obs.pile))
     if mine != TAKE_PILE or theirs != DRAW:
         return None
     n = obs.rules.draw_count
     if ClubBot.pile_gain(obs) >= n:   # enough of the others' cards: the black threes under them decided
         threes = ClubBot.black_threes_in_pile(obs)
-        return (f"I would have drawn {count_of(n, 'card')} from the stock: your side has the canastas it needs "
-                f"to go out, and this pile ({pile_words(obs.pile)}) gives back "
-                f"{count_of(threes, 'black three')} you would only discard again; a card from the stock may "
-                "let you go out.")
-    return (f"I would have drawn {count_of(n, 'card')} from the stock: this pile "
-            f"({pile_words(obs.pile)}) is mostly your own discards and black threes.")
+        return _("I would have drawn {cards} from the stock: your side has the canastas it needs to go out, and "
+                 "this pile ({pile}) gives back {black_threes} you would only discard again; a card from the stock "
+                 "may let you go out.").format(cards=counted(n, "card"), pile=pile_words(obs.pile),
+                                               black_threes=counted(threes, "black three"))
+    return _("I would have drawn {cards} from the stock: this pile ({pile}) is mostly your own discards and black "
+             "threes.").format(cards=counted(n, "card"), pile=pile_words(obs.pile))
 
 
 def _going_out_difference(obs, learner_action, bot_action) -> str | None:
@@ -66,11 +67,11 @@ def _going_out_difference(obs, learner_action, bot_action) -> str | None:
     if theirs == GO_OUT and mine != GO_OUT:
         steps = bot_action.go_out_steps(obs.melds)
         if not steps:
-            return f"You could have gone out: {_first_lower(bot_action.describe(obs.melds)[len('Go out: '):])}"
-        return f"You could have gone out: {_first_lower(steps)}."
+            return _("You could have gone out: your hand is empty.")
+        return _("You could have gone out: {steps}.").format(steps=_first_lower(steps))
     if mine == GO_OUT and theirs != GO_OUT:
-        return ("I would have waited before going out: the other side's melds are worth more than ours, "
-                "and going out now ends the hand while they are ahead.")
+        return _("I would have waited before going out: the other side's melds are worth more than ours, and going "
+                 "out now ends the hand while they are ahead.")
     return None
 
 
@@ -80,31 +81,36 @@ def _discard_difference(obs, learner_action, bot_action) -> str | None:
         return None
     card, better = learner_action.cards[0], bot_action.cards[0]
     if card.is_wild and better.is_wild:
-        return (f"I would have frozen the pile with {better} instead: it costs fewer points if the other side "
-                "takes the pile.")
+        return _("I would have frozen the pile with {better} instead: it costs fewer points if the other side "
+                 "takes the pile.").format(better=better)
     if card.is_wild:
-        return f"Your discard of {card} gives away a wild card you could keep for a canasta; I would discard {better}."
+        return _("Your discard of {card} gives away a wild card you could keep for a canasta; I would discard "
+                 "{better}.").format(card=card, better=better)
     if card.rank in opponents_ranks(obs) and not pile_is_frozen(obs):
-        return f"Your {card} fits a meld of the other side, so they may take the pile with it; {better} was safer."
+        return _("Your {card} fits a meld of the other side, so they may take the pile with it; {better} was "
+                 "safer.").format(card=card, better=better)
     if better.is_black_three:
-        return f"A black three ({better}) was the safer discard: nobody may take the pile on it."
+        return _("A black three ({better}) was the safer discard: nobody may take the pile on it.").format(
+            better=better)
     if better.is_wild:
-        return f"I would have frozen the pile with {better}: the other side is close to going out."
-    return f"I would have discarded {better}: you keep more pairs that way."
+        return _("I would have frozen the pile with {better}: the other side is close to going out.").format(
+            better=better)
+    return _("I would have discarded {better}: you keep more pairs that way.").format(better=better)
 
 
 def _melding_difference(obs, learner_action, bot_action) -> str | None:
     """One put cards down and the other discarded instead."""
     mine, theirs = learner_action.kind, bot_action.kind
     if theirs in (MELD, LAY_OFF) and mine == DISCARD:
-        return f"You could have put more cards down first: {_first_lower(bot_action.describe(obs.melds))}"
+        return _("You could have put more cards down first: {move}").format(
+            move=_first_lower(bot_action.describe(obs.melds)))
     if mine not in (MELD, LAY_OFF) or theirs != DISCARD:
         return None
     if any(c.is_wild for c in action_cards(learner_action)):
-        return (f"I would have kept those cards in hand for now and discarded {bot_action.cards[0]}: "
-                "wild cards are worth more in a canasta later.")
-    return (f"I would have kept those cards in hand for now and discarded {bot_action.cards[0]}: "
-            "cards kept in hand can still take the pile.")
+        return _("I would have kept those cards in hand for now and discarded {card}: wild cards are worth more in "
+                 "a canasta later.").format(card=bot_action.cards[0])
+    return _("I would have kept those cards in hand for now and discarded {card}: cards kept in hand can still "
+             "take the pile.").format(card=bot_action.cards[0])
 
 
 __all__ = ["explain_difference"]

@@ -14,6 +14,8 @@ from collections.abc import Iterator, Sequence
 
 from ..engine.cards import format_cards
 from ..engine.errors import CanastaError
+from ..engine.i18n import gettext as _
+from ..engine.i18n import ngettext
 from ..engine.rules import RuleSet, get_rules
 from ..game import Game, State, apply, legal_actions, observation
 
@@ -101,11 +103,23 @@ def play_hands(rules: RuleSet | str, seed: int = 0, hands: int = 1, bots=None, *
 def summary_line(record: dict) -> str:
     """A short readable line for one hand."""
     went = record["went_out"]
-    how = ("the stock ran out" if went is None else
-           f"player {went['player']} went out{' concealed' if went['concealed'] else ''}")
-    teams = ", ".join(f"team {i + 1} ({'+'.join(str(p) for p in t['players'])}) {t['score']:+d}"
-                      + (f" (player{'s' if len(t['players']) > 1 else ''} "
-                         + ", ".join(f"{p}: {v:+d}" for p, v in zip(t["players"], t["player_scores"])) + ")"
-                         if "player_scores" in t else "")
-                      for i, t in enumerate(record["teams"]))
-    return f"hand {record['hand']}: {how}; {teams}; {record['stock_left']} cards left in the stock"
+    if went is None:
+        how = _("the stock ran out")
+    else:
+        how = (_("player {player} went out concealed") if went["concealed"] else
+               _("player {player} went out")).format(player=went["player"])
+    teams = []
+    for i, t in enumerate(record["teams"]):
+        team = _("team {number} ({players}) {score}").format(number=i + 1, players="+".join(map(str, t["players"])),
+                                                             score=f"{t['score']:+d}")
+        if "player_scores" in t:
+            scores = ", ".join(f"{p}: {v:+d}" for p, v in zip(t["players"], t["player_scores"]))
+            team = ngettext("{team} (player {scores})", "{team} (players {scores})", len(t["players"])).format(
+                team=team, scores=scores)
+        teams.append(team)
+    left = record["stock_left"]
+    # Translators: one line of "canasta-tutor play" for a hand: "hand 1: player 2 went out; team 1 (0+2) +120,
+    # team 2 (1+3) -45; 41 cards left in the stock"
+    return ngettext("hand {number}: {how}; {teams}; {count} card left in the stock",
+                    "hand {number}: {how}; {teams}; {count} cards left in the stock", left).format(
+        number=record["hand"], how=how, teams=", ".join(teams), count=left)

@@ -59,6 +59,8 @@ def puzzle_to_mapping(puzzle: Puzzle, *, rules: bool = True) -> dict:
         raw["topic"] = puzzle.topic
     if puzzle.prompt:
         raw["prompt"] = puzzle.prompt
+    if puzzle.i18n:
+        raw["i18n"] = puzzle.i18n
     if rules:
         raw["rules"] = rules_value(puzzle.rules)
     record, given = get_kind(puzzle.kind), puzzle.situation.given()

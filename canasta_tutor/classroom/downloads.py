@@ -15,6 +15,9 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
+from ..engine.errors import clip_repr
+from ..engine.i18n import gettext as _
+
 #: The class's exports by file name, and their content types.
 EXPORTS = {"learners.csv": "text/csv; charset=utf-8", "puzzles.csv": "text/csv; charset=utf-8",
            "gradebook.xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
@@ -39,7 +42,8 @@ def class_export(room, name: str, *, live: bool = False, tz: str | None = None) 
     from .gradebook import Gradebook
 
     if name not in EXPORTS:
-        raise LookupError(f"there is no export {name!r}: the exports are {', '.join(EXPORTS)}")
+        raise LookupError(_("there is no export {name}: the exports are {exports}").format(
+            name=clip_repr(name), exports=", ".join(EXPORTS)))
     book = Gradebook(room, live=live, tz=tz)
     stamp = room.current().created[:10]
     body = book.to_excel() if name.endswith(".xlsx") else book.to_csv(name.split(".")[0]).encode("utf-8-sig")
@@ -61,21 +65,24 @@ def worksheet_for(kind: str, name: str, *, answers: bool = False, path=None, puz
         folder = Path(puzzle_dir) if puzzle_dir else here if here.is_dir() else Path.cwd() / "puzzles"
         files = {p.stem: p for p in folder.glob("*.y*ml")} if folder.is_dir() else {}
         if name not in files:  # only the project's own sets: a name is looked up, never used as a path
-            raise LookupError(f"there is no puzzle set {name!r}")
+            raise LookupError(_("there is no puzzle set {name}").format(name=clip_repr(name)))
         pset = load_puzzle_set(files[name])
         if pset.errors:
             raise pset.errors[0]
-        puzzles, title = pset.puzzles, pset.title or name
+        puzzles, title, stem_from = pset.puzzles, pset.title_text() or name, pset.title or name
     elif kind == "assignment":
         try:
             assignment = AssignmentBook(path).get(int(name))
         except (ValueError, CanastaError):
-            raise LookupError(f"there is no assignment {name!r}") from None
+            raise LookupError(_("there is no assignment {name}").format(name=clip_repr(name))) from None
         puzzles, title = assignment.puzzles(), assignment.title
+        stem_from = title
     else:
-        raise LookupError(f"no worksheets of {kind!r}")
+        raise LookupError(_("there are no worksheets of {kind}: only of a puzzle set or an assignment").format(
+            kind=clip_repr(kind)))
     data = worksheet_pdf(puzzles, key=answers, title=title)
-    stem = re.sub(r"[^A-Za-z0-9]+", "-", title).strip("-")[:50] or "worksheet"
+    # the file's name from the English title (the same name in every language; the sheet itself is translated)
+    stem = re.sub(r"[^A-Za-z0-9]+", "-", stem_from).strip("-")[:50] or "worksheet"
     return stem + ("-answers" if answers else ""), data
 
 

@@ -29,6 +29,7 @@ import os
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from ..engine.errors import clip_repr
 from ..engine.i18n import NP_, pgettext
 from ..engine.i18n import gettext as _
 from .cells import FORMULA_START, is_formula_like, neutral, neutral_frame  # noqa: F401 (the exports' names)
@@ -63,7 +64,8 @@ def teacher_zone(tz: str | None = None):
         try:
             return ZoneInfo(name), name
         except (ZoneInfoNotFoundError, ValueError):
-            raise LookupError(f"there is no time zone {name!r}: use a name like Europe/Amsterdam") from None
+            raise LookupError(_("there is no time zone {name}: use a name like Europe/Amsterdam").format(
+                name=clip_repr(name))) from None
     local = datetime.now().astimezone().tzinfo
     return local, datetime.now(local).tzname() or "local time"
 

@@ -29,8 +29,9 @@ No Jupyter import here.
 
 >>> check_name("  Zoë   O'Neill ").name
 "Zoë O'Neill"
->>> print(check_name("Ana\\u202e").reasons[0].text)
-Your name has a character that turns text around (RIGHT-TO-LEFT OVERRIDE, after “Ana”): type your name again without it.
+>>> print(check_name("Ana\\u202e").reasons[0].text)  # doctest: +NORMALIZE_WHITESPACE
+Your name has a character that reverses the direction of the text (RIGHT-TO-LEFT OVERRIDE, after “Ana”): type your
+name again without it.
 >>> print(check_not_taken("Am ira", ["Amira"]).reasons[0].text)  # doctest: +NORMALIZE_WHITESPACE
 Someone in this class is already called Amira, and “Am ira” looks the same: please choose another name
 (add an initial, say).
@@ -43,6 +44,8 @@ import json
 import unicodedata
 from importlib import resources
 
+from ..engine.i18n import gettext as _
+from ..engine.i18n import ngettext, pgettext
 from ..engine.verdict import Reason, verdict_type
 
 NameVerdict = verdict_type("NameVerdict", "name", ("",),
@@ -94,7 +97,7 @@ def _char_name(ch: str) -> str:
 
 def _where(name: str, index: int) -> str:
     before = name[:index].strip()
-    return f"after “{before}”" if before else "at the start"
+    return _("after “{before}”").format(before=before) if before else _("at the start")
 
 
 def _bad_characters(name: str) -> list[Reason]:
@@ -102,21 +105,23 @@ def _bad_characters(name: str) -> list[Reason]:
     found: dict[str, Reason] = {}
     for i, ch in enumerate(name):
         category = unicodedata.category(ch)
-        where = f"{_char_name(ch)}, {_where(name, i)}"
+        # Translators: a character of a name by its Unicode name (English, as Unicode names it), and where it is
+        where = _("{character}, {where}").format(character=_char_name(ch), where=_where(name, i))
         if ch in _BIDI:
-            found.setdefault("name-bidi", Reason("name-bidi", f"Your name has a character that turns text around "
-                                                              f"({where}): type your name again without it."))
+            found.setdefault("name-bidi", Reason("name-bidi", _(
+                "Your name has a character that reverses the direction of the text ({where}): type your name again "
+                "without it.").format(where=where)))
         elif _is_ignorable(ch) or category == "Cf":
-            found.setdefault("name-invisible", Reason("name-invisible", f"Your name has an invisible character "
-                                                                        f"({where}): type your name again without "
-                                                                        "it."))
+            found.setdefault("name-invisible", Reason("name-invisible", _(
+                "Your name has an invisible character ({where}): type your name again without it.").format(
+                where=where)))
         elif category == "Cc":
-            found.setdefault("name-control", Reason("name-control", f"Your name may not contain control characters "
-                                                                    f"({where})."))
+            found.setdefault("name-control", Reason("name-control", _(
+                "Your name may not contain control characters ({where}).").format(where=where)))
         elif category in ("Cn", "Co", "Cs"):
-            found.setdefault("name-unknown-character", Reason(
-                "name-unknown-character", f"Your name has a character that has no letter to show ({where}): type "
-                                          "your name again with letters only."))
+            found.setdefault("name-unknown-character", Reason("name-unknown-character", _(
+                "Your name has a character that has no letter to show ({where}): type your name again with letters "
+                "only.").format(where=where)))
     return list(found.values())
 
 
@@ -130,10 +135,12 @@ def _mark_problem(name: str) -> Reason | None:
             continue
         run += 1
         if base == " ":
-            return Reason("name-marks", f"Your name has an accent with no letter under it ({_where(name, i)}).")
+            return Reason("name-marks", _("Your name has an accent with no letter under it ({where}).").format(
+                where=_where(name, i)))
         if run > MAX_MARKS:
-            return Reason("name-marks", f"Your name has more than {MAX_MARKS} accents on one letter "
-                                        f"({_where(name, i - run + 1)}).")
+            return Reason("name-marks", ngettext("Your name has more than {limit} accent on one letter ({where}).",
+                                                 "Your name has more than {limit} accents on one letter ({where}).",
+                                                 MAX_MARKS).format(limit=MAX_MARKS, where=_where(name, i - run + 1)))
     return None
 
 
@@ -157,9 +164,11 @@ def _mixed_scripts(name: str) -> Reason | None:
     scripts = scripts_of(name)
     if len(scripts) <= 1 or any(set(scripts) <= allowed for allowed in _SCRIPT_SETS):
         return None
-    shown = " and ".join(s.replace("_", " ").title() for s in scripts[:2])
-    return Reason("name-mixed-scripts", f"Your name mixes letters of different alphabets ({shown}): type it in one "
-                                        "alphabet.")
+    # the alphabets by their Unicode names ("Latin", "Cyrillic"), as Unicode writes them
+    first, second = (s.replace("_", " ").title() for s in scripts[:2])
+    shown = pgettext("alphabets", "{first} and {second}").format(first=first, second=second)
+    return Reason("name-mixed-scripts", _("Your name mixes letters of different alphabets ({alphabets}): type it in "
+                                          "one alphabet.").format(alphabets=shown))
 
 
 def check_name(name) -> NameVerdict:
@@ -172,22 +181,22 @@ def check_name(name) -> NameVerdict:
     ['name-too-long']
     """
     if name is not None and not isinstance(name, str):
-        return NameVerdict(False, (Reason("no-name", "Your name must be text."),))
+        return NameVerdict(False, (Reason("no-name", _("Your name must be text.")),))
     shown = normal_name(name)
     if not shown:
-        return NameVerdict(False, (Reason("no-name", "Type your name first."),))
+        return NameVerdict(False, (Reason("no-name", _("Type your name first.")),))
     reasons = _bad_characters(shown)
     if not any(unicodedata.category(ch)[0] in "LN" for ch in shown):   # a hub may name learners by number
-        reasons.append(Reason("name-no-letter", "Your name needs at least one letter."))
+        reasons.append(Reason("name-no-letter", _("Your name needs at least one letter.")))
     for problem in (_mark_problem(shown), _mixed_scripts(shown)):
         if problem is not None:
             reasons.append(problem)
     if len(shown) > MAX_NAME:
-        reasons.append(Reason("name-too-long", f"Your name may have at most {MAX_NAME} characters; this one has "
-                                               f"{len(shown)}."))
+        reasons.append(Reason("name-too-long", _("Your name may have at most {limit} characters; this one has "
+                                                 "{count}.").format(limit=MAX_NAME, count=len(shown))))
     if reasons:
         return NameVerdict(False, tuple(reasons))
-    return NameVerdict(True, (Reason("name-ok", f"“{shown}” can be your name."),), shown)
+    return NameVerdict(True, (Reason("name-ok", _("“{name}” can be your name.").format(name=shown)),), shown)
 
 
 # --- look-alikes ------------------------------------------------------------------------------------------------
@@ -271,13 +280,15 @@ def check_not_taken(name: str, taken) -> NameVerdict:
     shown = normal_name(name)
     other = lookalike_of(shown, taken)
     if other is None:
-        return NameVerdict(True, (Reason("name-free", f"Nobody else in this class is called {shown}."),), shown)
+        return NameVerdict(True, (Reason("name-free", _("Nobody else in this class is called {name}.").format(
+            name=shown)),), shown)
     if other.casefold() == shown.casefold():
-        return NameVerdict(False, (Reason("name-taken", f"Someone in this class is already called {shown}: please "
-                                                        "choose another name (add an initial, say)."),))
-    return NameVerdict(False, (Reason("name-lookalike", f"Someone in this class is already called {other}, and "
-                                                        f"“{shown}” looks the same: please choose another name (add "
-                                                        "an initial, say)."),))
+        return NameVerdict(False, (Reason("name-taken", _(
+            "Someone in this class is already called {name}: please choose another name (add an initial, "
+            "say).").format(name=shown)),))
+    return NameVerdict(False, (Reason("name-lookalike", _(
+        "Someone in this class is already called {other}, and “{name}” looks the same: please choose another name "
+        "(add an initial, say).").format(other=other, name=shown)),))
 
 
 __all__ = ["MAX_MARKS", "MAX_NAME", "NameVerdict", "check_name", "check_not_taken", "comparison_keys",

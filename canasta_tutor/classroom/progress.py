@@ -53,6 +53,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from ..engine.errors import ProgressError, clip, clip_repr
+from ..engine.i18n import gettext as _
 from ..engine.numbers import is_whole_number
 from . import db
 from . import names as _names
@@ -174,15 +175,15 @@ class ProgressStore:
         self._kept: list[tuple] = []  # attempts that reached neither the database nor the journal
         if not create:
             if self.where.path is not None and not self.where.path.is_file():
-                raise ProgressError(f"no progress database at {self.path}", path=self.path)
+                raise ProgressError(_("no progress database at {path}").format(path=self.path), path=self.path)
             self._open(migrate=False)
             return
         if self.where.path is not None:
             try:
                 self.where.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
-                raise ProgressError(f"cannot open the progress database {self.path}: {e.strerror or e}",
-                                    path=self.path) from None
+                raise ProgressError(_("cannot open the progress database {path}: {problem}").format(
+                    path=self.path, problem=e.strerror or e), path=self.path) from None
         else:
             try:  # the journal's folder; when it cannot be made, kept attempts stay in memory
                 self.journal.parent.mkdir(parents=True, exist_ok=True)

@@ -100,11 +100,15 @@ class ScoreSheet:
         """The breakdown as an HTML table (no pandas needed)."""
         import html
 
-        rows = "".join(f"<tr><td>{html.escape(i.label)}</td><td>{html.escape(i.detail)}</td>"
+        # the headings and the labels in the reader's language (the label itself, i.label, stays English)
+        rows = "".join(f"<tr><td>{html.escape(i.title)}</td><td>{html.escape(i.detail)}</td>"
                        f"<td style='text-align:right'>{i.points:+d}</td></tr>" for i in self.items)
-        return (f"<table class='ct-breakdown'><thead><tr><th>item</th><th>detail</th><th>points</th></tr></thead>"
-                f"<tbody>{rows}<tr><td><b>Total</b></td><td></td><td style='text-align:right'><b>{self.total}</b>"
-                f"</td></tr></tbody></table>")
+        item, detail, points, total = (html.escape(word) for word in (
+            pgettext("score table", "item"), pgettext("score table", "detail"), pgettext("score table", "points"),
+            pgettext("score table", "Total")))
+        return (f"<table class='ct-breakdown'><thead><tr><th>{item}</th><th>{detail}</th><th>{points}</th></tr>"
+                f"</thead><tbody>{rows}<tr><td><b>{total}</b></td><td></td><td style='text-align:right'>"
+                f"<b>{self.total}</b></td></tr></tbody></table>")
 
     def _repr_html_(self):
         return self.to_html()
@@ -351,8 +355,9 @@ class GameScore:
         import pandas as pd
 
         frame = pd.DataFrame(self.hands, columns=self.teams)
-        frame.index = [f"hand {i}" for i in range(1, len(frame) + 1)]
-        frame.loc["total"] = [self.totals[t] for t in self.teams]
+        # the rows' names in the reader's language (the lesson's score table): "hand 1", "hand 2"... "total"
+        frame.index = [pgettext("score table", "hand {number}").format(number=i) for i in range(1, len(frame) + 1)]
+        frame.loc[pgettext("score table", "total")] = [self.totals[t] for t in self.teams]
         return frame
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..engine.cards import how_to_write_a_card, parse_cards
 from ..engine.errors import QUOTE_LIMIT, CanastaError, NotationError, PuzzleError, RulesError, clip, clip_repr
+from ..engine.i18n import get_language
 from ..engine.i18n import gettext as _
 from ..engine.numbers import digits_written, grouped, join_words
 from ..engine.rules import CLASSIC, OPTION_NAMES, PRESETS, RuleSet, get_rules, with_options
@@ -29,7 +30,7 @@ from .kinds import registry_version
 GROUP_FIELDS = CARD_FIELDS
 LIST_FIELDS = GROUPS_FIELDS
 #: The keys every puzzle may have, whatever its kind (its situation fields come from its kind's record).
-COMMON_KEYS = ("id", "kind", "difficulty", "topic", "prompt", "rules", "expect")
+COMMON_KEYS = ("id", "kind", "difficulty", "topic", "prompt", "rules", "expect", "i18n")
 
 
 class _Kinds:
@@ -58,6 +59,12 @@ class _Kinds:
 KINDS = _Kinds()
 
 
+def _translated(i18n: dict, key: str, english: str, lang: str | None) -> str:
+    """A puzzle's or a set's text ``key`` in ``lang`` (default: the current language) from its optional ``i18n:``
+    map (``{nl: {prompt: ...}}``), else the English one."""
+    return (i18n.get(lang or get_language()) or {}).get(key) or english
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """One validated puzzle: its :class:`Situation` (cards parsed, rules included), and the author's ``expect``.
@@ -75,6 +82,19 @@ class Puzzle:
     prompt: str = ""
     file: str = ""
     set_title: str = ""
+    #: the optional ``i18n:`` maps of the puzzle (``{"nl": {"prompt": ...}}``) and its set (``{"nl": {"title": ...}}``)
+    i18n: dict = field(default_factory=dict, compare=False)
+    set_i18n: dict = field(default_factory=dict, compare=False)
+
+    def prompt_text(self, lang: str | None = None) -> str:
+        """The prompt as a reader of ``lang`` (default: the current language) reads it: its ``i18n:`` translation,
+        else the English ``prompt``."""
+        return _translated(self.i18n, "prompt", self.prompt, lang)
+
+    def set_title_text(self, lang: str | None = None) -> str:
+        """The set's title in ``lang`` (see :meth:`prompt_text`); :attr:`set_title` stays the English one (the
+        name a learner's answers are kept under)."""
+        return _translated(self.set_i18n, "title", self.set_title, lang)
 
     def __post_init__(self):
         if not isinstance(self.situation, Situation):
@@ -95,11 +115,17 @@ class PuzzleSet:
     puzzles: list[Puzzle] = field(default_factory=list)
     errors: list[PuzzleError] = field(default_factory=list)
 
+    i18n: dict = field(default_factory=dict)
+
     def __iter__(self):
         return iter(self.puzzles)
 
     def __len__(self) -> int:
         return len(self.puzzles)
+
+    def title_text(self, lang: str | None = None) -> str:
+        """The title in ``lang`` (default: the current language): its ``i18n:`` translation, else the English one."""
+        return _translated(self.i18n, "title", self.title, lang)
 
 
 @lru_cache(maxsize=1)
@@ -315,7 +341,7 @@ def _value_problem(error, path: list[str]) -> str:
     if v == "oneOf" and path and path[-1] == "rules":
         return _("must be a preset name ({presets}) or a mapping {{preset: NAME, OPTION: VALUE}}").format(
             presets=", ".join(PRESETS))
-    if v in ("minItems", "minProperties"):
+    if v in ("minItems", "minProperties", "minLength"):
         return _("must not be empty")
     return clip(error.message)
 
@@ -434,12 +460,12 @@ def parse_puzzle_set(text: str, name: str = "<puzzles>") -> PuzzleSet:
         set_rules = _resolve_rules(data.get("rules"))
     except CanastaError as e:
         raise PuzzleError(str(e), file=name, field="rules") from None
-    pset = PuzzleSet(file=name, title=data.get("title", ""), rules=set_rules)
+    pset = PuzzleSet(file=name, title=data.get("title", ""), rules=set_rules, i18n=data.get("i18n") or {})
     seen_ids: set[str] = set()
     for index, raw in enumerate(data["puzzles"], 1):
         pid = raw.get("id") if isinstance(raw.get("id"), str) else f"#{index}"
         try:
-            puzzle = _parse_puzzle(raw, name, pid, set_rules, puzzle_validator, pset.title)
+            puzzle = _parse_puzzle(raw, name, pid, set_rules, puzzle_validator, pset.title, pset.i18n)
             if puzzle.id in seen_ids:
                 raise PuzzleError(_("this id is used twice in the file"), file=name, puzzle_id=pid, field="id")
             seen_ids.add(puzzle.id)
@@ -482,7 +508,7 @@ def _short_notation_error(e: NotationError, group) -> NotationError:
 
 
 def puzzle_from_mapping(raw: dict, *, rules: RuleSet | str = CLASSIC, file: str = "<generated>",
-                        set_title: str = "") -> Puzzle:
+                        set_title: str = "", set_i18n: dict | None = None) -> Puzzle:
     """Validate one puzzle given as a mapping (as in a file), e.g. from the generator."""
     _top, validator = _validators()
     pid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else "?"
@@ -491,10 +517,11 @@ def puzzle_from_mapping(raw: dict, *, rules: RuleSet | str = CLASSIC, file: str 
     if not isinstance(rules, (str, RuleSet)):
         raise PuzzleError(_("rules must be a preset name or a RuleSet, not {value}").format(value=clip_repr(rules)),
                           file=file)
-    return _parse_puzzle(raw, file, pid, get_rules(rules), validator, set_title)
+    return _parse_puzzle(raw, file, pid, get_rules(rules), validator, set_title, set_i18n or {})
 
 
-def _parse_puzzle(raw: dict, file: str, pid: str, set_rules: RuleSet, validator, title: str) -> Puzzle:
+def _parse_puzzle(raw: dict, file: str, pid: str, set_rules: RuleSet, validator, title: str,
+                  set_i18n: dict | None = None) -> Puzzle:
     kind = raw.get("kind") if raw.get("kind") in KINDS else None
     errors = sorted(validator.iter_errors(raw),
                     key=lambda e: (e.validator not in ("additionalProperties", "propertyNames"),
@@ -517,7 +544,7 @@ def _parse_puzzle(raw: dict, file: str, pid: str, set_rules: RuleSet, validator,
         raise PuzzleError(str(e), file=file, puzzle_id=pid) from None
     return Puzzle(id=raw["id"], kind=raw["kind"], rules=rules, situation=situation, expect=raw.get("expect"),
                   difficulty=raw.get("difficulty", 1), topic=raw.get("topic", ""), prompt=raw.get("prompt", ""),
-                  file=file, set_title=title)
+                  file=file, set_title=title, i18n=raw.get("i18n") or {}, set_i18n=set_i18n or {})
 
 
 def _check_counts(situation: dict, rules: RuleSet, file: str, pid: str) -> None:

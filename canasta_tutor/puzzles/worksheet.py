@@ -236,7 +236,8 @@ def _draw_puzzle(sheet: _Sheet, number: int, puzzle: Puzzle) -> None:
     pdf = sheet.pdf
     record = get_kind(puzzle.kind)
     blocks = record.worksheet_rows(puzzle.situation)
-    prompt_h = sheet.paragraph_height(puzzle.prompt, size=10, indent=0) if puzzle.prompt else 0
+    prompt = puzzle.prompt_text()
+    prompt_h = sheet.paragraph_height(prompt, size=10, indent=0) if prompt else 0
     need = 10 + prompt_h + _block_height(sheet, blocks) + 32
     if pdf.get_y() + need > sheet.bottom:
         sheet.new_page(sheet.title)
@@ -245,8 +246,8 @@ def _draw_puzzle(sheet: _Sheet, number: int, puzzle: Puzzle) -> None:
     after = 15 + pdf.get_string_width(f"{number}.") + 3
     sheet.write_at(after, y + 0.6, f"{puzzle.rules.display_title}  ·  {puzzle.id}", size=8, colour=GREY)
     pdf.set_y(y + 7)
-    if puzzle.prompt:
-        sheet.paragraph(puzzle.prompt, size=10)
+    if prompt:
+        sheet.paragraph(prompt, size=10)
         pdf.set_y(pdf.get_y() + 1)
     for label, content, opts in blocks:
         y = pdf.get_y()
@@ -342,7 +343,7 @@ def write_worksheet(sources, output, *, key: bool = False, title: str | None = N
     else:
         puzzles = load_worksheet_puzzles(sources)
     if title is None:
-        titles = list(dict.fromkeys(p.set_title for p in puzzles if p.set_title))
+        titles = list(dict.fromkeys(p.set_title_text() for p in puzzles if p.set_title))
         title = titles[0] if len(titles) == 1 else None
     data = worksheet_pdf(puzzles, key=key, title=title)
     output = Path(output)

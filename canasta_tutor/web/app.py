@@ -47,7 +47,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..classroom.downloads import worksheet_for  # noqa: F401 (its home was here; tests and older code import it from here)
-from ..engine.i18n import SOURCE_LANGUAGE
+from ..engine.i18n import SOURCE_LANGUAGE, ngettext
+from ..engine.i18n import gettext as _
 from .folders import default_lessons_dir
 from .kernel_gate import WIDGET_MESSAGES, gate_arguments  # noqa: F401 (WIDGET_MESSAGES: the deploy's import)
 from .language import HEADER as LANGUAGE_HEADER
@@ -155,9 +156,7 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
           settings: ClassSettings | None = None, pool_size: int = 1, pools: dict | None = None,
           class_lesson: str | None = None) -> None:
     """Start Voilà on the lessons (blocks until stopped)."""
-    lessons = Path(lessons) if lessons else default_lessons_dir()
-    if not (lessons / "index.ipynb").is_file():
-        raise FileNotFoundError(f"no lessons found: {lessons / 'index.ipynb'} does not exist")
+    lessons = check_lessons(lessons)
     settings = settings or ClassSettings()
     pools = dict(pools or {})
     if pools:
@@ -165,9 +164,7 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
         # kernels; the other pages start a kernel when asked (old links), except the teacher's, kept ready.
         pool_size = 0
         pools.setdefault(TEACHER_PAGE, 1)
-    for notebook in [*pools, *([class_lesson] if class_lesson else [])]:
-        if not (lessons / notebook).is_file():
-            raise FileNotFoundError(f"--class-lesson: there is no lesson {notebook} in {lessons}")
+    check_lessons(lessons, [*pools, class_lesson])
     if class_lesson:
         os.environ[CLASS_LESSON_ENV] = Path(class_lesson).stem  # the landing page's kernels prepare it
     paths = [str(TEMPLATE_ROOT)] + [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
@@ -196,6 +193,19 @@ def serve(lessons: str | os.PathLike | None = None, *, port: int = DEFAULT_PORT,
                                                       pool_size=pool_size), plan=plan)
 
 
+def check_lessons(lessons: str | os.PathLike | None = None, notebooks=()) -> Path:
+    """The lessons' folder (default: the project's lessons/); FileNotFoundError, in the current language, when it
+    has no ``index.ipynb`` or lacks one of ``notebooks`` (``None`` in it is skipped)."""
+    lessons = Path(lessons) if lessons else default_lessons_dir()
+    if not (lessons / "index.ipynb").is_file():
+        raise FileNotFoundError(_("no lessons found: {path} does not exist").format(path=lessons / "index.ipynb"))
+    for notebook in notebooks:
+        if notebook and not (lessons / notebook).is_file():
+            raise FileNotFoundError(_("--class-lesson: there is no lesson {notebook} in {folder}").format(
+                notebook=notebook, folder=lessons))
+    return lessons
+
+
 def pool_language(room=None) -> str:
     """The language of the preheated kernels' pages: the class's (set by the teacher) in classroom mode, else
     ``serve --lang``, else English. A visitor of another language gets a page of their own (a few seconds more)."""
@@ -220,10 +230,11 @@ def teacher_link(store, address: str, key: str) -> Path:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.fchmod(fd, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(f"<!DOCTYPE html><meta charset='utf-8'><title>Teacher's dashboard</title>"
+        title, opening = html.escape(_("Teacher's dashboard")), html.escape(_("Open the teacher's dashboard"))
+        keep = html.escape(_("(this file holds the teacher key: keep it to yourself)"))
+        f.write(f"<!DOCTYPE html><meta charset='utf-8'><title>{title}</title>"
                 f"<meta http-equiv='refresh' content='0; url={link}'>"
-                f"<p><a href='{link}'>Open the teacher's dashboard</a> (this file holds the teacher key: keep it "
-                f"to yourself).</p>")
+                f"<p><a href='{link}'>{opening}</a> {keep}.</p>")
     return path
 
 
@@ -255,15 +266,16 @@ def serve_options(args, out=None) -> dict:
     try:
         ipaddress.ip_address(ip)
     except ValueError:
-        raise CanastaError(f"--ip {ip!r} is not an IP address (e.g. 192.168.1.20, or 0.0.0.0 for all)") from None
+        raise CanastaError(_("--ip {ip} is not an IP address (e.g. 192.168.1.20, or 0.0.0.0 for all)").format(
+            ip=repr(ip))) from None
     if getattr(args, "lang", None):
         from .language import set_server_language
 
         set_server_language(args.lang)  # a bad code: LanguageError, a CanastaError (the languages it speaks)
     if args.class_size < 0:
-        raise CanastaError("--class-size must be 0 or more")
+        raise CanastaError(_("{option} must be 0 or more").format(option="--class-size"))
     if getattr(args, "max_kernels", 0) < 0:
-        raise CanastaError("--max-kernels must be 0 or more")
+        raise CanastaError(_("{option} must be 0 or more").format(option="--max-kernels"))
     classroom = bool(args.classroom or (args.ip and not ipaddress.ip_address(ip).is_loopback))
     key = (args.teacher_key or "").strip() or new_key()
     if args.new_class:
@@ -276,22 +288,28 @@ def serve_options(args, out=None) -> dict:
     limit = kernel_limit(class_size=args.class_size, max_kernels=getattr(args, "max_kernels", 0))
     room_for = memory_kernel_limit()
     # the address to open comes first; the teacher's line only when there is a class to teach
+    # what the teacher reads in the terminal, in its language (cli: --lang, else $CANASTA_TUTOR_LANG)
     if classroom:
-        out.write("Learners open one of:\n" + "".join(f"    {u}\n" for u in urls))
+        out.write(_("Learners open one of:") + "\n" + "".join(f"    {u}\n" for u in urls))
         if args.class_code:
-            out.write(f"Class code: {args.class_code}\n")
+            out.write(_("Class code: {code}").format(code=args.class_code) + "\n")
         if (args.teacher_key or "").strip():
-            out.write(f"Teacher's dashboard: {urls[0]}teacher (type your teacher key)\n")
+            out.write(_("Teacher's dashboard: {address} (type your teacher key)").format(
+                address=f"{urls[0]}teacher") + "\n")
         else:
             link = teacher_link(Classroom().store, f"{urls[0]}teacher", key)
-            out.write(f"Teacher's dashboard: open {link.as_uri()} in this computer's browser\n"
-                      f"    (the new teacher key is in that file, readable only by you: it is not shown here)\n")
-        out.write(f"At most {limit} learners' pages at once (--max-kernels, --class-size; this machine's free "
-                  f"memory holds about {room_for}).\n")
+            out.write(_("Teacher's dashboard: open {link} in this computer's browser").format(link=link.as_uri())
+                      + "\n    " + _("(the new teacher key is in that file, readable only by you: it is not shown "
+                                     "here)") + "\n")
+        out.write(ngettext("At most {count} learner's page at once (--max-kernels, --class-size; this machine's free "
+                           "memory holds about {room}).",
+                           "At most {count} learners' pages at once (--max-kernels, --class-size; this machine's "
+                           "free memory holds about {room}).", limit).format(count=limit, room=room_for) + "\n")
         if limit > room_for:
-            out.write(f"Warning: {limit} pages may not fit in this machine's free memory.\n")
+            out.write(_("Warning: {count} pages may not fit in this machine's free memory.").format(count=limit)
+                      + "\n")
     else:
-        out.write(f"Open the lessons at {urls[0]}\n")
+        out.write(_("Open the lessons at {address}").format(address=urls[0]) + "\n")
     out.flush()
     pools = {}
     if args.class_size:

@@ -81,7 +81,7 @@ def missed_html(per_puzzle, frame, *, limit: int = 10) -> str:
         key = (r.puzzle_set, r.puzzle_id)
         puzzle = known.get(key)
         kind = puzzle.kind if puzzle is not None else kinds.get(key, "")
-        prompt = puzzle.prompt if puzzle is not None else ""
+        prompt = puzzle.prompt_text() if puzzle is not None else ""
         question = f"<b>{html.escape(_question(kind))}</b>" + (f"<br>{html.escape(prompt)}" if prompt else "")
         cards = ("<details class='ct-missed-cards'><summary>" + html.escape(_("the cards")) + "</summary>"
                  f"{situation_html(puzzle, answering=True)}</details>" if puzzle is not None else "")

@@ -24,7 +24,7 @@ import traitlets
 
 from ..engine.cards import ALL_CARDS
 from .render import card_html
-from .table_model import TableView
+from .table_model import TableView, table_words
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -52,9 +52,11 @@ class CardTable(anywidget.AnyWidget):
     target = traitlets.Int(None, allow_none=True).tag(sync=True)
     log = traitlets.List(traitlets.Dict()).tag(sync=True)
     announcement = traitlets.Dict().tag(sync=True)
+    #: the words the script writes itself, in the language of the page (:func:`~.table_model.table_words`)
+    words = traitlets.Dict().tag(sync=True)
 
     def __init__(self, **kwargs):
-        super().__init__(faces=card_faces(), **kwargs)
+        super().__init__(faces=card_faces(), words=table_words(), **kwargs)
         self._press_callbacks = []
         self._why_callbacks = []
         self.on_msg(self._message)
@@ -67,6 +69,7 @@ class CardTable(anywidget.AnyWidget):
         button (``why``: ``{"index": ..., "label": ...}``, sent back in a ``why`` message). One update reaches the
         page."""
         with self.hold_sync():
+            self.words = table_words()   # the language now (a page may have changed it since the last view)
             self.frames = []
             self.frame = 0
             self.moves = [{"kind": k, "label": label} for k, label in moves]
@@ -86,6 +89,7 @@ class CardTable(anywidget.AnyWidget):
         if not views:
             raise ValueError("replay: no view to show")
         with self.hold_sync():
+            self.words = table_words()
             self.frames = [v.to_json() for v in views]
             self.frame = 0
 

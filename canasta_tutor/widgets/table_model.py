@@ -19,7 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..bots.coach import player_name
+from ..engine import i18n
 from ..engine.cards import RANK_ORDER, SUIT_SYMBOLS, Card, format_cards, rank_plural, sort_key
+from ..engine.i18n import gettext as _
+from ..engine.i18n import ngettext, npgettext, pgettext
 from ..engine.melds import MIXED, NATURAL, NONE, SAMBA, check_meld
 from ..engine.pile import check_frozen
 from ..game import DRAW, END, HAND_OVER, Action
@@ -70,11 +73,30 @@ class MeldView:
         return naturals[-1]
 
     def describe(self) -> str:
-        """The meld in words, for a screen reader: "natural canasta of kings, 7 cards", "7s: 7♥ 7♠ 2♣"."""
+        """The meld in words, for a screen reader: "natural canasta of kings, 7 cards", "7s: 7♥ 7♠ 2♣ (3 cards, 1
+        wild)", in the current language."""
+        n = len(self.cards)
         if self.closed:
-            return f"{self.canasta} canasta of {self.label}, {len(self.cards)} cards"
-        wild = f", {self.wild} wild" if self.wild else ""
-        return f"{self.label}: {format_cards(self.cards)} ({len(self.cards)} cards{wild})"
+            pattern = {NATURAL: ngettext("natural canasta of {meld}, {count} card",
+                                         "natural canasta of {meld}, {count} cards", n),
+                       MIXED: ngettext("mixed canasta of {meld}, {count} card",
+                                       "mixed canasta of {meld}, {count} cards", n)}.get(self.canasta) or \
+                ngettext("samba of {meld}, {count} card", "samba of {meld}, {count} cards", n)
+            return pattern.format(meld=self.label, count=n)
+        if self.wild:
+            # Translators: the cards of a meld on the table, for a screen reader: "7s: 7♥ 7♠ 2♣ (3 cards, 1 wild)"
+            pattern = ngettext("{meld}: {cards} ({count} card, {wild} wild)",
+                               "{meld}: {cards} ({count} cards, {wild} wild)", n)
+        else:
+            pattern = ngettext("{meld}: {cards} ({count} card)", "{meld}: {cards} ({count} cards)", n)
+        return pattern.format(meld=self.label, cards=format_cards(self.cards), count=n, wild=self.wild)
+
+    def badge(self) -> str:
+        """What a closed canasta's stack shows: its kind and its number of cards ("natural · 7")."""
+        kind = {NATURAL: pgettext("canasta kind", "natural"), MIXED: pgettext("canasta kind", "mixed"),
+                SAMBA: pgettext("canasta kind", "samba")}.get(self.canasta, "")
+        # Translators: on a closed canasta's stack: its kind and how many cards it has ("natural · 7")
+        return pgettext("table", "{kind} · {count}").format(kind=kind, count=len(self.cards))
 
 
 @dataclass(frozen=True)
@@ -158,32 +180,74 @@ class TableView:
         return next(s for s in self.sides if player in s.players)
 
     def to_json(self) -> dict:
-        """The view as the page's script reads it: cards as codes, every sentence written."""
+        """The view as the page's script reads it: cards as codes, every sentence written (in the current
+        language: the script writes no word of its own, see :func:`table_words`)."""
         def codes(cards):
             return [c.code for c in cards]
 
         def meld(m: MeldView):
             return {"cards": codes(m.cards), "label": m.label, "canasta": m.canasta, "closed": m.closed,
-                    "top": m.top.code, "wild": m.wild, "text": m.describe()}
+                    "top": m.top.code, "wild": m.wild, "text": m.describe(), "badge": m.badge() if m.closed else ""}
+
+        def side(s: SideView):
+            # Translators: the heading of a side's melds on the card table ("Left opponent: melds")
+            heading = _("Your team's melds") if s.mine else _("{side}: melds").format(side=s.name)
+            canastas = ngettext(" · {count} canasta", " · {count} canastas", s.canastas).format(
+                count=s.canastas) if s.canastas else ""
+            return {"index": s.index, "players": list(s.players), "name": s.name, "mine": s.mine,
+                    "melds": [meld(m) for m in s.melds], "red_threes": codes(s.red_threes),
+                    "canastas": s.canastas, "heading": heading, "melds_label": _("{side}: melds").format(
+                        side=s.name), "canastas_text": canastas}
+
+        names = {c.code: card_name(c) for c in (*self.hand, self.pile.top, self.pile.sideways) if c is not None}
+        if self.pile.top is not None:
+            pile_text = _("Top card {card}. {why}").format(card=names[self.pile.top.code],
+                                                           why=" ".join(self.pile.why)).strip()
+        else:
+            pile_text = _("The pile is empty.")
 
         def move(m: MoveView):
             return {"player": m.player, "place": m.place, "kind": m.kind, "cards": codes(m.cards), "text": m.text}
 
         return {
             "seats": [{"player": s.player, "place": s.place, "name": s.name, "cards": s.cards, "side": s.side,
-                       "to_move": s.to_move} for s in self.seats],
-            "sides": [{"index": s.index, "players": list(s.players), "name": s.name, "mine": s.mine,
-                       "melds": [meld(m) for m in s.melds], "red_threes": codes(s.red_threes),
-                       "canastas": s.canastas} for s in self.sides],
+                       "to_move": s.to_move, "cards_text": cards_words(s.cards)} for s in self.seats],
+            "sides": [side(s) for s in self.sides],
             "pile": {"size": self.pile.size, "top": self.pile.top.code if self.pile.top else None,
                      "sideways": self.pile.sideways.code if self.pile.sideways else None,
-                     "frozen": self.pile.frozen, "why": list(self.pile.why)},
-            "stock": self.stock, "hand": codes(self.hand), "wild_from": self.wild_from,
-            "names": {c.code: card_name(c) for c in (*self.hand, self.pile.top, self.pile.sideways) if c is not None},
+                     "frozen": self.pile.frozen, "why": list(self.pile.why), "text": pile_text,
+                     "size_text": cards_words(self.pile.size)},
+            "stock": self.stock, "stock_text": cards_words(self.stock), "hand": codes(self.hand),
+            "hand_text": cards_words(len(self.hand)), "wild_from": self.wild_from,
+            "names": names,
             "phase": self.phase, "to_move": self.to_move,
             "recent": [move(m) for m in self.recent],
             "caption": self.caption, **self.facts,
         }
+
+
+def cards_words(n: int) -> str:
+    """``'1 card'``, ``'11 cards'``: a count under a seat, the stock, the pile and the hand, in digits."""
+    return npgettext("table", "{count} card", "{count} cards", n).format(count=n)
+
+
+def table_words() -> dict[str, str]:
+    """Every word the table's script writes itself (headings, labels, buttons, the keys' help), in the current
+    language: sent to the page with the view (``CardTable.words``), so that the script translates nothing.
+    ``{cards}``, ``{move}``, ``{step}`` and ``{steps}`` are filled in by the script (the selection, the move
+    chosen by keyboard, a replay's step)."""
+    return {
+        "to_play": _(" · to play"), "no_melds": _("no melds yet"), "red_threes": _("red threes"),
+        "frozen": _("❄ frozen"), "frozen_for_you": _("❄ frozen for your team"), "stock": _("Stock"),
+        "pile": _("Pile"), "your_hand": _("Your hand"), "selected": _("selected: {cards}"),
+        "tap_to_select": _("tap cards to select them"), "joker": Card("JK").text,
+        "natural_cards": _("natural cards"), "wild_cards": _("wild cards"),
+        "keys": _("Keys: ← → along your hand · Space selects · ↑ ↓ choose the move · Enter plays "),
+        "onto": _("onto: "), "moves": _("Moves you may make now"), "replay": _("Replay"),
+        "previous": _("◀ Previous"), "next": _("Next ▶"), "step": _("Step {step} of {steps}"),
+        "step_caption": _("Step {step} of {steps}: {caption}"), "what_happened": _("What happened"),
+        "enter_plays": _("Enter plays: {move}"),
+    }
 
 
 def place_of(player: int, viewer: int, players: int) -> str:
@@ -211,12 +275,8 @@ def hand_order(cards) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
 
 
 def card_name(card: Card) -> str:
-    """A card as a screen reader says it: "king of hearts", "joker"."""
-    if card.rank == "JK":
-        return "joker"
-    rank = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}.get(card.rank, card.rank)
-    suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[card.suit]
-    return f"{rank} of {suit}"
+    """A card as a screen reader says it, in the current language: "king of hearts", "joker" ("schoppenheer")."""
+    return i18n.card_name(card)
 
 
 def meld_view(cards, rules) -> MeldView:
@@ -225,11 +285,12 @@ def meld_view(cards, rules) -> MeldView:
     v = check_meld(cards, rules, going_out=True)
     naturals, wild = hand_order(cards)
     if v.kind == "sequence":
-        label = f"{SUIT_SYMBOLS.get(v.rank, v.rank)} sequence"
+        # Translators: a run of one suit on the table (Samba): "♥ sequence"
+        label = _("{suit} sequence").format(suit=SUIT_SYMBOLS.get(v.rank, v.rank))
     elif v.rank in RANK_ORDER:
         label = rank_plural(v.rank)
     else:
-        label = "wild cards" if not naturals else rank_plural(naturals[0].rank)
+        label = _("wild cards") if not naturals else rank_plural(naturals[0].rank)
     canasta = v.canasta if v.canasta in (NATURAL, MIXED, SAMBA) else NONE
     return MeldView(cards=naturals + wild, label=label, canasta=canasta, wild=len(wild))
 
@@ -254,11 +315,16 @@ def _pile_view(obs) -> PileView:
 
 def _side_name(players, viewer: int, n: int) -> str:
     if viewer in players:
-        return "Your team" if len(players) > 1 else "You"
+        return pgettext("seat", "Your team") if len(players) > 1 else pgettext("seat", "You")
     names = [player_name(p, viewer, n) for p in players]
     if len(names) == 1:
         return names[0]
-    return " and ".join(names[:1] + [x[:1].lower() + x[1:] for x in names[1:]])
+    # Translators: a side of two players named by their seats: "Left opponent and right opponent"
+    pattern = pgettext("seat", "{first} and {second}")
+    text = names[0]
+    for x in names[1:]:
+        text = pattern.format(first=text, second=x[:1].lower() + x[1:])
+    return text
 
 
 def table_view(obs, *, recent=(), caption: str = "", **facts) -> TableView:
@@ -306,11 +372,15 @@ def announce(name: str, action: Action, melds=None) -> str:
     'You discard 4♥.'
     """
     text = action.describe(melds, you=False)
-    for imperative, third, plain in _VERBS:
-        if text.startswith(imperative):
-            verb = plain if name == "You" else third
-            return f"{name} {verb}{text[len(imperative):]}"
-    return f"{name}: {text[:1].lower()}{text[1:]}"  # pragma: no cover - every kind's sentence starts with a verb
+    if i18n.get_language() == i18n.SOURCE_LANGUAGE:
+        # English conjugates the move's own sentence ("Take the pile" -> "Left opponent takes the pile")
+        for imperative, third, plain in _VERBS:
+            if text.startswith(imperative):
+                verb = plain if name == "You" else third
+                return f"{name} {verb}{text[len(imperative):]}"
+    # Translators: a move announced on the card table and in its log, as the coach's log writes a bot's move:
+    # the player's seat ("Left opponent", "You"), then the move's sentence ("Take the pile with 9♣ 9♦.")
+    return pgettext("announce", "{player}: {move}").format(player=name, move=text)
 
 
 def move_view(player: int, action: Action, viewer: int, players: int, melds=None) -> MoveView:
@@ -333,7 +403,7 @@ def replay_views(state, moves, viewer: int, *, captions=()) -> list[TableView]:
 
     state = state.clone()
     n = state.game.num_players
-    views = [table_view(observation(state, viewer), caption="Before")]
+    views = [table_view(observation(state, viewer), caption=pgettext("replay", "Before"))]
     for i, action in enumerate(moves):
         player = state.current_player
         melds = observation(state, player).melds

@@ -307,7 +307,8 @@ class Trainer(widgets.VBox):
             return
         self._say("")
         self._submit_pending = False
-        self.prompt.value = f"<p><i>{html.escape(puzzle.prompt)}</i></p>" if puzzle.prompt else ""
+        prompt = puzzle.prompt_text()   # in the reader's language where the puzzle's i18n: map has it
+        self.prompt.value = f"<p><i>{html.escape(prompt)}</i></p>" if prompt else ""
         self.situation.value = situation_html(puzzle, answering=True)
         self._shown_count += 1
         self.question.value = (f"<p class='ct-puzzle-question' data-puzzle='{self._shown_count}'>"

@@ -22,8 +22,11 @@ function h(tag, attrs, ...children) {
   return el;
 }
 
-function cardsWord(n) {
-  return n === 1 ? "1 card" : `${n} cards`;
+// Every word the table writes comes from Python, already in the page's language: the model's `words` (labels,
+// buttons, the keys' help) and the view's own texts (counts, headings, the pile in words). A "{name}" in a word is
+// filled in here with a value (the selected cards, a move's label, a replay's step), never with a word of its own.
+function fill(pattern, values) {
+  return String(pattern || "").replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all));
 }
 
 let uid = 0;
@@ -42,6 +45,7 @@ function render({ model, el }) {
   let shownAt = 0;
   const timers = [];
 
+  const word = (key) => (model.get("words") || {})[key] || "";
   const faces = (size, code) => ((model.get("faces") || {})[size] || {})[code] || code;
   const frames = () => model.get("frames") || [];
   const inReplay = () => frames().length > 0;
@@ -86,9 +90,9 @@ function render({ model, el }) {
     return h("div", { class: `ctt-seat ctt-${seat.place}${seat.to_move ? " ctt-to-move" : ""}`,
                       "data-place": seat.place, "data-player": seat.player },
       h("div", { class: "ctt-name" }, seat.name, seat.to_move && view.phase !== "hand-over"
-        ? h("span", { class: "ctt-turnmark" }, " · to play") : null),
+        ? h("span", { class: "ctt-turnmark" }, word("to_play")) : null),
       backs(seat.cards, false),
-      h("div", { class: "ctt-count" }, cardsWord(seat.cards)),
+      h("div", { class: "ctt-count" }, seat.cards_text || ""),
       h("div", { class: "ctt-bubble", hidden: true }));
   }
 
@@ -102,40 +106,39 @@ function render({ model, el }) {
     }
     return h("li", { class: cls, "data-cards": m.cards.join(" ") },
       h("span", { class: "ctt-sr" }, m.text), cards,
-      m.closed ? h("span", { class: "ctt-badge", "aria-hidden": "true" }, `${m.canasta} · ${m.cards.length}`) : null);
+      m.closed ? h("span", { class: "ctt-badge", "aria-hidden": "true" }, m.badge || "") : null);
   }
 
   function sideEl(side) {
     const melds = side.melds.length
-      ? h("ul", { class: "ctt-melds", "aria-label": `${side.name}: melds` }, side.melds.map(meldEl))
-      : h("div", { class: "ctt-none" }, "no melds yet");
-    const canastas = side.canastas ? ` · ${side.canastas} canasta${side.canastas > 1 ? "s" : ""}` : "";
+      ? h("ul", { class: "ctt-melds", "aria-label": side.melds_label || "" }, side.melds.map(meldEl))
+      : h("div", { class: "ctt-none" }, word("no_melds"));
+    const canastas = side.canastas_text || "";
     const reds = side.red_threes.length
-      ? h("div", { class: "ctt-reds" }, h("span", { class: "ctt-reds-label" }, "red threes"),
+      ? h("div", { class: "ctt-reds" }, h("span", { class: "ctt-reds-label" }, word("red_threes")),
           h("span", { class: "ctt-sr" }, `: ${side.red_threes.length}. `),
           h("span", { "aria-hidden": "true", html: side.red_threes.map((c) => faces("small", c)).join("") }))
       : null;
     return h("div", { class: `ctt-side ${side.mine ? "ctt-ours" : "ctt-theirs"}`, "data-side": side.index },
-      h("div", { class: "ctt-h" }, side.mine ? "Your team's melds" : `${side.name}: melds`, canastas),
+      h("div", { class: "ctt-h" }, side.heading || "", canastas),
       h("div", { class: "ctt-side-row" }, melds, reds));
   }
 
   function middleEl(view) {
     const pile = view.pile || {};
-    const frozenText = pile.sideways ? "❄ frozen" : pile.frozen ? "❄ frozen for your team" : "";
+    const frozenText = pile.sideways ? word("frozen") : pile.frozen ? word("frozen_for_you") : "";
     const pileCards = h("span", { class: "ctt-pile-cards", "aria-hidden": "true" },
       pile.sideways && pile.sideways !== pile.top && pile.size > 1
         ? h("span", { class: "ctt-sideways", html: faces("small", pile.sideways) }) : null,
       pile.top ? h("span", { class: "ctt-top", html: faces("normal", pile.top) })
         : h("span", { class: "ctt-empty" }));
-    const names = view.names || {};
-    const sr = pile.top ? `Top card ${names[pile.top] || pile.top}. ${(pile.why || []).join(" ")}` : "The pile is empty.";
+    const sr = pile.text || "";
     return h("div", { class: "ctt-middle" },
       h("div", { class: "ctt-stock" }, backs(view.stock, true),
-        h("div", { class: "ctt-count" }, "Stock", h("br"), cardsWord(view.stock))),
+        h("div", { class: "ctt-count" }, word("stock"), h("br"), view.stock_text || "")),
       h("div", { class: `ctt-pile${pile.sideways ? " ctt-frozen" : ""}`, title: (pile.why || []).join(" ") },
         pileCards,
-        h("div", { class: "ctt-count" }, "Pile", h("br"), cardsWord(pile.size || 0),
+        h("div", { class: "ctt-count" }, word("pile"), h("br"), pile.size_text || "",
           frozenText ? h("div", { class: "ctt-frozen-mark" }, frozenText) : null),
         h("span", { class: "ctt-sr" }, sr)));
   }
@@ -144,7 +147,7 @@ function render({ model, el }) {
     const hand = view.hand || [];
     const names = view.names || {};
     const head = h("div", { class: "ctt-handhead", id: `${id}-head` },
-      h("b", {}, "Your hand"), ` · ${cardsWord(hand.length)} · `,
+      h("b", {}, word("your_hand")), ` · ${view.hand_text || ""} · `,
       h("span", { class: "ct-selected" }, selectedText(view)));
     if (!hand.length) return [head];
     const interactive = !inReplay();
@@ -159,11 +162,11 @@ function render({ model, el }) {
     const groups = [];
     const wf = view.wild_from ?? hand.length;
     if (wf > 0) {
-      groups.push(h("div", { class: "ctt-group", role: "group", "aria-label": "natural cards" },
+      groups.push(h("div", { class: "ctt-group", role: "group", "aria-label": word("natural_cards") },
         hand.slice(0, wf).map((c, i) => option(c, i))));
     }
     if (wf < hand.length) {
-      groups.push(h("div", { class: "ctt-group ctt-wildgroup", role: "group", "aria-label": "wild cards" },
+      groups.push(h("div", { class: "ctt-group ctt-wildgroup", role: "group", "aria-label": word("wild_cards") },
         hand.slice(wf).map((c, i) => option(c, i + wf))));
     }
     const list = h("div", { class: "ctt-hand", role: "listbox", "aria-multiselectable": "true",
@@ -175,11 +178,11 @@ function render({ model, el }) {
   function selectedText(view) {
     const hand = view.hand || [];
     const chosen = [...sel].filter((i) => i < hand.length).sort((a, b) => a - b).map((i) => cardText(hand[i]));
-    return chosen.length ? `selected: ${chosen.join(" ")}` : (inReplay() ? "" : "tap cards to select them");
+    return chosen.length ? fill(word("selected"), { cards: chosen.join(" ") }) : (inReplay() ? "" : word("tap_to_select"));
   }
 
   function cardText(code) {
-    if (code === "JK") return "Joker";
+    if (code === "JK") return word("joker");
     const suit = { S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1)];
     return code.slice(0, -1) + suit;
   }
@@ -188,7 +191,7 @@ function render({ model, el }) {
     const list = moves();
     const def = defaultKind();
     const keys = h("div", { class: "ctt-keys", id: `${id}-keys` },
-      "Keys: ← → along your hand · Space selects · ↑ ↓ choose the move · Enter plays ",
+      word("keys"),
       h("b", { class: "ctt-default-name" }, (list.find((m) => m.kind === def) || {}).label || "—"));
     const buttons = list.map((m) => h("button", {
       type: "button", class: `ctt-move ct-action-${m.kind}${m.kind === def ? " ctt-default" : ""}`,
@@ -201,10 +204,10 @@ function render({ model, el }) {
       const select = h("select", { class: "ctt-target-select", id: `${id}-target`,
         onchange: (e) => { model.set("target", Number(e.target.value)); model.save_changes(); } },
         targets.map((t) => h("option", { value: t.index, selected: t.index === model.get("target") }, t.label)));
-      picker = h("span", { class: "ctt-target" }, h("label", { for: `${id}-target` }, "onto: "), select);
+      picker = h("span", { class: "ctt-target" }, h("label", { for: `${id}-target` }, word("onto")), select);
     }
     if (!list.length) return [];
-    return [h("div", { class: "ctt-moves", role: "group", "aria-label": "Moves you may make now" }, buttons, picker),
+    return [h("div", { class: "ctt-moves", role: "group", "aria-label": word("moves") }, buttons, picker),
             keys];
   }
 
@@ -212,11 +215,12 @@ function render({ model, el }) {
     const f = frames();
     const i = Math.max(0, Math.min(model.get("frame"), f.length - 1));
     const go = (j) => { model.set("frame", j); model.save_changes(); };
-    return h("div", { class: "ctt-replay", role: "group", "aria-label": "Replay" },
-      h("button", { type: "button", class: "ctt-move ctt-prev", disabled: i === 0, onclick: () => go(i - 1) }, "◀ Previous"),
-      h("span", { class: "ctt-step" }, `Step ${i + 1} of ${f.length}`, f[i].caption ? `: ${f[i].caption}` : ""),
+    const step = { step: i + 1, steps: f.length, caption: f[i].caption || "" };
+    return h("div", { class: "ctt-replay", role: "group", "aria-label": word("replay") },
+      h("button", { type: "button", class: "ctt-move ctt-prev", disabled: i === 0, onclick: () => go(i - 1) }, word("previous")),
+      h("span", { class: "ctt-step" }, fill(word(f[i].caption ? "step_caption" : "step"), step)),
       h("button", { type: "button", class: "ctt-move ctt-next", disabled: i === f.length - 1, onclick: () => go(i + 1) },
-        "Next ▶"));
+        word("next")));
   }
 
   function logEl() {
@@ -226,8 +230,8 @@ function render({ model, el }) {
                                   onclick: () => model.send({ event: "why", index: e.why.index }) },
                       e.why.text)] : null));
     const box = h("div", { class: "ctt-log ct-log", role: "log", "aria-live": "off", tabindex: "0",
-                           "aria-label": "What happened" },
-      h("div", { class: "ctt-h" }, "What happened"), h("ol", {}, items));
+                           "aria-label": word("what_happened") },
+      h("div", { class: "ctt-h" }, word("what_happened")), h("ol", {}, items));
     return box;
   }
 
@@ -378,7 +382,7 @@ function render({ model, el }) {
       const at = kinds.indexOf(defaultKind());
       override = kinds[(at + (e.key === "ArrowDown" ? 1 : kinds.length - 1)) % kinds.length];
       refreshSelection();
-      say(`Enter plays: ${(moves().find((m) => m.kind === override) || {}).label}`);
+      say(fill(word("enter_plays"), { move: (moves().find((m) => m.kind === override) || {}).label || "" }));
     } else if (e.key === "Escape" && sel.size) {
       sel.clear();
       refreshSelection();
@@ -395,6 +399,7 @@ function render({ model, el }) {
   const onAnnounce = () => { const a = model.get("announcement") || {}; if (a.text) say(a.text); };
   const onFrame = () => draw();
   model.on("change:view", onView);
+  model.on("change:words", onFrame);
   model.on("change:frames", onFrame);
   model.on("change:frame", onFrame);
   model.on("change:log", onFrame);
@@ -405,6 +410,7 @@ function render({ model, el }) {
   return () => {
     for (const t of timers) clearTimeout(t);
     model.off("change:view", onView);
+    model.off("change:words", onFrame);
     model.off("change:frames", onFrame);
     model.off("change:frame", onFrame);
     model.off("change:log", onFrame);
