@@ -44,7 +44,8 @@ class MistakesTrainer(widgets.VBox):
         self.learner_id = signed_in_id(learner)
         self.store = None
         self.message = widgets.HTML()
-        self.title = widgets.HTML(f"<h3 style='margin:4px 0'>{html.escape(_('Learn from your mistakes'))}</h3>")
+        title = _("Learn from your mistakes")
+        self.title = widgets.HTML(f"<h3 style='margin:4px 0'>{html.escape(title)}</h3>")
         self.question = widgets.HTML()
         self.table = CardTable(layout=widgets.Layout(max_width="100%"))
         self.table.on_press(self.press)
@@ -166,6 +167,9 @@ class MistakesTrainer(widgets.VBox):
     def check(self) -> bool:
         """Judge the answer played so far with the expert's search, say so, and keep the result."""
         p = self.puzzle
+        # the search takes a second or a few (samba's big hands): the page says so meanwhile
+        checking = _("My search is checking your move…")
+        self.feedback.value = f"<div role='status' style='color:{_COACH}'>{html.escape(checking)}</div>"
         self.judgement = j = judge(p, self.plan)
         if self.store is not None and self.kept.id:
             try:
