@@ -538,22 +538,25 @@ def _groups_only_points(cards, rules, top: Card | None) -> int:
     table = rules._wild_caps
     ncaps: cython.int = len(table)
     rank_count = cython.declare(cython.int[11])
-    rank_points = cython.declare(cython.int[11])
-    by_points = cython.declare(cython.int[11])
     wild_values = cython.declare(cython.int[64])
-    caps = cython.declare(cython.int[64])
     nwild: cython.int = 0
     i: cython.int
     x: cython.int
     p: cython.int
-    if ncaps > 64:
-        return _most_points(cards, rules, top, 0)
-    for i in range(ncaps):
-        caps[i] = table[i]
-    for i in range(11):
-        rank_count[i] = 0
-        rank_points[i] = FLAT_POINTS[i]
-        by_points[i] = FLAT_BY_POINTS[i]
+    if cython.compiled:   # the tables as C arrays (run as Python, flat_group_points reads the tuples themselves)
+        rank_points = cython.declare(cython.int[11])
+        by_points = cython.declare(cython.int[11])
+        caps = cython.declare(cython.int[64])
+        if ncaps > 64:
+            return _most_points(cards, rules, top, 0)
+        for i in range(ncaps):
+            caps[i] = table[i]
+        for i in range(11):
+            rank_count[i] = 0
+            rank_points[i] = FLAT_POINTS[i]
+            by_points[i] = FLAT_BY_POINTS[i]
+    else:
+        rank_points, by_points, caps = FLAT_POINTS, FLAT_BY_POINTS, table
     for c in cards:
         if c.is_natural:
             rank_count[FLAT_RANK[c.rank]] += 1
