@@ -25,9 +25,26 @@ Without sequences the same programme runs with no runs: each rank's natural card
 from itertools import product
 
 # absolute imports: _speedups/counts.pyx compiles this very text as a module of that folder
-from canasta_tutor.engine.cards import RANK_POINTS, SEQUENCE_ORDER, SORT_KEY, Card
+from canasta_tutor.engine.cards import SEQUENCE_ORDER, SORT_KEY, Card
 from canasta_tutor.engine.melds import CANASTA_SIZE
 from canasta_tutor.engine.situation import SearchTooLarge
+
+# Cython's pure-Python mode: _speedups/counts.pyx compiles this file with these types (the flat forms at the end,
+# and the arrays :func:`_groups_only_points` reads a hand into); run as Python, no Cython at run time: the shim
+try:
+    import cython
+except ImportError:   # the pure-Python engine: the types below are names only, the decorators give the function back
+    class _CArray:   # ``cython.int[n]``: an array of ``n`` ints, declared a list of ``n`` zeros
+        def __getitem__(self, n):
+            return n
+
+    class cython:   # noqa: N801
+        compiled = False
+        int = _CArray()
+        longlong = bint = p_int = None
+        cfunc = staticmethod(lambda f: f)
+        exceptval = staticmethod(lambda *a, **k: (lambda f: f))
+        declare = staticmethod(lambda n: [0] * n)
 
 RUN_MIN, RUN_MAX = 3, 7
 _BOTH, _NONE = [0, 1], [0]   # a last discard here or not; none
@@ -36,7 +53,6 @@ _BOTH, _NONE = [0, 1], [0]   # a last discard here or not; none
 STATE_LIMIT = 60_000
 ORDERS = tuple(range(4, 15))
 _POINTS = {o: Card(r + "S").points for r, o in SEQUENCE_ORDER.items()}
-_RANK_POINTS = RANK_POINTS
 
 
 class Cells:
@@ -514,42 +530,49 @@ def most_meld_points(cards, rules, *, top: Card | None = None, keep: int = 0) ->
 
 
 def _groups_only_points(cards, rules, top: Card | None) -> int:
-    """:func:`most_meld_points` without sequences and without cards to keep, in closed form (the programme over the
-    ranks comes down to it; tests/test_counts.py holds the two to the same answers): every natural card of a rank
-    with three or more (or the top card's rank) is melded, pairs only with a wild card each, and as many wild cards
-    as the melds can hold (jokers first). ``top``'s rank has at least two natural cards in ``cards``."""
-    counts: dict = {}
-    wild_values = []
+    """:func:`most_meld_points` without sequences and without cards to keep: the closed form
+    :func:`flat_group_points` decides it (the programme over the ranks comes down to it; tests/test_counts.py holds
+    the two to the same answers), the hand read here into its counts (natural cards per rank, the wild cards'
+    points, highest first). ``top``'s rank has at least two natural cards in ``cards``. A hand of more wild cards,
+    or a rule table longer, than the flat arrays hold (no game deals one) goes to the programme."""
+    table = rules._wild_caps
+    ncaps: cython.int = len(table)
+    rank_count = cython.declare(cython.int[11])
+    wild_values = cython.declare(cython.int[64])
+    nwild: cython.int = 0
+    i: cython.int
+    x: cython.int
+    p: cython.int
+    if cython.compiled:   # the tables as C arrays (run as Python, flat_group_points reads the tuples themselves)
+        rank_points = cython.declare(cython.int[11])
+        by_points = cython.declare(cython.int[11])
+        caps = cython.declare(cython.int[64])
+        if ncaps > 64:
+            return _most_points(cards, rules, top, 0)
+        for i in range(ncaps):
+            caps[i] = table[i]
+        for i in range(11):
+            rank_count[i] = 0
+            rank_points[i] = FLAT_POINTS[i]
+            by_points[i] = FLAT_BY_POINTS[i]
+    else:
+        rank_points, by_points, caps = FLAT_POINTS, FLAT_BY_POINTS, table
     for c in cards:
         if c.is_natural:
-            counts[c.rank] = counts.get(c.rank, 0) + 1
+            rank_count[FLAT_RANK[c.rank]] += 1
         elif c.is_wild:
-            wild_values.append(c.points)
-    wild_values.sort(reverse=True)
-    caps = rules._wild_caps
-    base = capacity = 0
-    if top is not None:
-        n = counts.pop(top.rank)
-        base += n * _RANK_POINTS[top.rank] + top.points
-        capacity += _cap(caps, rules, n + 1)
-    pairs = []
-    for rank, n in counts.items():
-        if n >= 3:
-            base += n * _RANK_POINTS[rank]
-            capacity += _cap(caps, rules, n)
-        elif n == 2:
-            pairs.append(2 * _RANK_POINTS[rank])
-    pairs.sort(reverse=True)
-    pair_cap = rules.wild_capacity(2)
-    best = base
-    for k in range(1, min(len(pairs), len(wild_values)) + 1 if pair_cap else 1):
-        used = min(len(wild_values), capacity + k * pair_cap)
-        best = max(best, base + sum(pairs[:k]) + sum(wild_values[:used]))
-    return max(best, base + sum(wild_values[:min(len(wild_values), capacity)]))
-
-
-def _cap(caps, rules, n: int) -> int:
-    return caps[n] if n < len(caps) else rules.wild_capacity(n)
+            if nwild == 64:
+                return _most_points(cards, rules, top, 0)
+            p = c.points
+            x = nwild
+            while x > 0 and wild_values[x - 1] < p:   # highest first: insertion sort, a handful
+                wild_values[x] = wild_values[x - 1]
+                x -= 1
+            wild_values[x] = p
+            nwild += 1
+    return flat_group_points(rank_count, 11, rank_points, by_points, wild_values, nwild,
+                             FLAT_RANK[top.rank] if top is not None else -1, top.points if top is not None else 0,
+                             caps, ncaps, -1, -1, -1, -1)
 
 
 def _most_points(cards, rules, top: Card | None, keep: int) -> int:
@@ -624,17 +647,9 @@ if __name__ == "canasta_tutor.engine.counts":
 # _speedups/counts.pyx compiles these lines with the rest of this file into C functions (typed by Cython's pure
 # Python mode; _speedups/counts.pxd declares them), which _speedups/goout.pyx and take.pyx call once they have read
 # their arguments into counts: one text of each rule, the compiled modules only read and convert. Run as Python
-# (no Cython at run time: the shim below), they take lists; tests/test_counts.py holds them to the programme above.
+# (no Cython at run time: the shim at the top), they take lists; tests/test_counts.py holds them to the programme above.
 # A rank is a place in the caller's table of ranks; ``caps[n]``: the wild cards a group of ``n`` natural cards may
 # take (``rules.wild_capacity``), constant from ``ncaps - 1`` on.
-try:
-    import cython
-except ImportError:   # the pure-Python engine: the types below are names only, the decorators give the function back
-    class cython:   # noqa: N801
-        compiled = False
-        int = longlong = bint = p_int = None
-        cfunc = staticmethod(lambda f: f)
-        exceptval = staticmethod(lambda *a, **k: (lambda f: f))
 
 #: the codes of :func:`flat_take_way`: how the top card is melded, or who answers
 TAKE_NO, TAKE_PAIR, TAKE_LAY_OFF, TAKE_NATURAL_AND_WILD, TAKE_EXPLAIN = 0, 1, 2, 3, -1
@@ -643,6 +658,11 @@ TAKE_NO, TAKE_PAIR, TAKE_LAY_OFF, TAKE_NATURAL_AND_WILD, TAKE_EXPLAIN = 0, 1, 2,
  NATURAL_AND_WILD) = (1, 2, 4, 8, 16, 32)
 PILE_WILD, PILE_RED_THREE, PILE_BLACK_THREE = 1, 2, 4
 FLAT_CANASTA = CANASTA_SIZE   # a C int where compiled (counts.pxd)
+#: the flat forms' table of the natural ranks: a rank's place (its order 4..14 less 4), the points of each place, the
+#: places by points (highest first)
+FLAT_RANK = {r: o - 4 for r, o in SEQUENCE_ORDER.items()}
+FLAT_POINTS = tuple(_POINTS[o] for o in ORDERS)
+FLAT_BY_POINTS = tuple(sorted(range(len(FLAT_POINTS)), key=lambda r: -FLAT_POINTS[r]))
 
 
 def take_rule_flags(rules) -> int:
@@ -793,8 +813,9 @@ def flat_group_points(rank_count: cython.p_int, nranks: cython.int, rank_points:
                       by_points: cython.p_int, wild_values: cython.p_int, nwild: cython.int, rank: cython.int,
                       top_points: cython.int, caps: cython.p_int, ncaps: cython.int, drop_a: cython.int,
                       drop_b: cython.int, skip_a: cython.int, skip_b: cython.int) -> cython.longlong:
-    """:func:`_groups_only_points` on counts: the most points from groups of the natural cards in hand
-    (``rank_count`` per rank) with the top card (of ``rank``, worth ``top_points``) in its rank's group and the
+    """The most points from groups of the natural cards in hand (``rank_count`` per rank; the rule of
+    :func:`most_meld_points` without sequences and cards to keep, which :func:`_groups_only_points` reads into these
+    counts), with the top card (of ``rank``, worth ``top_points``; -1: none) in its rank's group and the
     wild cards (``wild_values``, highest first), one card of rank ``drop_a`` and of ``drop_b`` and the wild cards
     at ``skip_a`` and ``skip_b`` left out (-1: none); -1 when fewer than two natural cards of ``rank`` are left.
     ``by_points``: the ranks, the highest natural card points first (pairs take a wild card each, the best first)."""
@@ -809,11 +830,14 @@ def flat_group_points(rank_count: cython.p_int, nranks: cython.int, rank_points:
     kk: cython.int = 0
     nw: cython.int = nwild - (skip_a >= 0) - (skip_b >= 0)
     pair_cap: cython.int = flat_cap(caps, ncaps, 2)
-    n = rank_count[rank] - (drop_a == rank) - (drop_b == rank)
-    if n < 2:
-        return -1
-    base = n * rank_points[rank] + top_points
-    capacity = flat_cap(caps, ncaps, n + 1)
+    if rank >= 0:
+        n = rank_count[rank] - (drop_a == rank) - (drop_b == rank)
+        if n < 2:
+            return -1
+        base = n * rank_points[rank] + top_points
+        capacity = flat_cap(caps, ncaps, n + 1)
+    else:
+        base = capacity = 0
     for r in range(nranks):
         n = rank_count[r] - (drop_a == r) - (drop_b == r)
         if r != rank and n >= 3:

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import speedups
+from . import counts, speedups
 from .cards import (
     ALL_CARDS,
     BLACK_THREES,
+    RANK_POINTS,
     RED_THREES,
+    SEQUENCE_ORDER,
     WILD_CARDS,
     Card,
     card_points,
@@ -33,7 +35,7 @@ from .counts import most_meld_points
 from .go_out_search import find_go_out
 from .i18n import NP_, ngettext, pgettext
 from .i18n import gettext as _
-from .melds import GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
+from .melds import CANASTA_SIZE, GROUP, NONE, SAMBA, as_cards, check_add_to_meld, check_meld, meld_facts, meld_key
 from .numbers import join_words, number_word
 from .opening import explain_minimum, max_meld_points
 from .rules import RuleSet
@@ -165,8 +167,8 @@ def check_take_pile(situation: Situation) -> TakeVerdict:
     ensure_no_red_three_in_hand(hand)
     ensure_hand_size(rules, hand)
     if not rules.sequences:  # without sequences every search is polynomial: no budget needed
-        fast = _fast_take(hand, melds, score, pile, rules, stock_empty)
-        return fast if fast is not None else _check_take_pile(hand, melds, score, pile, rules, stock_empty)
+        decided = _decided_take(hand, melds, score, pile, rules, stock_empty)
+        return decided if decided is not None else _check_take_pile(hand, melds, score, pile, rules, stock_empty)
     with search_budget(f"hand ({len(hand)} cards)"):
         return _check_take_pile(hand, melds, score, pile, rules, stock_empty)
 
@@ -178,50 +180,135 @@ _RED_THREE_H, _RED_THREE_D = Card("3H"), Card("3D")
 
 
 def _take_reasons(hand, melds, score, pile, rules, stock_empty):
-    return _check_take_pile(hand, melds, score, pile, rules, stock_empty).reasons
+    """The reasons of a decided verdict (the pure and the compiled one): the explained path's sentences, written on
+    top of the counting core's decision (rules without sequences)."""
+    way = None if rules.sequences else _take_way(hand, melds, score, pile, rules, stock_empty)[0]
+    return _check_take_pile(hand, melds, score, pile, rules, stock_empty, way).reasons
 
 
-def _fast_take(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict | None:
-    """The common cases of :func:`check_take_pile` (rules without sequences), decided without writing a
-    sentence: a stopped pile, a team that has opened and keeps a card after taking, an unopened team below its
-    minimum or keeping two pile cards. ``None`` for the others (the explained path answers them). The reasons
-    are the explained path's, written when read. The arguments are a possible situation's, already read (tuples
-    of cards, ``melds`` a list, no red three in hand): the game's enumeration calls this directly."""
-    if not pile:
+#: the flat rank tables of the counting core's forms without sequences (counts.py's last section): a natural rank's
+#: place (its order 4..14 less 4), its points, the places by points (highest first)
+_FLAT_RANK = {r: o - 4 for r, o in SEQUENCE_ORDER.items()}
+_FLAT_POINTS = [RANK_POINTS[r] for r, _o in sorted(SEQUENCE_ORDER.items(), key=lambda x: x[1])]
+_FLAT_BY_POINTS = sorted(range(len(_FLAT_POINTS)), key=lambda r: -_FLAT_POINTS[r])
+_METHOD = {counts.TAKE_PAIR: "pair", counts.TAKE_LAY_OFF: "lay-off", counts.TAKE_NATURAL_AND_WILD: "natural-and-wild"}
+_RULE_TABLES: dict = {}   # id(rules) -> (rules, take_rule_flags, caps, ncaps)
+
+
+def _rule_tables(rules):
+    t = _RULE_TABLES.get(id(rules))
+    if t is None or t[0] is not rules:
+        if len(_RULE_TABLES) >= 32:   # rule sets made on the fly (with_options): keep the dict small
+            _RULE_TABLES.clear()
+        caps = list(rules._wild_caps)
+        t = _RULE_TABLES[id(rules)] = (rules, counts.take_rule_flags(rules), caps, len(caps))
+    return t
+
+
+def _table_canasta(meld, caps, ncaps) -> bool:
+    """A canasta on the table as the counting core counts them (``going_out._table_info``): a legal group of seven
+    or more cards, its natural cards of one rank."""
+    if len(meld) < CANASTA_SIZE:
+        return False
+    wild = sum(1 for c in meld if c.is_wild)
+    if any(not c.is_natural for c in meld if not c.is_wild) or len({c.rank for c in meld if not c.is_wild}) != 1:
+        return False
+    return counts.flat_legal_group(len(meld) - wild, wild, caps, ncaps)
+
+
+def _take_way(hand, melds, score, pile, rules, stock_empty):
+    """The counting core's decision of :func:`check_take_pile` (rules without sequences): the arguments read into
+    counts here, the rule decided by :func:`counts.flat_take_way` (the same function ``_speedups/take.pyx`` calls
+    compiled). Returns ``(way, naturals, wild, team index)``: ``way`` a ``counts.TAKE_*`` code, then what the
+    verdict's cards are made of (the natural cards of the top card's rank in hand, the cheapest wild card in hand,
+    the team's group of that rank). The arguments are a possible situation's, already read (tuples of cards,
+    ``melds`` a list, no red three in hand)."""
+    np = len(pile)
+    if not np:
+        return counts.TAKE_EXPLAIN, (), None, None
+    top = pile[-1]
+    _rules, flags, caps, ncaps = _rule_tables(rules)
+    if top.is_wild or top.is_black_three or top.is_red_three:   # stopped: the core reads nothing more
+        return counts.flat_take_way(True, np, len(hand), len(melds), stock_empty, 0, 0, 0, False, False, 0, 0, 0,
+                                    False, 0, flags, 0, 0, caps, ncaps, None, 0, None, None, None, 0, 0, -1,
+                                    0), (), None, None
+    pile_bits = ((counts.PILE_WILD if not WILD_CARDS.isdisjoint(pile) else 0)
+                 | (counts.PILE_RED_THREE if not RED_THREES.isdisjoint(pile) else 0)
+                 | (counts.PILE_BLACK_THREE if not BLACK_THREES.isdisjoint(pile) else 0))
+    red_in_pile = pile.count(_RED_THREE_H) + pile.count(_RED_THREE_D) if pile_bits & counts.PILE_RED_THREE else 0
+    rank = top.rank
+    same = _SAME_RANK[rank]
+    naturals = [c for c in hand if c in same]
+    wilds = [c for c in hand if c.is_wild]
+    wild = min(wilds, key=_wild_cost) if wilds else None
+    # the team's group of the top card's rank: a meld holding a card of that rank (a set test, in C), then
+    # confirmed by meld_key (as pile._take_options finds it)
+    index = next((i for i, m in enumerate(melds) if not same.isdisjoint(m) and meld_key(m) == (GROUP, rank)), None)
+    team_n = team_nat = team_wild = 0
+    team_canasta = False
+    if index is not None:
+        team_meld = melds[index]
+        team_n = len(team_meld)
+        team_wild = sum(1 for c in team_meld if c.is_wild)
+        team_nat = team_n - team_wild
+        team_canasta = _table_canasta(team_meld, caps, ncaps)
+    pile_kept = np - 1 - red_in_pile
+    # the canastas on the table: read only when the turn may end only by going out (the core asks then)
+    canastas = (sum(1 for m in melds if _table_canasta(m, caps, ncaps))
+                if melds and len(hand) + pile_kept < 4 else 0)
+    rank_count = wild_values = None
+    minimum = others = 0
+    if not melds:   # an unopened team: the hand by rank, its wild cards' points (highest first), its black threes
+        rank_count = [0] * len(_FLAT_POINTS)
+        for c in hand:
+            if c.is_natural:
+                rank_count[_FLAT_RANK[c.rank]] += 1
+            elif c.is_black_three:
+                others += 1
+        wild_values = sorted((c.points for c in wilds), reverse=True)
+        minimum = rules.opening_minimum(score)
+    way = counts.flat_take_way(False, np, len(hand), len(melds), stock_empty, pile_bits, red_in_pile, len(naturals),
+                               wild is not None, index is not None, team_n, team_nat, team_wild, team_canasta,
+                               canastas, flags, rules.canastas_to_go_out, minimum, caps, ncaps, rank_count,
+                               len(_FLAT_POINTS), _FLAT_POINTS, _FLAT_BY_POINTS, wild_values,
+                               len(wild_values) if wild_values else 0, others, _FLAT_RANK[rank], top.points)
+    return way, naturals, wild, index
+
+
+def _wild_cost(card: Card):
+    """The cheapest wild card first; among equals the first in sort order (``pile._take_options``' order)."""
+    return card.points, sort_key(card)
+
+
+def _decided_take(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict | None:
+    """:func:`check_take_pile` (rules without sequences) as the counting core decides it (:func:`_take_way`), the
+    verdict's cards made for the way it names and the reasons the explained path's, written when read on top of
+    that decision. ``None`` when the core hands the call to the explained path (an empty pile, the one-card house
+    rule, a turn that may end only by going out and needs a search)."""
+    way, naturals, wild, index = _take_way(hand, melds, score, pile, rules, stock_empty)
+    if way == counts.TAKE_EXPLAIN:
         return None
     top = pile[-1]
-    if top.is_wild or top.is_black_three or top.is_red_three:
-        return _TakeVerdict_new(TakeVerdict, (False, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
-                                                                 stock_empty), "", (), (), top))
-    if rules.one_card_pile_rule and not stock_empty and len(hand) == 1 and len(pile) == 1:
-        return None
-    frozen = (rules.pile_always_frozen or not melds or not WILD_CARDS.isdisjoint(pile)
-              or (rules.red_three_freezes_pile and not RED_THREES.isdisjoint(pile))
-              or (rules.black_three_freezes_pile and not BLACK_THREES.isdisjoint(pile)))
-    options, _failures = _take_options(hand, melds, top, frozen, rules)
-    if not options:
-        return _TakeVerdict_new(TakeVerdict, (False, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
-                                                                 stock_empty), "", (), (), top))
-    method, used, meld, _after = options[0]
-    # the pile's cards under the top card that the player keeps (red threes are laid down; the top card is not one)
-    pile_kept = len(pile) - 1 - pile.count(_RED_THREE_H) - pile.count(_RED_THREE_D)
-    if not melds:
-        # an unopened team: the opening minimum with the top card and cards from hand (the counting core's, as
-        # the explained path asks it); then, as the explained path, the turn can be finished when two pile cards
-        # are kept (else it searches)
-        best = most_meld_points(hand, rules, top=top)
-        if best < rules.opening_minimum(score):
-            return _TakeVerdict_new(TakeVerdict, (False, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
-                                                                     stock_empty), "", (), (), top))
-        if pile_kept < 2:
-            return None
-    elif len(hand) - len(used) + pile_kept < 2:
-        return None  # the turn may end only by going out: the explained path searches for it
-    return _TakeVerdict_new(TakeVerdict, (True, LazyReasons(_take_reasons, hand, melds, score, pile, rules,
-                                                            stock_empty), method, used, meld, top))
+    reasons = LazyReasons(_take_reasons, hand, melds, score, pile, rules, stock_empty)
+    if way == counts.TAKE_NO:
+        return _TakeVerdict_new(TakeVerdict, (False, reasons, "", (), (), top))
+    team_meld = melds[index] if index is not None else ()
+    if way == counts.TAKE_PAIR:
+        used = (naturals[0], naturals[1])
+        meld = team_meld + (top,) + used
+    elif way == counts.TAKE_LAY_OFF:
+        used, meld = (), team_meld + (top,)
+    else:
+        used = (naturals[0], wild)
+        meld = (top,) + used
+    return _TakeVerdict_new(TakeVerdict, (True, reasons, _METHOD[way], used, meld, top))
 
 
-def _check_take_pile(hand, melds, score, pile, rules, stock_empty) -> TakeVerdict:
+def _check_take_pile(hand, melds, score, pile, rules, stock_empty, way: int | None = None) -> TakeVerdict:
+    """The explained path of :func:`check_take_pile`. ``way``: the counting core's decision (a ``counts.TAKE_*``
+    code, :func:`_take_way`), when it has decided: the sentences are written for the way it names. Without it (the
+    calls the core hands here, samba, the tests that hold the core to this path) the path finds its own way, by
+    search where the turn may end only by going out."""
     stopped = check_stopped(pile)
     if stopped.ok:
         return TakeVerdict(False, stopped.reasons, top=pile[-1] if pile else None)
@@ -243,6 +330,8 @@ def _check_take_pile(hand, melds, score, pile, rules, stock_empty) -> TakeVerdic
 
     # The ways to meld the top card, most natural first.
     options, failures = _take_options(hand, melds, top, need_pair, rules)
+    if way in _METHOD:   # the core's way: the sentences for it
+        options = [o for o in options if o[0] == _METHOD[way]][:1]
 
     if not options:
         return TakeVerdict(False, _why_no_option(frozen, need_pair, naturals, wilds, team_meld, top, one, plural,

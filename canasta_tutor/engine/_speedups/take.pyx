@@ -21,7 +21,7 @@ then builds the verdict's cards for the way it names.
 What falls back: anything else goes to the pure-Python function, which raises the clear error or answers:
 strings or lists of cards, a card that is not one of ``cards.ALL_CARDS``, a bad or out-of-range score, too many
 copies of a card, a red three in hand, too big a hand, rules with sequences (samba: a bounded search), rule tables
-beyond this module's sizes, other keyword arguments; and the cases that ``pile._fast_take`` hands to the explained
+beyond this module's sizes, other keyword arguments; and the cases that the counting core hands to the explained
 path (an empty pile, the one-card house rule, a turn that may end only by going out) go to
 ``pile._check_take_pile`` with the arguments already read.
 
