@@ -274,7 +274,7 @@ class CoachedHand:
         self._points: list[tuple] = []      # (state, the learner's plan) of each decision of the turn so far
         self.state = self.game.new_initial_state(seed)
         self.log: list[Event] = [Event(None, _("Hand {number} is dealt: {rules}.").format(
-            number=seed, rules=self.rules.title), "deal")]
+            number=seed, rules=self.rules.display_title), "deal")]
         self.coach: list[str] = []         # the coach's sentences about the learner's last finished turn
         self._notes: list[tuple] = []       # (the coach's move, the difference in a sentence) so far this turn
         self._turns: list[tuple] = []       # (state, log length) when each of the learner's turns began
