@@ -273,3 +273,31 @@ def test_the_json_of_play_stays_english():
     status, out, _err = run(["play", "--lang", "nl", "--hands", "1", "--json"])
     record = json.loads(out.splitlines()[0])
     assert status == 0 and {"went_out", "teams", "stock_left"} <= set(record)
+
+
+# ---- lesson 10's hand around the table --------------------------------------------------------------------------
+
+@pytest.fixture
+def _club_coach(monkeypatch):
+    import canasta_tutor.bots.coach as coach
+
+    monkeypatch.setattr(coach, "DEFAULT_COACH", "club")
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_lesson_10s_hand_reads_in_the_language(lang, _club_coach):
+    from canasta_tutor.widgets.coach import PlayAHand
+
+    with use_language(lang):
+        w = PlayAHand(seed=1)
+        w.press("draw")
+        w.undo()
+        w.hint()
+        texts = [w.deal_button.description, w.next_button.description, w.undo_button.description,
+                 w.hint_button.description, w.deal_button.tooltip, w.level_choice.description,
+                 w.number.description, *[label for label, _v in w.level_choice.options],
+                 *[m["label"] for m in w.table.moves], w.table.view["status"], w.table.announcement["text"],
+                 *[e["text"] for e in w.table.log], re.sub(r"<[^>]+>", " ", w.feedback.value)]
+    texts = [t for t in texts if t]
+    assert not untranslated(texts, lang), texts
+    assert len(texts) > 12

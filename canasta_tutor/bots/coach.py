@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 from ..engine.cards import Card, format_cards, sort_key
 from ..engine.errors import CanastaError, clip_repr
+from ..engine.i18n import NP_, pgettext
 from ..engine.i18n import gettext as _
-from ..engine.i18n import pgettext
 from ..engine.melds import check_meld, is_meld
 from ..engine.numbers import count_of, is_whole_number, number_word
 from ..engine.rules import RuleSet, get_rules
@@ -72,6 +72,16 @@ COACH_PLAYOUTS = 200
 KIND_LABELS = {DRAW: "Draw from the stock", TAKE_PILE: "Take the pile", MELD: "Meld the selected cards",
                LAY_OFF: "Add to a meld", SWAP: "Swap for the wild card", DISCARD: "Discard the selected card",
                GO_OUT: "Go out", END: "End the hand (the stock is used up)"}
+#: The move buttons' labels as catalog entries (context "move button"): :func:`kind_label` reads them.
+_KIND_LABEL_MARKS = (NP_("move button", "Draw from the stock"), NP_("move button", "Take the pile"),
+                     NP_("move button", "Meld the selected cards"), NP_("move button", "Add to a meld"),
+                     NP_("move button", "Swap for the wild card"), NP_("move button", "Discard the selected card"),
+                     NP_("move button", "Go out"), NP_("move button", "End the hand (the stock is used up)"))
+
+
+def kind_label(kind: str) -> str:
+    """The move button's label of ``kind`` in the current language (``KIND_LABELS`` holds the English ones)."""
+    return pgettext("move button", KIND_LABELS[kind])
 
 
 class CoachError(CanastaError):
@@ -194,6 +204,15 @@ class Event:
     saw: object = None
 
 
+#: A drawing move's log line and the cards it brought (the table's live region reads the second part alone).
+NEW_IN_HAND_LINE = "{move} {new}"
+
+
+def new_in_hand(cards) -> str:
+    """``'New in your hand: 7♥ K♠.'`` in the current language (:data:`NEW_IN_HAND_LINE` puts it after the move)."""
+    return _("New in your hand: {cards}.").format(cards=format_cards(cards))
+
+
 def player_name(player: int, seat: int, players: int) -> str:
     """"You", "Your partner", "Left opponent"... as the learner at ``seat`` names the seats.
 
@@ -255,7 +274,8 @@ class CoachedHand:
         self._costly: list[tuple] = []      # (turn, Decision) of each costly decision of the hand so far
         self._points: list[tuple] = []      # (state, the learner's plan) of each decision of the turn so far
         self.state = self.game.new_initial_state(seed)
-        self.log: list[Event] = [Event(None, f"Hand {seed} is dealt: {self.rules.title}.", "deal")]
+        self.log: list[Event] = [Event(None, _("Hand {number} is dealt: {rules}.").format(
+            number=seed, rules=self.rules.display_title), "deal")]
         self.coach: list[str] = []         # the coach's sentences about the learner's last finished turn
         self._notes: list[tuple] = []       # (the coach's move, the difference in a sentence) so far this turn
         self._turns: list[tuple] = []       # (state, log length) when each of the learner's turns began
@@ -325,7 +345,7 @@ class CoachedHand:
         changes), or played. When it ends the learner's turn, the coach comments on the turn and the bots play
         until the learner's next turn or the end of the hand."""
         if self.over:
-            raise _refused("hand-over", "The hand is over: deal another hand to play on.")
+            raise _refused("hand-over", _("The hand is over: deal another hand to play on."))
         if not self.your_turn:  # pragma: no cover - the bots always play up to the learner's turn
             raise _refused("not-your-turn", f"It is not your turn: {self.name(self.state.current_player)} plays.")
         obs = self.observation()
@@ -341,11 +361,12 @@ class CoachedHand:
         else:
             advice, why = self._choose(self.coach_bot, obs, legal)
         self.state = after
-        text = "You: " + _sentence(action.describe(obs.melds))
+        text = pgettext("announce", "{player}: {move}").format(player=pgettext("seat", "You"),
+                                                                move=_sentence(action.describe(obs.melds)))
         if action.kind == DRAW:  # which cards came (a red three drawn is already on the table, and replaced)
             new = Counter(self.observation().hand) - Counter(obs.hand)
             if new:
-                text += f" New in your hand: {format_cards(sorted(new.elements(), key=sort_key))}."
+                text = NEW_IN_HAND_LINE.format(move=text, new=new_in_hand(sorted(new.elements(), key=sort_key)))
         self.log.append(Event(self.seat, text, "you", action, tuple(obs.melds)))
         if advice != action:
             # one note per move the coach would have made: the latest says it best ("you could have put more
@@ -507,7 +528,7 @@ class CoachedHand:
             moves.append((player, action, obs))
             # the game's sentences speak to the player to move ("with 9♣ 9♦ from your hand"): told of a bot here
             move = _sentence(action.describe(obs.melds, you=False))
-            text = f"{self.name(player)}: {move}"
+            text = pgettext("announce", "{player}: {move}").format(player=self.name(player), move=move)
             if reason:
                 text += f" {bot_words(move, reason)}"
             self.log.append(Event(player, text, "bot", action, tuple(obs.melds), obs))
@@ -518,10 +539,13 @@ class CoachedHand:
     def _ending(self) -> str:
         went = self.state.went_out
         if went is None:
-            return "The stock is used up: the hand is over, and nobody went out."
+            return _("The stock is used up: the hand is over, and nobody went out.")
         player, concealed = went
-        who = "You" if player == self.seat else self.name(player)
-        return f"{who} went out{' concealed' if concealed else ''}: the hand is over."
+        if player == self.seat:
+            return _("You went out concealed: the hand is over.") if concealed else \
+                _("You went out: the hand is over.")
+        return (_("{player} went out concealed: the hand is over.") if concealed else
+                _("{player} went out: the hand is over.")).format(player=self.name(player))
 
     def undo(self) -> bool:
         """Take back the learner's last turn (the one being played, or else the last one finished) and the bots'
@@ -536,7 +560,7 @@ class CoachedHand:
         self._points = []
         self.reviews = []
         self.coach = []
-        self.log.append(Event(None, "You took back your last turn.", "undo"))
+        self.log.append(Event(None, _("You took back your last turn."), "undo"))
         return True
 
     # --- the end ------------------------------------------------------------------------------------------------

@@ -17,7 +17,6 @@ import re
 import ipywidgets as widgets
 
 from ..bots.coach import (
-    KIND_LABELS,
     MAX_HAND_NUMBER,
     RULES_CHOICES,
     CoachedHand,
@@ -25,10 +24,12 @@ from ..bots.coach import (
     available_levels,
     bot_words,
     default_level,
+    kind_label,
 )
 from ..classroom.mistakes import MistakeStore
 from ..engine.cards import Card, format_cards
 from ..engine.errors import CanastaError
+from ..engine.i18n import NP_, ngettext, pgettext
 from ..engine.i18n import gettext as _
 from ..engine.i18n import ngettext
 from ..engine.rules import PRESETS
@@ -67,6 +68,19 @@ def default_moves(kinds) -> list[str]:
     return out
 
 
+#: The bots' levels as the menu names them (context "bot level"); a level registered later reads "{level} bots".
+_LEVEL_MARKS = dict((NP_("bot level", "random bots"), NP_("bot level", "beginner bots"),
+                     NP_("bot level", "club bots"), NP_("bot level", "expert bots")))
+
+
+def level_label(level: str) -> str:
+    """``'beginner bots'`` in the current language."""
+    english = f"{level} bots"
+    if ("bot level", english) in {("bot level", m) for m in _LEVEL_MARKS.values()}:
+        return pgettext("bot level", english)
+    return _("{level} bots").format(level=level)
+
+
 class PlayAHand(widgets.VBox):
     """Play one hand against bots, with a coach. ``rules``: ``classic``, ``classic-2p`` or ``samba``;
     ``level``: the bots' level; ``seed``: the hand number (the same number deals the same cards)."""
@@ -80,22 +94,22 @@ class PlayAHand(widgets.VBox):
         self.store = store          # where the costly decisions go after the hand (default: the progress database)
         self._kept_hand = None      # the hand whose decisions were kept
         self.rules_choice = widgets.Dropdown(options=[(short_title(PRESETS[n]), n) for n in RULES_CHOICES],
-                                             value=rules, description="Rules:",
+                                             value=rules, description=_("Rules:"),
                                              style={"description_width": "initial"},
                                              layout=widgets.Layout(width="auto", max_width="100%"))
         levels = available_levels()
-        self.level_choice = widgets.Dropdown(options=[(f"{n} bots", n) for n in levels],
+        self.level_choice = widgets.Dropdown(options=[(level_label(n), n) for n in levels],
                                              value=level if level in levels else default_level(),
-                                             description="Other players:", style={"description_width": "initial"},
+                                             description=_("Other players:"), style={"description_width": "initial"},
                                              layout=widgets.Layout(width="auto", max_width="100%"))
-        self.number = widgets.BoundedIntText(value=seed, min=1, max=MAX_HAND_NUMBER, description="Hand number:",
+        self.number = widgets.BoundedIntText(value=seed, min=1, max=MAX_HAND_NUMBER, description=_("Hand number:"),
                                              style={"description_width": "initial"},
                                              layout=widgets.Layout(width="14em", max_width="100%"))
-        self.deal_button = widgets.Button(description="Deal this hand", tooltip="deal the hand with this number "
-                                          "(the same number always deals the same cards)",
+        self.deal_button = widgets.Button(description=_("Deal this hand"), tooltip=_(
+            "deal the hand with this number (the same number always deals the same cards)"),
                                           layout=widgets.Layout(width="auto"))
         self.deal_button.on_click(lambda _b: self.deal())
-        self.next_button = widgets.Button(description="Next hand", tooltip="deal the hand with the next number",
+        self.next_button = widgets.Button(description=_("Next hand"), tooltip=_("deal the hand with the next number"),
                                           layout=widgets.Layout(width="auto"))
         self.next_button.on_click(lambda _b: self.deal(self.number.value % MAX_HAND_NUMBER + 1))
         self.table = CardTable(layout=widgets.Layout(max_width="100%"))
@@ -108,11 +122,11 @@ class PlayAHand(widgets.VBox):
         self.why_box = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.replaying = False
         self.feedback = widgets.HTML(layout=widgets.Layout(max_width="100%"))
-        self.undo_button = widgets.Button(description="Undo my last turn", tooltip="take back your last turn",
+        self.undo_button = widgets.Button(description=_("Undo my last turn"), tooltip=_("take back your last turn"),
                                           layout=widgets.Layout(width="auto"))
         self.undo_button.on_click(lambda _b: self.undo())
-        self.hint_button = widgets.Button(description="What would the coach do?",
-                                          tooltip="the coach's move in this position, and why",
+        self.hint_button = widgets.Button(description=_("What would the coach do?"),
+                                          tooltip=_("the coach's move in this position, and why"),
                                           layout=widgets.Layout(width="auto"))
         self.hint_button.on_click(lambda _b: self.hint())
         self.sheet = widgets.HTML(layout=widgets.Layout(max_width="100%"))
@@ -212,11 +226,12 @@ class PlayAHand(widgets.VBox):
     def hint(self) -> None:
         """Say what the coach would do now, and why."""
         if self.hand is None or not self.hand.your_turn:
-            self._say("It is not your turn.", error=True)
+            self._say(_("It is not your turn."), error=True)
             return
         action, why = self.hand.advice()
         move = action.describe(self.hand.observation().melds)
-        text = f"The coach would {move[:1].lower()}{move[1:]}"
+        # Translators: the coach's move, its sentence's first letter made small ("The coach would discard 4♣.")
+        text = _("The coach would {move}").format(move=f"{move[:1].lower()}{move[1:]}")
         self._say(_sentence(text) + (f" {bot_words(move, why)}" if why else ""))
 
     def show_me(self) -> None:
@@ -256,7 +271,7 @@ class PlayAHand(widgets.VBox):
             self._shown_from = len(self.hand.log) - 1
             self.update()
         else:
-            self._say("There is no turn of yours to take back yet.", error=True)
+            self._say(_("There is no turn of yours to take back yet."), error=True)
 
     # --- drawing --------------------------------------------------------------------------------------------------
     def _say(self, text: str, *, error: bool = False) -> None:
@@ -284,9 +299,11 @@ class PlayAHand(widgets.VBox):
         recent = [move_view(e.player, e.action, hand.seat, hand.players, e.melds) for e in events
                   if e.action is not None]
         moves = len(hand.state.history)
-        turn = ("Your turn." if hand.your_turn else
-                "The hand is over." if hand.over else f"{hand.name(hand.state.current_player)} plays.")
-        status = f"Hand {hand.seed} · {short_title(hand.rules)} · move {moves + 1} · {turn}"
+        turn = (_("Your turn.") if hand.your_turn else
+                _("The hand is over.") if hand.over else
+                _("{player} plays.").format(player=hand.name(hand.state.current_player)))
+        status = _("Hand {number} · {rules} · move {move} · {turn}").format(
+            number=hand.seed, rules=short_title(hand.rules), move=moves + 1, turn=turn)
         view = table_view(obs, recent=recent, moves=moves, status=status)
         kinds = hand.legal_kinds()
         targets = [(i, f"{i + 1}: {format_cards(meld)}") for i, meld in hand.lay_off_targets()] \
@@ -295,7 +312,7 @@ class PlayAHand(widgets.VBox):
                if e.kind != "coach"][-_LOG_LINES:]
         self.replaying = False
         self.why_box.value = ""
-        self.table.show(view, moves=[(k, KIND_LABELS[k]) for k in kinds], defaults=default_moves(kinds),
+        self.table.show(view, moves=[(k, kind_label(k)) for k in kinds], defaults=default_moves(kinds),
                         targets=targets, log=log)
         self.undo_button.disabled = not hand.can_undo
         self.show_button.description = _("Show me")
@@ -305,16 +322,17 @@ class PlayAHand(widgets.VBox):
             head, *rest = hand.coach
             more = "".join(f"<li>{html.escape(t)}</li>" for t in rest)
             # not a .ct-feedback (the page would move the focus out of the hand): the live region says it
+            coach = html.escape(_("Coach:"))
             self.coach_box.value = (f"<div class='ct-coach' "
                                     f"style='border-left:4px solid {_COACH};padding:4px 10px;color:{_COACH}'>"
-                                    f"<b>Coach:</b> {html.escape(head)}"
+                                    f"<b>{coach}</b> {html.escape(head)}"
                                     f"{f'<ul style=margin:2px 0>{more}</ul>' if more else ''}</div>")
         else:
             self.coach_box.value = ""
         self.sheet.value = self._sheet_html(hand) if hand.over else ""
         spoken = self._spoken(events, obs)
         if hand.your_turn and (self._shown_from == 0 or any(e.kind == "bot" for e in events)):
-            spoken.append("Your turn.")
+            spoken.append(_("Your turn."))
         if spoken:
             self.table.announce(" ".join(spoken))
 
@@ -335,11 +353,13 @@ class PlayAHand(widgets.VBox):
             if e.action is not None:
                 text = announce(self.hand.name(e.player), e.action, e.melds)
                 if e.action.kind == DRAW and e.player == self.hand.seat:
-                    new = re.search(r"New in your hand: .*$", e.text)
+                    # the cards it brought, as the log line ends ("New in your hand: 7♥ K♠."), in its language
+                    prefix = _("New in your hand: {cards}.").split("{cards}")[0]
+                    new = re.search(re.escape(prefix) + ".*$", e.text)
                     text += f" {new.group(0)}" if new else ""
                 out.append(text)
             elif e.kind == "coach":
-                out.append(e.text if coached else f"Coach: {e.text}")
+                out.append(e.text if coached else _("Coach: {text}").format(text=e.text))
                 coached = True
                 continue
             elif e.kind in ("end", "undo"):
@@ -348,21 +368,29 @@ class PlayAHand(widgets.VBox):
         return out
 
     def _sheet_html(self, hand: CoachedHand) -> str:
+        heading = html.escape(_("Score sheet"))
         parts = ["<style>.ct-score-sheet th, .ct-score-sheet td:last-child { white-space: nowrap; }</style>"
-                 "<div class='ct-score-sheet' role='status'><h4 style='margin:6px 0'>Score sheet</h4>"]
+                 f"<div class='ct-score-sheet' role='status'><h4 style='margin:6px 0'>{heading}</h4>"]
         for team, sheet in hand.score_sheets():
             names = [hand.name(p) for p in team]
-            who = " and ".join(names[:1] + [n[:1].lower() + n[1:] for n in names[1:]])
-            parts.append(f"<div><b>{html.escape(who)}</b>: {sheet.total} points</div>"
+            who = names[0]
+            for n in names[1:]:
+                who = pgettext("seat", "{first} and {second}").format(first=who, second=n[:1].lower() + n[1:])
+            # Translators: a team's score for the hand, after its name in bold ("<b>You and your partner</b>: ...")
+            total = ngettext(": {points} point", ": {points} points", abs(sheet.total)).format(points=sheet.total)
+            parts.append(f"<div><b>{html.escape(who)}</b>{html.escape(total)}</div>"
                          f"<div class='ct-scroll'>{sheet.to_html()}</div>")
-        parts.append("<div>Press <i>Next hand</i> to play another, or type a hand number and "
-                     "<i>Deal this hand</i>.</div></div>")
+        # Translators: {next} and {deal} are the buttons' labels ("Next hand", "Deal this hand"), shown in italics
+        next_hand, deal = html.escape(_("Next hand")), html.escape(_("Deal this hand"))
+        press = html.escape(_("Press {next} to play another, or type a hand number and {deal}.")).format(
+            next=f"<i>{next_hand}</i>", deal=f"<i>{deal}</i>")
+        parts.append(f"<div>{press}</div></div>")
         return "".join(parts)
 
 
 def _refusal(verdict) -> str:
     """The engine's reasons for refusing a move, as the learner reads them."""
-    return "Not allowed: " + " ".join(r.text for r in verdict.reasons)
+    return _("Not allowed: {reasons}").format(reasons=" ".join(r.text for r in verdict.reasons))
 
 
 __all__ = ["PlayAHand"]
