@@ -31,7 +31,6 @@ from ..engine.cards import Card, format_cards
 from ..engine.errors import CanastaError
 from ..engine.i18n import NP_, ngettext, pgettext
 from ..engine.i18n import gettext as _
-from ..engine.i18n import ngettext
 from ..engine.rules import PRESETS
 from ..game import DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE, IllegalMove
 from ..puzzles.decisions import puzzle_from_decision
