@@ -31,4 +31,6 @@ if [ ! -x tests/.chp/node_modules/.bin/configurable-http-proxy ]; then
 fi
 # the linter first (configured in pyproject.toml: pyflakes, pycodestyle, import order, bugbear, pyupgrade, complexity)
 .venv/bin/python -m ruff check --quiet .
-exec .venv/bin/python -m pytest "$@"
+# two workers (pytest-xdist): the files that start servers and browsers run one after another on one of them, the
+# rest on the other (tests/conftest.py); CANASTA_TEST_WORKERS=0 runs everything in this one process
+exec .venv/bin/python -m pytest -n "${CANASTA_TEST_WORKERS:-2}" --dist loadgroup "$@"

@@ -1,4 +1,6 @@
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -11,8 +13,34 @@ ROOT = Path(__file__).resolve().parent.parent
 # Run inside a JupyterHub (or Binder) the tests still see nobody signed in, as on a laptop.
 for _hub_var in ("JUPYTERHUB_USER", "CANASTA_TUTOR_ROLE", "BINDER_LAUNCH_HOST", "BINDER_REQUEST"):
     os.environ.pop(_hub_var, None)
-# Tests, lessons run by nbval and servers started by tests keep their progress away from the user's own.
-os.environ.setdefault("CANASTA_TUTOR_DB", os.path.join(tempfile.mkdtemp(prefix="canasta-tests-"), "progress.sqlite3"))
+# Tests, lessons run by nbval and servers started by tests keep their progress away from the user's own: a fresh
+# database per pytest process (each xdist worker its own, not the one its parent made), removed at the end.
+if "CANASTA_TUTOR_DB" not in os.environ or os.environ.get("_CANASTA_TESTS_DB") == os.environ["CANASTA_TUTOR_DB"]:
+    _tests_db_dir = tempfile.mkdtemp(prefix="canasta-tests-")
+    os.environ["CANASTA_TUTOR_DB"] = os.environ["_CANASTA_TESTS_DB"] = os.path.join(_tests_db_dir, "progress.sqlite3")
+    atexit.register(shutil.rmtree, _tests_db_dir, ignore_errors=True)
+
+# The README's test command runs two pytest workers (pytest-xdist, ``--dist loadgroup``, scripts/test.sh). Each file
+# stays on one worker (its module fixtures are made once), and the files that start a web server, a browser or
+# JupyterHub form one group that runs on one worker, one file after another, as without workers: their ports and
+# their time limits never meet a second server. The other worker runs the rest meanwhile.
+SERVER_FILES = frozenset({
+    "test_browser.py", "test_browser_app.py", "test_browser_classroom.py", "test_browser_coach.py",
+    "test_browser_keep.py", "test_browser_language.py", "test_browser_lesson_language.py", "test_browser_live.py",
+    "test_browser_mistakes.py", "test_browser_table.py", "test_browser_term.py", "test_hub.py",
+    "test_kernel_faults.py", "test_lesson_text.py", "test_lessons.py", "test_live.py", "test_no_cdn.py",
+    "test_scripts.py", "test_sign_in_limit.py", "test_web_handlers.py", "test_web_limits.py",
+})
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        path = Path(str(item.path))
+        group = "servers" if path.name in SERVER_FILES else path.relative_to(ROOT).as_posix() \
+            if path.is_relative_to(ROOT) else str(path)
+        item.add_marker(pytest.mark.xdist_group(group))
 
 settings.register_profile("ci", max_examples=150, deadline=None)
 settings.register_profile("dev", max_examples=60, deadline=None)

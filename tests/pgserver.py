@@ -56,7 +56,11 @@ def _run_as_user() -> str | None:
 
 
 def _free_port() -> int:
-    for port in PORTS:
+    # each pytest-xdist worker starts its own server: worker gwN looks from the N-th block of five ports on, so two
+    # workers starting at the same moment never pick the same free port
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    start = 5 * int(worker[2:]) % len(PORTS) if worker[2:].isdigit() else 0
+    for port in [*PORTS[start:], *PORTS[:start]]:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
             try:
                 s.bind(("127.0.0.1", port))

@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 import tomllib
+from pathlib import Path
 
 import yaml
 
@@ -159,3 +160,15 @@ def test_the_architecture_page_names_every_layer_and_module(root):
         names |= {f"{p.name}/" for p in folder.iterdir() if p.is_dir() and not p.name.startswith("__")}
         missing = {name for name in names if f"`{name}`" not in row and f"`{name.lstrip('_')}`" not in row}
         assert not missing, (layer, sorted(missing))
+
+
+def test_every_test_file_that_starts_a_server_or_a_browser_runs_in_the_servers_group(root):
+    """scripts/test.sh runs two pytest workers; the files that start a web server, a browser or a hub must stay in
+    tests/conftest.py's one group, else two servers meet on the same ports and under each other's time limits."""
+    from conftest import SERVER_FILES
+
+    starts = ("with serve(", "run_server(", "sync_playwright", "free_port(", "free_ports(", "Popen(")
+    found = {f.name for f in (root / "tests").glob("test_*.py")
+             if f.name != Path(__file__).name and any(s in f.read_text() for s in starts)}
+    assert found - SERVER_FILES == set(), "add these files to SERVER_FILES in tests/conftest.py"
+    assert SERVER_FILES - {f.name for f in (root / "tests").glob("test_*.py")} == set(), "no such test file"
