@@ -88,7 +88,9 @@ def test_a_puzzle_written_back_keeps_its_translations():
     assert again.i18n == puzzle.i18n and again.prompt_text("nl") == puzzle.prompt_text("nl")
 
 
-def test_every_shipped_set_has_its_title_in_each_language_and_each_translated_prompt_all_three():
+def test_every_shipped_set_has_its_title_and_every_prompt_in_each_language_with_no_english_left():
+    from test_golden_languages import english_words
+
     prompts = 0
     for path in sorted((ROOT / "puzzles").glob("*.yaml")):
         pset = load_puzzle_set(path)
@@ -98,6 +100,10 @@ def test_every_shipped_set_has_its_title_in_each_language_and_each_translated_pr
         for puzzle in pset.puzzles:
             if puzzle.i18n:
                 assert puzzle.prompt, f"{path.name} {puzzle.id}: a translation of no English prompt"
+            if puzzle.prompt:
                 assert set(puzzle.i18n) == set(TRANSLATED), f"{path.name} {puzzle.id}: {sorted(puzzle.i18n)}"
+                for lang in TRANSLATED:
+                    text = puzzle.prompt_text(lang)
+                    assert text != puzzle.prompt and english_words(text, lang) == [], (path.name, puzzle.id, lang)
                 prompts += 1
-    assert prompts >= 12
+    assert prompts >= 70
