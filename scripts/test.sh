@@ -33,4 +33,4 @@ fi
 .venv/bin/python -m ruff check --quiet .
 # two workers (pytest-xdist): the files that start servers and browsers run one after another on one of them, the
 # rest on the other (tests/conftest.py); CANASTA_TEST_WORKERS=0 runs everything in this one process
-exec .venv/bin/python -m pytest -n "${CANASTA_TEST_WORKERS:-2}" --dist loadgroup "$@"
+exec .venv/bin/python -m pytest -n "${CANASTA_TEST_WORKERS:-2}" --dist loadscope "$@"

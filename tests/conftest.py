@@ -20,10 +20,11 @@ if "CANASTA_TUTOR_DB" not in os.environ or os.environ.get("_CANASTA_TESTS_DB") =
     os.environ["CANASTA_TUTOR_DB"] = os.environ["_CANASTA_TESTS_DB"] = os.path.join(_tests_db_dir, "progress.sqlite3")
     atexit.register(shutil.rmtree, _tests_db_dir, ignore_errors=True)
 
-# The README's test command runs two pytest workers (pytest-xdist, ``--dist loadgroup``, scripts/test.sh). Each file
-# stays on one worker (its module fixtures are made once), and the files that start a web server, a browser or
-# JupyterHub form one group that runs on one worker, one file after another, as without workers: their ports and
-# their time limits never meet a second server. The other worker runs the rest meanwhile.
+# The README's test command runs two pytest workers (pytest-xdist, scripts/test.sh). Each file stays on one worker
+# (its module fixtures are made once), and the files that start a web server, a browser or JupyterHub form one unit
+# of work that runs on one worker, one file after another, as without workers: their ports and their time limits
+# never meet a second server. The other worker runs the rest meanwhile. (A scheduler of our own: xdist's
+# ``--dist loadgroup`` marks tests by renaming them, which pytest 9 no longer allows.)
 SERVER_FILES = frozenset({
     "test_browser.py", "test_browser_app.py", "test_browser_classroom.py", "test_browser_coach.py",
     "test_browser_keep.py", "test_browser_language.py", "test_browser_lesson_language.py", "test_browser_live.py",
@@ -33,14 +34,16 @@ SERVER_FILES = frozenset({
 })
 
 
-def pytest_collection_modifyitems(config, items):
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    for item in items:
-        path = Path(str(item.path))
-        group = "servers" if path.name in SERVER_FILES else path.relative_to(ROOT).as_posix() \
-            if path.is_relative_to(ROOT) else str(path)
-        item.add_marker(pytest.mark.xdist_group(group))
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ServersTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return "servers" if path.rsplit("/", 1)[-1] in SERVER_FILES else path
+
+    return ServersTogether(config, log)
 
 settings.register_profile("ci", max_examples=150, deadline=None)
 settings.register_profile("dev", max_examples=60, deadline=None)
