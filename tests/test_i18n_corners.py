@@ -155,6 +155,39 @@ def test_the_progress_databases_errors_are_in_the_language(lang, tmp_path):
     assert all(a != b for a, b in zip(said, english)), [a for a, b in zip(said, english) if a == b]
 
 
+def store_errors(tmp_path) -> list[str]:
+    """The errors of the stores beside the progress database: the assignments and the kept mistakes."""
+    from canasta_tutor.classroom.assignments import AssignmentBook, parse_due
+    from canasta_tutor.classroom.mistakes import MistakeStore
+
+    tmp_path.mkdir()
+    book = AssignmentBook(tmp_path / "p.sqlite3")
+    calls = [lambda: book.create(""), lambda: book.create("Homework"), lambda: book.get(99),
+             lambda: parse_due("next week"), lambda: book.create("Homework", generate={"colour": "red"}),
+             lambda: book.create("Homework", generate={"count": 2}),
+             lambda: book.create("Homework", generate={"kind": "take-pile", "count": 0}),
+             lambda: book.create("Homework", sources=[tmp_path / "absent"]),
+             lambda: MistakeStore(book.store).save("Ann", ["a puzzle"]),
+             lambda: MistakeStore(book.store).answered(99, True)]
+    said = []
+    for call in calls:
+        with pytest.raises(CanastaError) as caught:
+            call()
+        said.append(str(caught.value))
+    return said
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_stores_errors_are_in_the_language(lang, tmp_path):
+    english = store_errors(tmp_path / "en")
+    with use_language(lang):
+        said = store_errors(tmp_path / lang)
+    # the path and the system's own words (strerror: "No such file or directory") are no sentence of ours
+    ours = [t.replace(str(tmp_path / lang), "PATH").replace("No such file or directory", "") for t in said]
+    assert untranslated(prose(ours), lang) == {}
+    assert all(a != b for a, b in zip(said, english)), [a for a, b in zip(said, english) if a == b]
+
+
 # ---- 3. the scoring errors for impossible hands ------------------------------------------------------------------
 
 def over(scores: dict) -> GameScore:
