@@ -247,22 +247,26 @@ def _argparse_words():
 def _language_asked(argv) -> str:
     """The language the arguments ask for (the last ``--lang X`` or ``--lang=X`` before a ``--``), else
     ``$CANASTA_TUTOR_LANG``, else English, read before the parser is built so that its help and its errors are in
-    that language; a code canasta-tutor does not speak reads English here (the command then refuses it)."""
+    that language. A code canasta-tutor does not speak is passed over here (the command then refuses it, in the
+    language asked for before it)."""
     from .engine.i18n import SOURCE_LANGUAGE, LanguageError, normalise_language
 
-    code = os.environ.get(LANG_VARIABLE, "").strip()
+    asked = [os.environ.get(LANG_VARIABLE, "")]
     words = list(argv)
     for i, word in enumerate(words):
         if word == "--":
             break
         if word == "--lang" and i + 1 < len(words):
-            code = words[i + 1]
+            asked.append(words[i + 1])
         elif word.startswith("--lang="):
-            code = word.partition("=")[2]
-    try:
-        return normalise_language(code) if code.strip() else SOURCE_LANGUAGE
-    except LanguageError:
-        return SOURCE_LANGUAGE
+            asked.append(word.partition("=")[2])
+    chosen = SOURCE_LANGUAGE
+    for code in asked:
+        try:
+            chosen = normalise_language(code) if str(code).strip() else chosen
+        except LanguageError:
+            pass
+    return chosen
 
 
 def _chosen_language(args) -> str:
@@ -579,14 +583,15 @@ def main(argv=None) -> int:
 
     argv = sys.argv[1:] if argv is None else list(argv)
     # the help, the usage line and argparse's error lines in the language asked for (--lang, else the variable)
-    with use_language(_language_asked(argv)), _argparse_words():
+    asked = _language_asked(argv)
+    with use_language(asked), _argparse_words():
         parser = _parser()
         args = parser.parse_args(argv)
-    try:
-        lang = _chosen_language(args)
-    except LanguageError as e:
-        sys.stderr.write(f"canasta-tutor {args.command}: {clip(str(e), MESSAGE_LIMIT)}\n")
-        return 2
+        try:
+            lang = _chosen_language(args)
+        except LanguageError as e:
+            sys.stderr.write(f"canasta-tutor {args.command}: {clip(str(e), MESSAGE_LIMIT)}\n")
+            return 2
     if args.command == "serve":   # the terminal's messages only: the pages choose their own language
         return _run(parser, args, lang)
     with use_language(lang), _argparse_words():

@@ -306,3 +306,11 @@ def test_moves_told_in_english():
     assert theirs[10] == "Left opponent goes out with Q♥ Q♠ Q♦ 4♣."
     assert yours[9] == "You discard 4♥." and yours[0] == "You draw from the stock."
     assert theirs[5] == "Left opponent takes the pile with 9♣ 9♦. Left opponent opens with 9♠ 9♣ 9♦ and K♥ K♠ K♦."
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_an_unknown_language_is_refused_in_the_language_asked_for_before_it(lang, monkeypatch):
+    monkeypatch.setenv("CANASTA_TUTOR_LANG", lang)
+    status, out, err = cli(["solve", "--lang", "fr", "puzzles/"])
+    assert status == 2 and not out and "'fr'" in err
+    assert not untranslated([err.replace("English", "")], lang), err
