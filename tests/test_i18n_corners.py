@@ -314,3 +314,25 @@ def test_an_unknown_language_is_refused_in_the_language_asked_for_before_it(lang
     status, out, err = cli(["solve", "--lang", "fr", "puzzles/"])
     assert status == 2 and not out and "'fr'" in err
     assert not untranslated([err.replace("English", "")], lang), err
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_expert_bots_reasons_are_in_the_language(lang):
+    """The coach quotes the expert bot "in its words": those words are in the language too."""
+    import random
+
+    from canasta_tutor.bots.expert import ExpertBot
+    from canasta_tutor.game import Game, apply, legal_actions, observation
+
+    state = Game("classic").deal(seed=3)
+    bot = ExpertBot(think=0.05, playouts=4, seed=1)
+    english, said = [], []
+    for _turn in range(4):
+        obs, legal = observation(state, state.current_player), legal_actions(state)
+        action, why = bot.choose(obs, legal, random.Random(0))
+        with use_language(lang):
+            said.append(bot.choose(obs, legal, random.Random(0))[1])
+        english.append(why)
+        apply(state, action)
+    assert said and untranslated(said, lang) == {}, said
+    assert all(a != b for a, b in zip(said, english)), said
