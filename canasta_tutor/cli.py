@@ -15,12 +15,13 @@ English): the JSON keys stay English, the explanations are in that language. An 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 
 from .engine.errors import MESSAGE_LIMIT, CanastaError, PuzzleError, clip
-from .engine.i18n import NP_, ngettext, pgettext
+from .engine.i18n import NP_, NPN_, grouped, ngettext, npgettext, pgettext
 from .engine.i18n import gettext as _
 
 # --- a progress bar for long runs (``generate``, ``play``): shown on a terminal, never in a pipe ---
@@ -82,14 +83,17 @@ def _whole_number(low: int, high: int | None, what: str):
     def convert(text: str) -> int:
         digits = text.strip().lstrip("+-")
         if not digits.isdigit() or not digits.isascii():
-            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {clip(text, 40)!r}")
+            raise argparse.ArgumentTypeError(_("{option} must be a whole number, not {text}").format(
+                option=what, text=repr(clip(text, 40))))
         if len(digits) > 12:
-            raise argparse.ArgumentTypeError(f"{what} {clip(text, 20)} is out of range ({low} to {high})"
-                                             if high else f"{what} {clip(text, 20)} is too large")
+            said = (_("{option} {text} is out of range ({low} to {high})") if high else
+                    _("{option} {text} is too large"))
+            raise argparse.ArgumentTypeError(said.format(option=what, text=clip(text, 20), low=low, high=high))
         value = int(text)
         if value < low or (high is not None and value > high):
-            bound = f"from {low} to {high}" if high is not None else f"at least {low}"
-            raise argparse.ArgumentTypeError(f"{what} must be {bound}, not {value}")
+            said = (_("{option} must be from {low} to {high}, not {value}") if high is not None else
+                    _("{option} must be at least {low}, not {value}"))
+            raise argparse.ArgumentTypeError(said.format(option=what, low=low, high=high, value=value))
         return value
 
     convert.__name__ = what  # argparse names the type in some messages
@@ -186,19 +190,91 @@ def _solve_all(paths, *, check: bool) -> int:
 LANG_VARIABLE = "CANASTA_TUTOR_LANG"
 
 
-def _add_lang(parser, what: str = "the explanations") -> None:
+def _add_lang(parser, help_text: str | None = None, dest: str = "lang") -> None:
+    """``--lang`` on ``parser``; ``help_text``: its help, a whole translated sentence with ``{codes}`` and
+    ``{variable}`` (default: the one of the explanations)."""
     from .engine.i18n import LANGUAGES
 
     codes = ", ".join(f"{c} ({n})" for c, n in LANGUAGES.items())
-    parser.add_argument("--lang", metavar="LANG", help=f"the language of {what}: {codes}; default "
-                                                       f"${LANG_VARIABLE}, else en")
+    if help_text is None:
+        help_text = _("the language of the explanations: {codes}; default ${variable}, else en")
+    parser.add_argument("--lang", metavar="LANG", dest=dest,
+                        help=help_text.format(codes=codes, variable=LANG_VARIABLE))
+
+
+#: argparse's own words (its usage line, headings, -h's help and its error lines), marked for our catalog
+#: (context "argparse"): argparse looks each up through its module's ``_``/``ngettext`` when it writes it, so
+#: :func:`_argparse_words` points those two at the catalog for the length of a parse. Its other messages are a
+#: programmer's (a parser built wrong) and stay as argparse writes them.
+ARGPARSE_WORDS = (
+    NP_("argparse", "usage: "), NP_("argparse", "positional arguments"), NP_("argparse", "options"),
+    NP_("argparse", "show this help message and exit"), NP_("argparse", "%(prog)s: error: %(message)s\n"),
+    NP_("argparse", "argument %(argument_name)s: %(message)s"),
+    NP_("argparse", "the following arguments are required: %s"), NP_("argparse", "unrecognized arguments: %s"),
+    NP_("argparse", "invalid choice: %(value)r (choose from %(choices)s)"),
+    NP_("argparse", "invalid %(type)s value: %(value)r"), NP_("argparse", "expected one argument"),
+    NP_("argparse", "expected at most one argument"), NP_("argparse", "expected at least one argument"),
+    NP_("argparse", "ambiguous option: %(option)s could match %(matches)s"),
+    NP_("argparse", "not allowed with argument %s"), NP_("argparse", "ignored explicit argument %r"),
+    NP_("argparse", "one of the arguments %s is required"), NP_("argparse", "unexpected option string: %s"),
+    NP_("argparse", "unknown parser %(parser_name)r (choices: %(choices)s)"),
+    NP_("argparse", "can't open '%(filename)s': %(error)s"),
+)
+#: argparse's one counted message, as a plural entry.
+ARGPARSE_COUNTED = NPN_("argparse", "expected %s argument", "expected %s arguments")
+
+
+def _argparse_gettext(message):
+    return pgettext("argparse", message) if message else message
+
+
+def _argparse_ngettext(singular, plural, n):
+    return npgettext("argparse", singular, plural, n)
+
+
+@contextlib.contextmanager
+def _argparse_words():
+    """argparse's own words in the current language for the block: its module's ``_`` and ``ngettext`` (bound from
+    :mod:`gettext` when it was imported, read at each call) answer from our catalog, then are put back."""
+    saved = argparse._, argparse.ngettext
+    argparse._, argparse.ngettext = _argparse_gettext, _argparse_ngettext
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved
+
+
+def _language_asked(argv) -> str:
+    """The language the arguments ask for (the last ``--lang X`` or ``--lang=X`` before a ``--``), else
+    ``$CANASTA_TUTOR_LANG``, else English, read before the parser is built so that its help and its errors are in
+    that language. A code canasta-tutor does not speak is passed over here (the command then refuses it, in the
+    language asked for before it)."""
+    from .engine.i18n import SOURCE_LANGUAGE, LanguageError, normalise_language
+
+    asked = [os.environ.get(LANG_VARIABLE, "")]
+    words = list(argv)
+    for i, word in enumerate(words):
+        if word == "--":
+            break
+        if word == "--lang" and i + 1 < len(words):
+            asked.append(words[i + 1])
+        elif word.startswith("--lang="):
+            asked.append(word.partition("=")[2])
+    chosen = SOURCE_LANGUAGE
+    for code in asked:
+        try:
+            chosen = normalise_language(code) if str(code).strip() else chosen
+        except LanguageError:
+            pass
+    return chosen
 
 
 def _chosen_language(args) -> str:
     """``--lang``, else ``$CANASTA_TUTOR_LANG``, else English; a :class:`LanguageError` for any other code."""
     from .engine.i18n import SOURCE_LANGUAGE, normalise_language
 
-    code = args.lang if getattr(args, "lang", None) is not None else os.environ.get(LANG_VARIABLE, "").strip()
+    code = next((c for c in (getattr(args, "lang", None), getattr(args, "top_lang", None)) if c is not None),
+                os.environ.get(LANG_VARIABLE, "").strip())
     return normalise_language(code) if code else SOURCE_LANGUAGE
 
 
@@ -207,8 +283,8 @@ def _generate(args) -> int:
     from .puzzles.generator import generate, to_yaml
 
     if args.output is not None and not args.output.strip():
-        sys.stderr.write("canasta-tutor generate: -o/--output needs a file name (leave it out to write to "
-                         "standard output)\n")
+        sys.stderr.write("canasta-tutor generate: {message}\n".format(
+            message=_("-o/--output needs a file name (leave it out to write to standard output)")))
         return 2
     try:
         rules = parse_rules(args.rules)
@@ -223,7 +299,8 @@ def _generate(args) -> int:
             with open(args.output, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as e:
-            sys.stderr.write(f"canasta-tutor generate: cannot write {clip(args.output)}: {e.strerror}\n")
+            sys.stderr.write("canasta-tutor generate: {message}\n".format(
+                message=_("cannot write {path}: {problem}").format(path=clip(args.output), problem=e.strerror)))
             return 2
     else:
         sys.stdout.write(text)
@@ -379,7 +456,120 @@ def _kinds_help() -> str:
     from .puzzles.kinds import KINDS
 
     names = [name for name, kind in KINDS.items() if kind.generate]
-    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
+    return _("the kind of puzzle, one of: {kinds}").format(kinds=", ".join(names))
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The command's parser, its every help text in the current language (built inside ``use_language``)."""
+    db_help = _("the progress database: a file, or a postgresql:// URL (default: $CANASTA_TUTOR_DB or the user "
+                "data folder)")
+    parser = argparse.ArgumentParser(prog="canasta-tutor",
+                                     description=_("Learn Canasta: solve and check puzzle files, and more."))
+    _add_lang(parser, _("the language of the help, the messages and the explanations: {codes}; default "
+                        "${variable}, else en"), dest="top_lang")   # a subcommand's own --lang sets "lang"
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                title=_("commands"))
+    p_solve = sub.add_parser("solve", help=_("print the engine's answer to every puzzle, one JSON line each"),
+                             description=_("Print the engine's answer to every puzzle, one JSON line each."))
+    p_solve.add_argument("files", nargs="+", metavar="FILE", help=_("a puzzle file, or a folder of them"))
+    _add_lang(p_solve)
+    p_check = sub.add_parser("check", help=_("report puzzles whose expect: disagrees with the engine"),
+                             description=_("Report every puzzle whose expect: disagrees with the engine."))
+    p_check.add_argument("files", nargs="+", metavar="FILE", help=_("a puzzle file, or a folder of them"))
+    _add_lang(p_check)
+    p_gen = sub.add_parser("generate", help=_("write a set of random, legal puzzles (YAML)"),
+                           description=_("Write a set of random, legal puzzles (YAML)."))
+    p_gen.add_argument("kind", metavar="KIND", help=_kinds_help())
+    p_gen.add_argument("--count", type=_whole_number(1, MAX_COUNT, "--count"), default=20,
+                       help=_("how many puzzles, 1 to {most} (default 20)").format(most=grouped(MAX_COUNT)))
+    p_gen.add_argument("--seed", default="0", help=_("any text (up to 200 characters); the same seed gives the same "
+                                                     "puzzles (default 0)"))
+    p_gen.add_argument("--difficulty", type=_whole_number(1, 5, "--difficulty"), default=1, metavar="1..5",
+                       help=_("how hard the puzzles are, 1 to 5 (default 1)"))
+    p_gen.add_argument("--rules", default="classic",
+                       help=_("a preset name (classic, classic-2p, classic-3p, classic-6p, danish, hoyle, samba; "
+                              "default classic) or a house rule as in a puzzle file, e.g. "
+                              "--rules '{preset: classic, pile_always_frozen: true}'"))
+    p_gen.add_argument("-o", "--output", metavar="FILE", help=_("write here instead of standard output"))
+    p_gen.add_argument("--from-play", action=argparse.BooleanOptionalAction, default=None,
+                       help=_("cut the positions from seeded bot games (the default for {kinds}, where the game model "
+                              "serves the rules); {option}: deal them with the kind's own generator").format(
+                           kinds="take-pile, go-out, freeze, opening, score-hand", option="--no-from-play"))
+    p_prog = sub.add_parser("progress", help=_("print each learner's results per topic"),
+                            description=_("Print each learner's results per topic."))
+    p_prog.add_argument("--learner", help=_("only this learner"))
+    p_prog.add_argument("--db", help=db_help)
+    _add_lang(p_prog, _("the language of the table's headings and the messages: {codes}; default ${variable}, "
+                        "else en"))
+    p_sheet = sub.add_parser("worksheet", help=_("print puzzles on paper: a PDF worksheet (and answer key)"),
+                             description=_("Print puzzles on paper: a PDF worksheet (and answer key)."))
+    p_sheet.add_argument("files", nargs="+", metavar="FILE", help=_("a puzzle file, or a folder of them"))
+    p_sheet.add_argument("-o", "--output", metavar="FILE", required=True, help=_("the PDF to write"))
+    p_sheet.add_argument("--key", action="store_true", help=_("add the answer key, with explanations, on new pages"))
+    p_sheet.add_argument("--title", help=_("the worksheet's title (default: the puzzle set's)"))
+    _add_lang(p_sheet)
+    p_assign = sub.add_parser("assign", help=_("make homework: an assignment from puzzle files or the generator"),
+                              description=_("Make homework: an assignment from puzzle files or the generator."))
+    p_assign.add_argument("files", nargs="*", metavar="FILE", help=_("a puzzle file, or a folder of them"))
+    p_assign.add_argument("--title", required=True, help=_("the assignment's title"))
+    p_assign.add_argument("--due", metavar="YYYY-MM-DD", help=_("the due date (optional)"))
+    p_assign.add_argument("--generate", metavar="KIND",
+                          help=_("make the puzzles with the generator instead of files"))
+    p_assign.add_argument("--count", type=int, default=10, help=_("how many puzzles the generator makes (default 10)"))
+    p_assign.add_argument("--seed", default="0", help=_("the generator's seed (default 0)"))
+    p_assign.add_argument("--difficulty", type=int, default=1, choices=range(1, 6), metavar="1..5",
+                          help=_("how hard the puzzles are, 1 to 5 (default 1)"))
+    p_assign.add_argument("--rules", default="classic", help=_("a preset name (default classic)"))
+    p_assign.add_argument("--class", dest="class_code", default="", metavar="CODE", help=_("only for this class"))
+    p_assign.add_argument("-o", "--output", metavar="FILE", help=_("also write the assignment's YAML here"))
+    p_assign.add_argument("--db", help=db_help)
+    _add_lang(p_assign, _("the language of the messages: {codes}; default ${variable}, else en"))
+    p_play = sub.add_parser("play", help=_("play bot-only hands and print each hand (JSON lines with --json)"),
+                            description=_("Play bot-only hands and print each hand (JSON lines with --json)."))
+    p_play.add_argument("--rules", default="classic", help=_("a preset name (default classic)"))
+    p_play.add_argument("--seed", type=_whole_number(0, None, "--seed"), default=0,
+                        help=_("the same seed gives the same hands (default 0)"))
+    p_play.add_argument("--hands", type=_whole_number(1, 100_000, "--hands"), default=1,
+                        help=_("how many hands, 1 to {most}").format(most=grouped(100_000)))
+    p_play.add_argument("--bots", default="random", help=_("one bot for every seat, or one per seat, "
+                                                           "comma-separated (default random)"))
+    # the JSON keys stay English: placeholders, so that no translation (and no glossary check) takes them for words
+    p_play.add_argument("--json", action="store_true", help=_(
+        "one JSON line per hand: {keys}; where the first to take the pile plays alone (classic-3p) {teams} are the "
+        "sides at the end of the hand, {score} is the side's before red threes and {player_scores} each player's "
+        "with his own").format(keys="rules, seed, hand, went_out, teams (players, melds, red_threes, hands_left, "
+                                    "score), stock_left, pile", teams='"teams"', score='"score"',
+                               player_scores='"player_scores"'))
+    _add_lang(p_play, _("the language of the lines printed (the JSON keys and values stay English): {codes}; "
+                        "default ${variable}, else en"))
+    p_serve = sub.add_parser("serve", help=_("start the lessons as a web app (Voilà), landing page first"),
+                             description=_("Start the lessons as a web app (Voilà), landing page first."))
+    p_serve.add_argument("--port", type=_whole_number(1, 65535, "--port"), default=8866,
+                         help=_("the TCP port, 1 to 65535 (default 8866)"))
+    p_serve.add_argument("--no-browser", action="store_true", help=_("do not open a web browser"))
+    p_serve.add_argument("--lessons", help=_("the folder of lesson notebooks (default: the project's lessons/)"))
+    p_serve.add_argument("--no-preheat", action="store_true", help=_("start kernels on demand only"))
+    p_serve.add_argument("--cull-idle", type=_whole_number(0, 10**7, "--cull-idle"), default=1800, metavar="SECONDS",
+                         help=_("shut down kernels idle this long, open tabs included (default 1800)"))
+    p_serve.add_argument("--classroom", action="store_true",
+                         help=_("teach a class: listen on every network address, learners sign in once"))
+    p_serve.add_argument("--ip", help=_("listen on this address only (default 127.0.0.1; --classroom: all)"))
+    p_serve.add_argument("--teacher-key", help=_("the key that opens the teacher's dashboard (default: a new one)"))
+    p_serve.add_argument("--class-code", help=_("learners type this code to join the class"))
+    p_serve.add_argument("--new-class", action="store_true", help=_("archive the open class and start a new one"))
+    p_serve.add_argument("--class-size", type=int, default=0, metavar="N",
+                         help=_("keep N kernels ready for the landing page (and --class-lesson): a class arriving "
+                                "at once; the server then holds at most N learners' pages and a fifth more"))
+    p_serve.add_argument("--max-kernels", type=int, default=0, metavar="N",
+                         help=_("at most N learners' pages at once (default: from --class-size, else what this "
+                                "machine's free memory holds); a page more says the class is full"))
+    p_serve.add_argument("--lang", metavar="LANG",
+                         help=_("the pages' language for a browser that asks for none of en, nl, da, af (a "
+                                "learner's choice, the class's language and the browser's own come first)"))
+    p_serve.add_argument("--class-lesson", metavar="NOTEBOOK",
+                         help=_("with --class-size: the lesson the class will open together, e.g. "
+                                "04-taking-the-pile.ipynb"))
+    return parser
 
 
 def main(argv=None) -> int:
@@ -389,109 +579,23 @@ def main(argv=None) -> int:
             stream.reconfigure(encoding="utf-8", errors="backslashreplace")
         except (AttributeError, ValueError):
             pass
-    parser = argparse.ArgumentParser(prog="canasta-tutor",
-                                     description="Learn Canasta: solve and check puzzle files, and more.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p_solve = sub.add_parser("solve", help="print the engine's answer to every puzzle, one JSON line each")
-    p_solve.add_argument("files", nargs="+", metavar="FILE")
-    _add_lang(p_solve)
-    p_check = sub.add_parser("check", help="report puzzles whose expect: disagrees with the engine")
-    p_check.add_argument("files", nargs="+", metavar="FILE")
-    _add_lang(p_check)
-    p_gen = sub.add_parser("generate", help="write a set of random, legal puzzles (YAML)")
-    p_gen.add_argument("kind", help=_kinds_help())
-    p_gen.add_argument("--count", type=_whole_number(1, MAX_COUNT, "--count"), default=20,
-                       help=f"how many puzzles, 1 to {MAX_COUNT:,} (default 20)")
-    p_gen.add_argument("--seed", default="0", help="any text (up to 200 characters); the same seed gives the same "
-                                                   "puzzles (default 0)")
-    p_gen.add_argument("--difficulty", type=_whole_number(1, 5, "--difficulty"), default=1, metavar="1..5")
-    p_gen.add_argument("--rules", default="classic",
-                       help="a preset name (classic, classic-2p, classic-3p, classic-6p, danish, hoyle, samba; default "
-                            "classic) or a house rule as in a puzzle file, e.g. "
-                            "--rules '{preset: classic, pile_always_frozen: true}'")
-    p_gen.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
-    p_gen.add_argument("--from-play", action=argparse.BooleanOptionalAction, default=None,
-                       help="cut the positions from seeded bot games (the default for take-pile, go-out, freeze, "
-                            "opening and score-hand where the game model serves the rules); --no-from-play: "
-                            "deal them with the kind's own generator")
-    p_prog = sub.add_parser("progress", help="print each learner's results per topic")
-    p_prog.add_argument("--learner", help="only this learner")
-    p_prog.add_argument("--db", help="the progress database: a file, or a postgresql:// URL (default: "
-                        "$CANASTA_TUTOR_DB or the user data folder)")
-    _add_lang(p_prog, "the table's headings and the messages")
-    p_sheet = sub.add_parser("worksheet", help="print puzzles on paper: a PDF worksheet (and answer key)")
-    p_sheet.add_argument("files", nargs="+", metavar="FILE")
-    p_sheet.add_argument("-o", "--output", metavar="FILE", required=True, help="the PDF to write")
-    p_sheet.add_argument("--key", action="store_true", help="add the answer key, with explanations, on new pages")
-    p_sheet.add_argument("--title", help="the worksheet's title (default: the puzzle set's)")
-    _add_lang(p_sheet)
-    p_assign = sub.add_parser("assign", help="make homework: an assignment from puzzle files or the generator")
-    p_assign.add_argument("files", nargs="*", metavar="FILE")
-    p_assign.add_argument("--title", required=True)
-    p_assign.add_argument("--due", metavar="YYYY-MM-DD", help="the due date (optional)")
-    p_assign.add_argument("--generate", metavar="KIND", help="make the puzzles with the generator instead of files")
-    p_assign.add_argument("--count", type=int, default=10)
-    p_assign.add_argument("--seed", default="0")
-    p_assign.add_argument("--difficulty", type=int, default=1, choices=range(1, 6), metavar="1..5")
-    p_assign.add_argument("--rules", default="classic", help="a preset name (default classic)")
-    p_assign.add_argument("--class", dest="class_code", default="", metavar="CODE", help="only for this class")
-    p_assign.add_argument("-o", "--output", metavar="FILE", help="also write the assignment's YAML here")
-    p_assign.add_argument("--db", help="the progress database: a file, or a postgresql:// URL (default: "
-                          "$CANASTA_TUTOR_DB or the user data folder)")
-    _add_lang(p_assign, "the messages")
-    p_play = sub.add_parser("play", help="play bot-only hands and print each hand (JSON lines with --json)")
-    p_play.add_argument("--rules", default="classic", help="a preset name (default classic)")
-    p_play.add_argument("--seed", type=_whole_number(0, None, "--seed"), default=0, help="the same seed gives "
-                                                                                        "the same hands (default 0)")
-    p_play.add_argument("--hands", type=_whole_number(1, 100_000, "--hands"), default=1, help="how many hands, "
-                                                                                             "1 to 100,000")
-    p_play.add_argument("--bots", default="random", help="one bot for every seat, or one per seat, "
-                                                         "comma-separated (default random)")
-    p_play.add_argument("--json", action="store_true", help="one JSON line per hand: rules, seed, hand, went_out, "
-                        "teams (players, melds, red_threes, hands_left, score), stock_left, pile; where the first to "
-                        "take the pile plays alone (classic-3p) the teams are the sides at the end of the hand, "
-                        "score is the side's before red threes and player_scores each player's with his own")
-    _add_lang(p_play, "the lines printed (the JSON keys and values stay English)")
-    p_serve = sub.add_parser("serve", help="start the lessons as a web app (Voilà), landing page first")
-    p_serve.add_argument("--port", type=_whole_number(1, 65535, "--port"), default=8866,
-                         help="the TCP port, 1 to 65535 (default 8866)")
-    p_serve.add_argument("--no-browser", action="store_true", help="do not open a web browser")
-    p_serve.add_argument("--lessons", help="the folder of lesson notebooks (default: the project's lessons/)")
-    p_serve.add_argument("--no-preheat", action="store_true", help="start kernels on demand only")
-    p_serve.add_argument("--cull-idle", type=_whole_number(0, 10**7, "--cull-idle"), default=1800, metavar="SECONDS",
-                         help="shut down kernels idle this long, open tabs included (default 1800)")
-    p_serve.add_argument("--classroom", action="store_true",
-                         help="teach a class: listen on every network address, learners sign in once")
-    p_serve.add_argument("--ip", help="listen on this address only (default 127.0.0.1; --classroom: all)")
-    p_serve.add_argument("--teacher-key", help="the key that opens the teacher's dashboard (default: a new one)")
-    p_serve.add_argument("--class-code", help="learners type this code to join the class")
-    p_serve.add_argument("--new-class", action="store_true", help="archive the open class and start a new one")
-    p_serve.add_argument("--class-size", type=int, default=0, metavar="N",
-                         help="keep N kernels ready for the landing page (and --class-lesson): a class arriving "
-                         "at once; the server then holds at most N learners' pages and a fifth more")
-    p_serve.add_argument("--max-kernels", type=int, default=0, metavar="N",
-                         help="at most N learners' pages at once (default: from --class-size, else what this "
-                         "machine's free memory holds); a page more says the class is full")
-    p_serve.add_argument("--lang", metavar="LANG",
-                         help="the pages' language for a browser that asks for none of en, nl, da, af (a learner's "
-                         "choice, the class's language and the browser's own come first)")
-    p_serve.add_argument("--class-lesson", metavar="NOTEBOOK",
-                         help="with --class-size: the lesson the class will open together, e.g. "
-                         "04-taking-the-pile.ipynb")
-    args = parser.parse_args(argv)
-    if args.command in ("solve", "check", "worksheet", "progress", "assign", "play", "serve"):
-        from .engine.i18n import LanguageError, use_language
+    from .engine.i18n import LanguageError, use_language
 
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # the help, the usage line and argparse's error lines in the language asked for (--lang, else the variable)
+    asked = _language_asked(argv)
+    with use_language(asked), _argparse_words():
+        parser = _parser()
+        args = parser.parse_args(argv)
         try:
             lang = _chosen_language(args)
         except LanguageError as e:
             sys.stderr.write(f"canasta-tutor {args.command}: {clip(str(e), MESSAGE_LIMIT)}\n")
             return 2
-        if args.command == "serve":   # the terminal's messages only: the pages choose their own language
-            return _run(parser, args, lang)
-        with use_language(lang):
-            return _run(parser, args)
-    return _run(parser, args)
+    if args.command == "serve":   # the terminal's messages only: the pages choose their own language
+        return _run(parser, args, lang)
+    with use_language(lang), _argparse_words():
+        return _run(parser, args)
 
 
 def _run(parser, args, lang: str | None = None) -> int:
@@ -530,7 +634,7 @@ def _run(parser, args, lang: str | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    parser.error(f"unknown command {args.command}")
+    parser.error(_("unknown command {command}").format(command=args.command))
     return 2
 
 

@@ -323,7 +323,7 @@ def test_the_coach_states_its_figure_and_show_me_replays_the_better_turn(browser
         answer = page.locator(".ct-why")
         answer.wait_for()
         text = " ".join(answer.inner_text().split())
-        assert text.startswith("Your partner: ") and "“" in text, text
+        assert text.startswith("Your partner ") and "“" in text, text   # "Your partner discards 9♦. “...”"
         assert "only move allowed" in text or re.search(r"over \d+ guesses of the unseen cards", text), text
         shot(page, "table-coach")
         problems = axe_violations(page)

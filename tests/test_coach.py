@@ -103,7 +103,7 @@ def test_bots_turns_are_told_with_their_own_sentences():
     w.press("discard")
     log = log_text(w)
     for who in ("Left opponent", "Your partner", "Right opponent"):
-        assert re.search(who + r": (Draw from the stock|Take the pile)[^.]*\. “I picked one of the \d+ legal moves",
+        assert re.search(who + r" (draws from the stock|takes the pile)[^.]*\. “I picked one of the \d+ legal moves",
                          log)
     assert "You: Draw from the stock." in log
 
@@ -455,11 +455,14 @@ def _play_two_classic_hands():
 def test_bots_say_why_without_saying_their_move_twice_and_the_coach_gives_one_note_per_move():
     hands = _play_two_classic_hands()
     for hand, coached in hands:
-        bots = [e.text for e in hand.log if e.kind == "bot"]
+        events = [e for e in hand.log if e.kind == "bot"]
+        bots = [e.text for e in events]
         assert bots and all("“" in t and t.endswith("”") for t in bots), bots[:3]
-        for text in bots:   # "Left opponent: Discard 9♦. I discard 9♦: ..." said the move twice
-            who, move = text.split(": ", 1)
-            move, words = move.split(" “", 1)
+        for e in events:   # "Left opponent discards 9♦. “I discard 9♦: ...”" said the move twice
+            text = e.text
+            move = e.action.describe(list(e.melds), you=False)
+            told, words = text.split(" “", 1)
+            assert told == e.action.told(hand.name(e.player), list(e.melds)), text
             head = words.split(":")[0]
             assert not (head.startswith("I ") and head != "I take the pile"
                         and move.lower().startswith(head[2:].lower())), text
@@ -525,7 +528,7 @@ def test_a_take_is_the_only_one_or_the_one_showing_the_selected_cards():
     assert text.endswith("You could select 4♥ 4♠ A♦ A♥ A♠; or 5♥ 5♠ A♦ A♥ A♠; or 6♥ 6♠ A♦ A♥ A♠; or "
                          "7♥ 7♠ A♦ A♥ A♠ (or one of 2 other ways).")
     code, text = _refusal(lambda: _hand_offering(*ways[:5]).move("take_pile"))
-    assert text.endswith("; or 7♥ 7♠ A♦ A♥ A♠ (or one of 1 other ways).")
+    assert text.endswith("; or 7♥ 7♠ A♦ A♥ A♠ (or one of 1 other way).")
     code, text = _refusal(lambda: _hand_offering(*ways[:4]).move("take_pile"))
     assert text.endswith("; or 7♥ 7♠ A♦ A♥ A♠.")
 
@@ -583,7 +586,7 @@ def test_the_coach_praises_only_a_turn_that_did_not_hand_the_pile_over_and_says_
     handed = went_out = praised = 0
     for coach, mine, following, after in _turns_following_the_coach("classic-2p", range(50, 60)):
         assert coach and "the same way" in coach[0], coach  # every move as the coach advised
-        took = mine.startswith("You: Discard ") and following.startswith("Your opponent: Take the pile")
+        took = mine.startswith("You: Discard ") and following.startswith("Your opponent takes the pile")
         if took:
             handed += 1
             card = mine.removeprefix("You: Discard ").rstrip(".")

@@ -127,7 +127,7 @@ def test_the_dutch_card_table_says_it_as_a_player_would():
     assert view["sides"][0]["heading"] == "De sets van je team"
     assert closed == ("gemengde canasta van heren, 7 kaarten", "gemengd · 7")
     assert runs == "7’s: 7♥ 7♠ 2♦ (3 kaarten, waarvan 1 wild)" or runs.endswith("(3 kaarten, waarvan 1 wild)")
-    assert said == "Tegenstander links: Pak de stapel met 9♣ 9♦."
+    assert said == "Tegenstander links pakt de stapel met 9♣ 9♦."   # a sentence, not "Seat: <button text>"
     assert words["stock"] == "Stok" and words["your_hand"] == "Je hand"
     assert frames[0]["caption"] == "Vooraf"
     assert re.fullmatch(r"\d+ kaart(en)?", view["seats"][1]["cards_text"])

@@ -149,7 +149,7 @@ def test_a_foreign_database_is_refused_and_left_alone(tmp_path):
         conn.execute("CREATE TABLE attempts (learner TEXT)")
     with pytest.raises(ProgressError) as e:
         ProgressStore(path)
-    assert "no column id" in str(e.value)
+    assert "no columns id, puzzle_set" in str(e.value)
 
 
 def test_reading_never_creates_anything(tmp_path):

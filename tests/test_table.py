@@ -153,7 +153,7 @@ def test_every_move_is_announced_as_a_sentence_naming_who_and_what():
     assert announce("Right opponent", Action("lay_off", cards=cards("7H"), target=0), [cards("7C 7S 7D")]) == \
         "Right opponent lays off 7♥ on 7♣ 7♠ 7♦."
     assert announce("Left opponent", Action("meld", melds=(cards("5H 5S 2C"),))) == "Left opponent melds 5♥ 5♠ 2♣."
-    assert announce("Your opponent", Action("go_out", discard=Card("4C"))).startswith("Your opponent goes out:")
+    assert announce("Your opponent", Action("go_out", discard=Card("4C")))== "Your opponent goes out with 4♣."
     move = move_view(1, take, 0, 4)
     assert (move.place, move.kind, move.cards) == ("west", "take_pile", cards("9C 9D"))
 

@@ -32,10 +32,10 @@ from dataclasses import dataclass
 
 from ..engine.cards import Card, format_cards, sort_key
 from ..engine.errors import CanastaError, clip_repr
-from ..engine.i18n import NP_, pgettext
+from ..engine.i18n import NP_, ngettext, pgettext
 from ..engine.i18n import gettext as _
 from ..engine.melds import check_meld, is_meld
-from ..engine.numbers import count_of, is_whole_number, number_word
+from ..engine.numbers import count_of, is_whole_number
 from ..engine.rules import RuleSet, get_rules
 from ..engine.verdict import Reason, Verdict
 from ..game import (
@@ -55,6 +55,7 @@ from ..game import (
     observation,
 )
 from . import bot_names, get_bot
+from ._common import pile_words
 from .review import about, better_replay, review_decision, say_decision, say_handed_over
 
 #: The bots' levels a learner may choose for the other seats, weakest first; the coach is the strongest there is.
@@ -124,7 +125,7 @@ def explain_difference(obs, learner_action: Action, bot_action: Action, bot_reas
     >>> from canasta_tutor.engine.cards import parse_cards
     >>> obs = Observation(hand=parse_cards("7H 7S 4C"), pile=parse_cards("5D JK 9C 7C"))
     >>> _fallback(obs, Action("draw"), Action("take_pile", cards=parse_cards("7H 7S")), "")
-    'You could have taken the pile: 4 cards, one of them wild.'
+    'You could have taken the pile: four cards, one of them wild.'
     """
     try:
         from . import explain_difference as bots_explain
@@ -138,25 +139,27 @@ def explain_difference(obs, learner_action: Action, bot_action: Action, bot_reas
 
 
 def _fallback(obs, learner: Action, bot: Action, reason: str) -> str:
+    """The coach's sentence where no bot explains the difference: the coach's move beside the learner's, each a
+    whole sentence of the catalog, and the bot's ``reason`` in its own words."""
     melds = obs.melds
     if bot.kind == TAKE_PILE and learner.kind != TAKE_PILE:
-        wild = sum(1 for c in obs.pile if c.is_wild)
-        n = len(obs.pile)
-        text = f"You could have taken the pile: {n} card{'s' if n != 1 else ''}"
-        return text + (f", {number_word(wild)} of them wild." if wild else ".")
+        return _("You could have taken the pile: {pile}.").format(pile=pile_words(obs.pile))
     if bot.kind == GO_OUT and learner.kind != GO_OUT:
         steps = bot.go_out_steps(melds)
         if not steps:
-            return f"You could have gone out: {_quoted(bot.describe(melds)).removeprefix('go out: ')}"
-        return f"You could have gone out: {_quoted(steps)}"
+            return _("You could have gone out: your hand is empty.")
+        return _("You could have gone out: {steps}.").format(steps=steps)
     if bot.kind in (MELD, LAY_OFF) and learner.kind == DISCARD:
-        text = f"Before discarding, the coach would {_quoted(bot.describe(melds))}"
+        text = _("You could have put more cards down first: {move}").format(move=_quoted(bot.describe(melds)))
     elif bot.kind == DISCARD and learner.kind == DISCARD:
-        text = f"The coach would have discarded {format_cards(bot.cards)} rather than {format_cards(learner.cards)}."
+        text = _("The coach would have discarded {better} rather than {card}.").format(
+            better=format_cards(bot.cards), card=format_cards(learner.cards))
     else:
-        text = f"Instead of this ({_quoted(learner.describe(melds)).rstrip('.')}), the coach would " \
-               f"{_quoted(bot.describe(melds))}"
-    return text + (f" In its words: “{_sentence(reason)}”" if reason else "")
+        text = _("You played this: {mine} The coach would have played this: {move}").format(
+            mine=_sentence(learner.describe(melds)), move=_sentence(bot.describe(melds)))
+    if reason:
+        text = _("{sentence} In its words: “{reason}”").format(sentence=text, reason=_sentence(reason))
+    return text
 
 
 def _quoted(text: str) -> str:
@@ -347,7 +350,8 @@ class CoachedHand:
         if self.over:
             raise _refused("hand-over", _("The hand is over: deal another hand to play on."))
         if not self.your_turn:  # pragma: no cover - the bots always play up to the learner's turn
-            raise _refused("not-your-turn", f"It is not your turn: {self.name(self.state.current_player)} plays.")
+            raise _refused("not-your-turn", _("It is not your turn: {player} plays.").format(
+                player=self.name(self.state.current_player)))
         obs = self.observation()
         legal = legal_actions(self.state)
         after = apply(self.state.clone(), action)  # raises IllegalMove; the state is unchanged then
@@ -499,14 +503,15 @@ class CoachedHand:
         if self.expert is not None:
             self._end_turn_expert(last, after, at)
             return
-        who = f"I (the {self.coach_name} bot)"  # the coach speaks as its bot does: "I would have discarded 4♥"
+        # the coach speaks as its bot does: "I would have discarded 4♥"
         handed = _pile_handed_over(self, last, after)
         if self._notes:
-            self.coach = [f"{who} would have played this turn differently:"] + [n for _a, n in self._notes]
+            said = _("I (the {bot} bot) would have played this turn differently:")
         elif handed:
-            self.coach = [f"{who} would have played this turn the same way, but it did not work out:"]
+            said = _("I (the {bot} bot) would have played this turn the same way, but it did not work out:")
         else:
-            self.coach = [f"{who} would have played this turn the same way. Well played!"]
+            said = _("I (the {bot} bot) would have played this turn the same way. Well played!")
+        self.coach = [said.format(bot=self.coach_name)] + [n for _a, n in self._notes]
         if handed:
             self.coach.append(handed)
         self._notes = []
@@ -528,7 +533,7 @@ class CoachedHand:
             moves.append((player, action, obs))
             # the game's sentences speak to the player to move ("with 9♣ 9♦ from your hand"): told of a bot here
             move = _sentence(action.describe(obs.melds, you=False))
-            text = pgettext("announce", "{player}: {move}").format(player=self.name(player), move=move)
+            text = action.told(self.name(player), obs.melds)
             if reason:
                 text += f" {bot_words(move, reason)}"
             self.log.append(Event(player, text, "bot", action, tuple(obs.melds), obs))
@@ -589,13 +594,13 @@ def _pile_handed_over(hand: CoachedHand, last: Action, after: list[tuple[int, Ac
     player, action, obs = after[0]
     if action.kind != TAKE_PILE or hand.state.team_of(player) == hand.state.team_of(hand.seat):
         return ""
-    text = (f"{hand.name(player)} then took the pile on your {format_cards(last.cards)} "
-            f"({count_of(len(obs.pile), 'card')})")
     own_turn = [a for p, a, _obs in after if p == player][1:]
     went = hand.state.went_out
     if went is not None and went[0] == player and len(own_turn) == len(after) - 1:
-        text += " and went out"
-    return text + "."
+        said = _("{player} then took the pile on your {card} ({pile}) and went out.")
+    else:
+        said = _("{player} then took the pile on your {card} ({pile}).")
+    return said.format(player=hand.name(player), card=format_cards(last.cards), pile=count_of(len(obs.pile), "card"))
 
 
 def move_from_buttons(kind: str, legal, cards=(), target: int | None = None, rules: RuleSet | None = None) -> Action:
@@ -622,8 +627,9 @@ def move_from_buttons(kind: str, legal, cards=(), target: int | None = None, rul
 
 def _discard_move(cards: tuple[Card, ...]) -> Action:
     if len(cards) != 1:
-        raise _refused("select-one", "Select exactly one card to discard"
-                       + (f" (you selected {len(cards)})." if cards else "."))
+        said = _("Select exactly one card to discard (you selected {count}).") if cards else \
+            _("Select exactly one card to discard.")
+        raise _refused("select-one", said.format(count=len(cards)))
     return Action(DISCARD, cards=cards)
 
 
@@ -637,10 +643,21 @@ def _take_move(legal: list[Action], cards: tuple[Card, ...]) -> Action:
             return a
     if len(legal) > 1 and not cards:
         options = list(dict.fromkeys(format_cards(sorted(_from_hand(a), key=sort_key)) for a in legal))
-        more = f" (or one of {len(options) - 4} other ways)" if len(options) > 4 else ""
-        raise _refused("select-shown", "Select the cards from your hand that take the pile with its top card "
-                       "(and those of any other meld you put down with it), then press Take the pile. "
-                       f"You could select {'; or '.join(options[:4])}{more}.")
+        ways = pgettext("action", "{earlier}; or {last}")
+        shown = options[0]
+        for option in options[1:4]:
+            shown = ways.format(earlier=shown, last=option)
+        if len(options) > 4:
+            said = ngettext("Select the cards from your hand that take the pile with its top card (and those of any "
+                            "other meld you put down with it), then press Take the pile. You could select {ways} (or "
+                            "one of {count} other way).",
+                            "Select the cards from your hand that take the pile with its top card (and those of any "
+                            "other meld you put down with it), then press Take the pile. You could select {ways} (or "
+                            "one of {count} other ways).", len(options) - 4)
+        else:
+            said = _("Select the cards from your hand that take the pile with its top card (and those of any other "
+                     "meld you put down with it), then press Take the pile. You could select {ways}.")
+        raise _refused("select-shown", said.format(ways=shown, count=len(options) - 4))
     return Action(TAKE_PILE, cards=cards)
 
 

@@ -38,7 +38,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..engine.cards import format_cards
-from ..engine.numbers import count_of
+from ..engine.i18n import gettext as _
+from ..engine.i18n import ngettext
+from ..engine.numbers import join_words
 from ..game import DISCARD, DRAW, DRAW_PHASE, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE, apply, legal_actions
 from ..game import observation as observe
 from ._common import discard_keep_value
@@ -352,8 +354,8 @@ class ExpertBot:
         key = self._table_key(obs)
         for expect, action in steps:
             if expect == key and action in legal:
-                return action, (f"{action.describe(obs.melds)[:-1]}, as I planned for this turn: "
-                                f"{_plan_words(plan, obs)}.")
+                return action, _("{move} It is the plan I made for this turn: {plan}.").format(
+                    move=action.describe(obs.melds), plan=_plan_words(plan, obs))
         return None
 
     # --- the search -------------------------------------------------------------------------------------------
@@ -481,17 +483,22 @@ class ExpertBot:
 
     def _reason(self, obs, legal, best: Estimate, estimates, rng) -> str:
         club_action, club_why = self.club.choose(obs, legal, rng)
-        tried = count_of(len(estimates), "plan")
+        tried = len(estimates)
         if max(e.deals for e in estimates) == 0 or len(estimates) == 1:
             return club_why if best.action == club_action else \
-                f"I {_lower(best.action.describe(obs.melds))[:-1]}: it is the plan I had no time to compare."
-        deals = count_of(max(e.deals for e in estimates), "deal")
+                _("My move: {move} It is the plan I had no time to compare.").format(
+                    move=best.action.describe(obs.melds))
+        deals = max(e.deals for e in estimates)
         if best.action == club_action and best.gain == 0:
-            return (f"{club_why[:-1]}; my search agrees: over {deals} of the unseen cards this turn scores about "
-                    f"{best.mean:+.0f} points a hand for us, the best of the {tried} I tried.")
-        return (f"I {_lower(best.action.describe(obs.melds))[:-1]}: over {deals} of the unseen cards, "
-                f"{_plan_words(best.plan, obs)} scores about {best.mean:+.0f} points for us, {best.gain:.0f} more "
-                f"than the club's move ({_lower(club_action.describe(obs.melds))[:-1]}).")
+            return ngettext("{reason} My search agrees: over {deals} deals of the unseen cards this turn scores about "
+                            "{points} points a hand for us, the best of the {tried} plan I tried.",
+                            "{reason} My search agrees: over {deals} deals of the unseen cards this turn scores about "
+                            "{points} points a hand for us, the best of the {tried} plans I tried.", tried).format(
+                reason=club_why, deals=deals, points=f"{best.mean:+.0f}", tried=tried)
+        return _("My move: {move} Over {deals} deals of the unseen cards, {plan} scores about {points} points for us, "
+                 "{gain} more than the club's move ({club}).").format(
+            move=best.action.describe(obs.melds), deals=deals, plan=_plan_words(best.plan, obs),
+            points=f"{best.mean:+.0f}", gain=f"{best.gain:.0f}", club=_lower(club_action.describe(obs.melds))[:-1])
 
 
 def _eliminate(alive, values, kept=frozenset({0})):
@@ -524,10 +531,7 @@ def _lower(text: str) -> str:
 
 
 def _plan_words(plan, obs) -> str:
-    steps = [_lower(a.describe(obs.melds))[:-1] for a in plan]
-    if len(steps) == 1:
-        return steps[0]
-    return ", ".join(steps[:-1]) + " and " + steps[-1]
+    return join_words(_lower(a.describe(obs.melds))[:-1] for a in plan)
 
 
 def _fingerprint(obs, known) -> str:

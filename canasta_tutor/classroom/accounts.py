@@ -60,13 +60,15 @@ class Roster:
         self.room = room
 
     def _write(self, doing: str, work):
+        """``work(conn)`` in a write transaction; ``doing``: the translated sentence of a failure, with
+        ``{database}`` and ``{reason}``."""
         try:
             with self.room.store._begin(write=True) as conn:
                 return work(conn)
         except sa.exc.IntegrityError:
             raise
         except db.DB_ERRORS as e:
-            raise CanastaError(f"cannot {doing} in {self.room.store.where.shown}: {db.reason(e)}") from None
+            raise CanastaError(doing.format(database=self.room.store.where.shown, reason=db.reason(e))) from None
 
     def entries(self) -> list[dict]:
         """The open class's learners, by name: learner_id, name, code, joined, answers (how many)."""
@@ -105,7 +107,7 @@ class Roster:
             conn.execute(t.update().where(t.c.learner_id == who["learner_id"]).values(learner=shown))
             conn.execute(la.update().where(la.c.learner_id == who["learner_id"]).values(learner=shown))
         try:
-            self._write("rename a learner", work)
+            self._write(_("cannot rename a learner in {database}: {reason}"), work)
         except sa.exc.IntegrityError:
             return _no("name-taken", _("Someone in this class is already called {name}: merge the two instead, "
                                        "if they are one learner.").format(name=shown))
@@ -139,7 +141,7 @@ class Roster:
             conn.execute(m.update().where(m.c.new_id == other["learner_id"]).values(new_id=keep["learner_id"]))
             conn.execute(m.insert().values(old_id=other["learner_id"], new_id=keep["learner_id"]))
             conn.execute(lr.delete().where(lr.c.id == other["learner_id"]))
-        self._write("merge two learners", work)
+        self._write(_("cannot merge two learners in {database}: {reason}"), work)
         return RosterVerdict(True, (Reason("merged", ngettext(
             "{other}'s {count} answers are now {keep}'s.", "{other}'s {count} answers are now {keep}'s.",
             other["answers"]).format(count=other["answers"], other=other["name"], keep=keep["name"])),), keep)
@@ -159,7 +161,7 @@ class Roster:
         def work(conn):
             conn.execute(s.delete().where(s.c.learner_id == who["learner_id"]))
             conn.execute(lr.delete().where(lr.c.id == who["learner_id"]))
-        self._write("free a name", work)
+        self._write(_("cannot free a name in {database}: {reason}"), work)
         freed = _("The name {name} is free again.").format(name=who["name"])
         return RosterVerdict(True, (Reason("freed", freed),), who)
 
@@ -174,7 +176,7 @@ class Roster:
         def work(conn):
             conn.execute(lr.update().where(lr.c.id == who["learner_id"]).values(code=code))
             conn.execute(s.delete().where(s.c.learner_id == who["learner_id"]))
-        self._write("give a new code", work)
+        self._write(_("cannot give a new code in {database}: {reason}"), work)
         said = _("{name}'s new code is {code}.").format(name=who["name"], code=code)
         return RosterVerdict(True, (Reason("new-code", said),), {**who, "code": code})
 
@@ -199,14 +201,15 @@ class Sessions:
             with self.room.store._begin(write=True) as conn:
                 conn.execute(stmt)
         except db.DB_ERRORS as e:
-            raise CanastaError(f"cannot {doing} in {self.room.store.where.shown}: {db.reason(e)}") from None
+            raise CanastaError(doing.format(database=self.room.store.where.shown, reason=db.reason(e))) from None
 
     def open(self, *, learner_id: int | None = None, teacher_key: str | None = None) -> str:
         """A new session for a learner or (``teacher_key``) the teacher; returns its id, for the cookie."""
         sid = secrets.token_urlsafe(24)
         mark = self._mark(teacher_key) if teacher_key is not None else None
-        self._write("sign in", db.sessions.insert().values(id_hash=self._hash(sid), learner_id=learner_id,
-                                                           teacher_key=mark, created=_now()))
+        self._write(_("cannot sign in in {database}: {reason}"),
+                    db.sessions.insert().values(id_hash=self._hash(sid), learner_id=learner_id, teacher_key=mark,
+                                                created=_now()))
         return sid
 
     def learner(self, sid) -> dict | None:
@@ -231,7 +234,8 @@ class Sessions:
     def close(self, sid) -> None:
         """Sign this browser out (its session can never be used again)."""
         if sid:
-            self._write("sign out", db.sessions.delete().where(db.sessions.c.id_hash == self._hash(sid)))
+            self._write(_("cannot sign out in {database}: {reason}"),
+                        db.sessions.delete().where(db.sessions.c.id_hash == self._hash(sid)))
 
 
 def secret_path(store) -> Path:
@@ -251,7 +255,8 @@ def cookie_secret(store) -> bytes:
     except FileExistsError:
         pass
     except OSError as e:
-        raise CanastaError(f"cannot keep the cookie secret in {path}: {e.strerror or e}") from None
+        raise CanastaError(_("cannot keep the cookie secret in {path}: {problem}").format(
+            path=path, problem=e.strerror or e)) from None
     else:
         with os.fdopen(fd, "w") as f:
             f.write(secrets.token_hex(32) + "\n")
@@ -260,14 +265,15 @@ def cookie_secret(store) -> bytes:
     try:
         info = path.stat()
         if hasattr(os, "getuid") and info.st_uid != os.getuid():
-            raise CanastaError(f"the cookie secret {path} belongs to another user: remove it (everyone signs in "
-                               "again) or start the server as its owner")
+            raise CanastaError(_("the cookie secret {path} belongs to another user: remove it (everyone signs in "
+                                 "again) or start the server as its owner").format(path=path))
         if info.st_mode & 0o077:
             path.chmod(0o600)  # readable by others (copied, unpacked from a backup): private again
         text = path.read_text("ascii").strip()
     except (OSError, UnicodeDecodeError) as e:
-        raise CanastaError(f"cannot read the cookie secret {path}: {getattr(e, 'strerror', None) or e}") from None
+        raise CanastaError(_("cannot read the cookie secret {path}: {problem}").format(
+            path=path, problem=getattr(e, "strerror", None) or e)) from None
     if len(text) < 32:
-        raise CanastaError(f"the cookie secret {path} is damaged (too short): remove it, and a new one is made "
-                           "(everyone signs in again)")
+        raise CanastaError(_("the cookie secret {path} is damaged (too short): remove it, and a new one is made "
+                             "(everyone signs in again)").format(path=path))
     return text.encode("ascii")

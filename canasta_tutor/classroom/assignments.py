@@ -28,6 +28,7 @@ import sqlalchemy as sa
 
 from ..engine.cards import format_cards
 from ..engine.errors import CanastaError, PuzzleError
+from ..engine.i18n import gettext as _
 from ..engine.rules import PRESETS, RuleSet
 from ..puzzles.format import GROUP_FIELDS, LIST_FIELDS, Puzzle, load_puzzle_set, parse_puzzle_set, puzzle_files
 from ..puzzles.kinds import get_kind
@@ -149,7 +150,8 @@ def parse_due(value) -> str | None:
     try:
         return date.fromisoformat(str(value).strip()).isoformat()
     except ValueError:
-        raise CanastaError(f"due date {value!r} is not a date like 2030-01-31 (YYYY-MM-DD)") from None
+        raise CanastaError(_("due date {value} is not a date like 2030-01-31 (YYYY-MM-DD)").format(
+            value=repr(value))) from None
 
 
 class AssignmentBook:
@@ -168,7 +170,8 @@ class AssignmentBook:
             with self.store._begin() as conn:
                 return conn.execute(query).fetchall()
         except db.DB_ERRORS as e:
-            raise CanastaError(f"could not read the assignments in {self.store.where.shown}: {db.reason(e)}") from None
+            raise CanastaError(_("could not read the assignments in {database}: {reason}").format(
+                database=self.store.where.shown, reason=db.reason(e))) from None
 
     # --- making one -----------------------------------------------------------------
     def create(self, title: str, *, sources=(), puzzles=(), generate: dict | None = None, class_code: str = "",
@@ -182,7 +185,7 @@ class AssignmentBook:
 
         title = (title or "").strip()
         if not title:
-            raise CanastaError("an assignment needs a title")
+            raise CanastaError(_("an assignment needs a title"))
         due = parse_due(due)
         chosen: list[Puzzle] = list(puzzles)
         for path in puzzle_files(sources):
@@ -191,11 +194,11 @@ class AssignmentBook:
                 raise pset.errors[0]
             chosen.extend(pset.puzzles)
         if sources and not puzzle_files(sources):
-            raise CanastaError("no puzzle files found in " + ", ".join(map(str, sources)))
+            raise CanastaError(_("no puzzle files found in {paths}").format(paths=", ".join(map(str, sources))))
         if generate:
             chosen.extend(_generated(generate))
         if not chosen:
-            raise CanastaError("an assignment needs puzzles: name puzzle files or ask the generator for some")
+            raise CanastaError(_("an assignment needs puzzles: name puzzle files or ask the generator for some"))
         for p in chosen:
             try:
                 solve(p)
@@ -204,7 +207,8 @@ class AssignmentBook:
         set_title = title
         taken = {r[0] for r in self._query(sa.select(db.assignments.c.set_title))}
         if set_title in taken:
-            raise CanastaError(f"there is already an assignment called {title!r}: choose another title")
+            raise CanastaError(_("there is already an assignment called {title}: choose another title").format(
+                title=repr(title)))
         text = set_to_yaml(set_title, chosen)
         checked = parse_puzzle_set(text, f"assignment {title!r}")   # the file must be a valid puzzle set
         if checked.errors:
@@ -222,11 +226,14 @@ class AssignmentBook:
                 file.write_text(text, encoding="utf-8")
                 conn.execute(a.update().where(a.c.id == number).values(file=str(file)))
         except sa.exc.IntegrityError:
-            raise CanastaError(f"there is already an assignment called {title!r}: choose another title") from None
+            raise CanastaError(_("there is already an assignment called {title}: choose another title").format(
+                title=repr(title))) from None
         except OSError as e:
-            raise CanastaError(f"could not store the assignment in {self.folder}: {e.strerror or e}") from None
+            raise CanastaError(_("could not store the assignment in {folder}: {problem}").format(
+                folder=self.folder, problem=e.strerror or e)) from None
         except db.DB_ERRORS as e:
-            raise CanastaError(f"could not store the assignment in {self.store.where.shown}: {db.reason(e)}") from None
+            raise CanastaError(_("could not store the assignment in {database}: {reason}").format(
+                database=self.store.where.shown, reason=db.reason(e))) from None
         return self.get(number)
 
     # --- reading -------------------------------------------------------------------
@@ -243,7 +250,7 @@ class AssignmentBook:
     def get(self, number: int) -> Assignment:
         rows = self._query(self._select().where(db.assignments.c.id == int(number)))
         if not rows:
-            raise CanastaError(f"there is no assignment number {number}")
+            raise CanastaError(_("there is no assignment number {number}").format(number=number))
         return self._row(rows[0])
 
     def list(self, class_code: str | None = None) -> list[Assignment]:
@@ -354,12 +361,13 @@ def _generated(spec: dict) -> list[Puzzle]:
     known = {"kind", "count", "seed", "difficulty", "rules"}
     unknown = set(spec) - known
     if unknown:
-        raise CanastaError(f"unknown generator option {sorted(unknown)[0]!r} (use {', '.join(sorted(known))})")
+        raise CanastaError(_("unknown generator option {option} (use {options})").format(
+            option=repr(sorted(unknown)[0]), options=", ".join(sorted(known))))
     if "kind" not in spec:
-        raise CanastaError("the generator needs a puzzle kind")
+        raise CanastaError(_("the generator needs a puzzle kind"))
     count = int(spec.get("count", 10))
     if count < 1:
-        raise CanastaError("the generator's count must be at least 1")
+        raise CanastaError(_("the generator's count must be at least 1"))
     rules = get_rules(spec.get("rules") or "classic")
     out = []
     for raw in generate_puzzles(spec["kind"], count=count, seed=spec.get("seed", 0),

@@ -28,6 +28,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
 from ..engine.errors import ProgressError, clip_repr
+from ..engine.i18n import gettext as _
 
 metadata = sa.MetaData()
 
@@ -182,7 +183,8 @@ def target(name) -> Target:
     if isinstance(name, Target):
         return name
     if not isinstance(name, (str, os.PathLike)):
-        raise ProgressError(f"a progress database is named by a path or a URL, not {clip_repr(name, 40)}")
+        raise ProgressError(_("a progress database is named by a path or a URL, not {value}").format(
+            value=clip_repr(name, 40)))
     text = os.fspath(name)
     if isinstance(text, bytes):
         text = os.fsdecode(text)
@@ -190,25 +192,26 @@ def target(name) -> Target:
         try:
             url = make_url(text)
         except Exception:  # noqa: BLE001 - SQLAlchemy raises ArgumentError and ValueError for bad URLs
-            raise ProgressError(f"{clip_repr(text, 80)} is not a database URL like "
-                                f"postgresql://user@host:5432/database") from None
+            raise ProgressError(_("{value} is not a database URL like postgresql://user@host:5432/database").format(
+                value=clip_repr(text, 80))) from None
         backend = url.get_backend_name()
         if backend in ("postgresql", "postgres"):
             shown = url.set(drivername="postgresql").render_as_string(hide_password=True)
             url = url.set(drivername="postgresql+psycopg")
             if not url.database:
-                raise ProgressError(f"the database URL {url.render_as_string()} names no database "
-                                    f"(postgresql://user@host:5432/DATABASE)")
+                raise ProgressError(_("the database URL {url} names no database "
+                                      "(postgresql://user@host:5432/DATABASE)").format(url=url.render_as_string()))
             return Target("postgresql", url, None, shown)
         if backend == "sqlite":
             if not url.database or url.database == ":memory:":
-                raise ProgressError(f"the database URL {text!r} names no file (sqlite:///path/to/progress.sqlite3)")
+                raise ProgressError(_("the database URL {url} names no file (sqlite:///path/to/progress.sqlite3)").format(
+                    url=repr(text)))
             return _sqlite(Path(url.database).expanduser())
-        raise ProgressError(f"the database URL {url.render_as_string()} is neither sqlite:/// nor postgresql://: "
-                            f"canasta-tutor keeps progress in SQLite or PostgreSQL")
+        raise ProgressError(_("the database URL {url} is neither sqlite:/// nor postgresql://: canasta-tutor keeps "
+                              "progress in SQLite or PostgreSQL").format(url=url.render_as_string()))
     if text.startswith(("postgresql:", "postgres:", "sqlite:")) and not isinstance(name, Path):
-        raise ProgressError(f"{text!r} looks like a database URL but is not one: write postgresql://user@host/db or "
-                            f"sqlite:///path")
+        raise ProgressError(_("{value} looks like a database URL but is not one: write postgresql://user@host/db or "
+                              "sqlite:///path").format(value=repr(text)))
     return _sqlite(Path(text).expanduser())
 
 

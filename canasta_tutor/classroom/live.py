@@ -104,8 +104,8 @@ class LiveClass:
         except sa.exc.IntegrityError:
             raise
         except db.DB_ERRORS as e:
-            raise CanastaError(f"the live class puzzle in {self._store.where.shown} could not be read or saved: "
-                               f"{db.reason(e)}") from None
+            raise CanastaError(_("the live class puzzle in {database} could not be read or saved: {reason}").format(
+                database=self._store.where.shown, reason=db.reason(e))) from None
 
     # --- the teacher -------------------------------------------------------------------
     def send(self, puzzle: Puzzle) -> LivePuzzle:
@@ -216,8 +216,10 @@ class LiveClass:
         solution = solve(live.puzzle)
         unknown = set(given) - set(solution.answer)
         if unknown or not given:
-            raise CanastaError(f"an answer to a {live.puzzle.kind} puzzle has the keys "
-                               f"{', '.join(solution.answer)}, not {', '.join(sorted(given)) or 'none'}")
+            said = (_("an answer to a {kind} puzzle has the keys {keys}, not {given}") if given else
+                    _("an answer to a {kind} puzzle has the keys {keys}, not none"))
+            raise CanastaError(said.format(kind=live.puzzle.kind, keys=", ".join(solution.answer),
+                                           given=", ".join(sorted(given))))
         correct = all(solution.answer[k] == v and type(solution.answer[k]) is type(v) for k, v in given.items())
         label = answer_label(live.puzzle.kind, {**solution.answer, **given}, live.puzzle.rules)
 

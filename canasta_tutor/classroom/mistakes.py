@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 
 from ..engine.errors import CanastaError
+from ..engine.i18n import gettext as _
 from ..puzzles.decisions import DecisionPuzzle, plan_words, puzzle_from_json
 from . import db
 from .progress import ProgressStore, clean_name
@@ -43,6 +44,8 @@ class MistakeStore:
         self.store = store if isinstance(store, ProgressStore) else ProgressStore(store)
 
     def _run(self, doing: str, work, write: bool = False):
+        """``work(conn)`` in a transaction; ``doing``: the translated sentence of a failure, with ``{database}`` and
+        ``{reason}`` (``ProgressStore._error``)."""
         try:
             with self.store._begin(write=write) as conn:
                 return work(conn)
@@ -67,7 +70,7 @@ class MistakeStore:
         learner = clean_name(learner)
         puzzles = list(puzzles)
         if not all(isinstance(p, DecisionPuzzle) for p in puzzles):
-            raise CanastaError("save: decision puzzles only (from canasta_tutor.puzzles.decisions)")
+            raise CanastaError(_("save: decision puzzles only (from canasta_tutor.puzzles.decisions)"))
         t = db.decision_puzzles
 
         def work(conn):
@@ -81,11 +84,12 @@ class MistakeStore:
                                                puzzle=p.to_json(), created=_now(), tries=0) for p in new])
             return len(new)
 
-        return self._run("cannot save a decision puzzle in", work, write=True)
+        return self._run(_("cannot save a decision puzzle in the progress database {database}: {reason}"), work,
+                         write=True)
 
     def _rows(self, where, order):
         t = db.decision_puzzles
-        rows = self._run("cannot read", lambda conn: conn.execute(
+        rows = self._run(_("cannot read the progress database {database}: {reason}"), lambda conn: conn.execute(
             sa.select(t.c.id, t.c.learner, t.c.puzzle, t.c.tries, t.c.solved).where(*where).order_by(*order))
             .fetchall())
         out = []
@@ -109,10 +113,11 @@ class MistakeStore:
         t = db.decision_puzzles
         now = _now()
         values = {"tries": t.c.tries + 1, "last_tried": now, **({"solved": now} if right else {})}
-        done = self._run("cannot save an answer in", lambda conn: conn.execute(
-            t.update().where(t.c.id == int(puzzle_id)).values(values)).rowcount, write=True)
+        done = self._run(_("cannot save an answer in the progress database {database}: {reason}"),
+                         lambda conn: conn.execute(t.update().where(t.c.id == int(puzzle_id)).values(values)).rowcount,
+                         write=True)
         if not done:
-            raise CanastaError(f"decision puzzle {puzzle_id}: there is no such puzzle")
+            raise CanastaError(_("decision puzzle {number}: there is no such puzzle").format(number=puzzle_id))
 
     def costliest(self, class_id: int | None = None, *, per_learner: int = 3) -> list[dict]:
         """The costliest decisions of each learner of the class (``class_id``; default: every class), costliest

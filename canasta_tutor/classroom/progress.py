@@ -54,6 +54,7 @@ import sqlalchemy as sa
 
 from ..engine.errors import ProgressError, clip, clip_repr
 from ..engine.i18n import gettext as _
+from ..engine.i18n import grouped, ngettext
 from ..engine.numbers import is_whole_number
 from . import db
 from . import names as _names
@@ -82,13 +83,13 @@ def clean_name(name) -> str:
     '[31mred[0m'
     """
     if not isinstance(name, str):
-        raise ProgressError(f"a learner's name must be text, not {type(name).__name__}")
+        raise ProgressError(_("a learner's name must be text, not {type}").format(type=type(name).__name__))
     cleaned = _CONTROL.sub("", name).strip()
     if not cleaned:
-        raise ProgressError("a learner's name cannot be empty")
+        raise ProgressError(_("a learner's name cannot be empty"))
     if len(cleaned) > MAX_NAME:
-        raise ProgressError(f"the name {clip(cleaned, 30)!r} is {len(cleaned):,} characters long; a name may have "
-                            f"at most {MAX_NAME}")
+        raise ProgressError(_("the name {name} is {length} characters long; a name may have at most {most}").format(
+            name=repr(clip(cleaned, 30)), length=grouped(len(cleaned)), most=MAX_NAME))
     return cleaned
 
 
@@ -207,22 +208,25 @@ class ProgressStore:
                     finally:
                         raw.close()
         except db.DB_ERRORS as e:
-            raise self._error("cannot open", e) from None
+            raise self._error(_("cannot open the progress database {database}: {reason}"), e) from None
 
     # --- connections and checks --------------------------------------------------------
-    def _error(self, doing: str, e: Exception) -> ProgressError:
+    def _error(self, sentence: str, e: Exception) -> ProgressError:
+        """``sentence`` (translated, with ``{database}`` and ``{reason}``) for the database error ``e``, the
+        driver's own words followed by what they likely mean."""
         if isinstance(e, ProgressError):
             return e
         text = db.reason(e)
         if "not a database" in text or "malformed" in text:
-            text += " (the file is damaged or is not a canasta-tutor progress database)"
+            text = _("{error} (the file is damaged or is not a canasta-tutor progress database)").format(error=text)
         elif "locked" in text or "busy" in text:
-            text += f" (another program has held it for more than {self.busy_seconds:g} s)"
+            text = _("{error} (another program has held it for more than {seconds} s)").format(
+                error=text, seconds=f"{self.busy_seconds:g}")
         elif self.where.kind == "postgresql" and isinstance(e, sa.exc.OperationalError):
-            text += " (is the PostgreSQL server running, and is the URL right?)"
+            text = _("{error} (is the PostgreSQL server running, and is the URL right?)").format(error=text)
         elif "readonly" in text or "read-only" in text:
-            text += " (the file or its folder cannot be written: check its permissions)"
-        return ProgressError(f"{doing} the progress database {self.where.shown}: {text}", path=self.path)
+            text = _("{error} (the file or its folder cannot be written: check its permissions)").format(error=text)
+        return ProgressError(sentence.format(database=self.where.shown, reason=text), path=self.path)
 
     def _begin(self, write: bool = False):
         """A connection in a transaction (SQLite: the write lock is taken at once when ``write``)."""
@@ -233,7 +237,7 @@ class ProgressStore:
         try:
             return db.engine(self.where, self.busy_seconds).connect()
         except db.DB_ERRORS as e:
-            raise self._error("cannot open", e) from None
+            raise self._error(_("cannot open the progress database {database}: {reason}"), e) from None
 
     def _check_tables(self, conn, tables: set, missing_ok: bool = False) -> bool:
         """True if the ``attempts`` table is there with every column; raise if the database is foreign."""
@@ -241,14 +245,19 @@ class ProgressStore:
             if missing_ok and not (tables - {"alembic_version"}):
                 return False
             shown = sorted(tables)
-            what = f"it holds the tables {', '.join(map(printable, shown[:5]))}" if shown else "it is empty"
-            raise ProgressError(f"{self.where.shown} is not a canasta-tutor progress database: {what}, but no "
-                                f"'attempts' table", path=self.path)
+            said = (_("{database} is not a canasta-tutor progress database: it holds the tables {tables}, but no "
+                      "'attempts' table") if shown else
+                    _("{database} is not a canasta-tutor progress database: it is empty, but no 'attempts' table"))
+            raise ProgressError(said.format(database=self.where.shown, tables=", ".join(map(printable, shown[:5]))),
+                                path=self.path)
         columns = {c["name"] for c in sa.inspect(conn).get_columns("attempts")}
         missing = [c for c in COLUMNS if c not in columns]
         if missing:
-            raise ProgressError(f"{self.where.shown} is not a canasta-tutor progress database: its 'attempts' table "
-                                f"has no column {', '.join(missing)}", path=self.path)
+            raise ProgressError(ngettext("{database} is not a canasta-tutor progress database: its 'attempts' table "
+                                         "has no column {columns}",
+                                         "{database} is not a canasta-tutor progress database: its 'attempts' table "
+                                         "has no columns {columns}", len(missing)).format(
+                database=self.where.shown, columns=", ".join(missing)), path=self.path)
         return True
 
     def _insert(self, rows: list[tuple]) -> None:
@@ -287,7 +296,8 @@ class ProgressStore:
         """
         stamp = timestamp or datetime.now(UTC).isoformat(timespec="seconds")
         if not is_whole_number(difficulty):
-            raise ProgressError(f"difficulty must be a whole number, not {clip_repr(difficulty, 40)}")
+            raise ProgressError(_("difficulty must be a whole number, not {value}").format(
+                value=clip_repr(difficulty, 40)))
         row = (clean_name(learner), str(puzzle_set), str(puzzle_id), str(kind), str(topic), difficulty,
                json.dumps(answer, ensure_ascii=False, default=str), 1 if correct else 0, clean_seconds(seconds),
                stamp, None if learner_id is None else int(learner_id))
@@ -298,7 +308,7 @@ class ProgressStore:
         try:
             self._insert(rows)
         except (*db.DB_ERRORS, ProgressError) as e:
-            error = self._error("could not save the attempt in", e)
+            error = self._error(_("could not save the attempt in the progress database {database}: {reason}"), e)
             self._put_back(rows[:-1])
             return self._keep(row, error)
         self._kept = []
@@ -321,7 +331,7 @@ class ProgressStore:
             self._insert(rows)
         except (*db.DB_ERRORS, ProgressError) as e:
             self._put_back(rows)
-            error = self._error("could not save the attempts in", e)
+            error = self._error(_("could not save the attempts in the progress database {database}: {reason}"), e)
             return SaveResult(saved=False, kept=self.pending(), problem=str(error))
         self._kept = []
         self._forget_taken()
@@ -388,7 +398,8 @@ class ProgressStore:
             except FileNotFoundError:
                 return []
             except OSError as e:
-                raise ProgressError(f"cannot read the kept attempts in {self.journal}: {e.strerror or e}") from None
+                raise ProgressError(_("cannot read the kept attempts in {journal}: {problem}").format(
+                    journal=self.journal, problem=e.strerror or e)) from None
         self._taken = taken
         return self._read_journal(taken)
 
@@ -421,7 +432,7 @@ class ProgressStore:
             with self._begin() as conn:
                 return read(conn, query.order_by(t.c.id))
         except db.DB_ERRORS as e:
-            raise self._error("cannot read", e) from None
+            raise self._error(_("cannot read the progress database {database}: {reason}"), e) from None
 
     def history(self, learner: str | None = None, *, learner_id: int | None = None) -> list[Attempt]:
         """The attempts in the order they were made: ``learner_id``'s (a learner of a class: theirs only, never

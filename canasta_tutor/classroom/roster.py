@@ -78,12 +78,13 @@ class Classroom:
         self.store = ProgressStore(path)   # opens the database and runs its migrations (every class table)
         self.path = self.store.path
 
-    def _query(self, query, doing: str = "read the class tables in") -> list:
+    def _query(self, query) -> list:
         try:
             with self.store._begin() as conn:
                 return conn.execute(query).fetchall()
         except db.DB_ERRORS as e:
-            raise CanastaError(f"cannot {doing} {self.store.where.shown}: {db.reason(e)}") from None
+            raise CanastaError(_("cannot read the class tables in {database}: {reason}").format(
+                database=self.store.where.shown, reason=db.reason(e))) from None
 
     # --- the class -------------------------------------------------------------------
     def current(self) -> ClassInfo:
@@ -110,7 +111,8 @@ class Classroom:
                 new_id = conn.execute(c.insert().values(code=str(code or "").strip(), created=stamp)
                                       .returning(c.c.id)).scalar_one()
         except db.DB_ERRORS as e:
-            raise CanastaError(f"cannot start a new class in {self.store.where.shown}: {db.reason(e)}") from None
+            raise CanastaError(_("cannot start a new class in {database}: {reason}").format(
+                database=self.store.where.shown, reason=db.reason(e))) from None
         return ClassInfo(new_id, str(code or "").strip(), stamp, None)
 
     def set_code(self, code: str) -> ClassInfo:
@@ -121,7 +123,8 @@ class Classroom:
             with self.store._begin(write=True) as conn:
                 conn.execute(c.update().where(c.c.id == info.id).values(code=str(code or "").strip()))
         except db.DB_ERRORS as e:
-            raise CanastaError(f"cannot set the class code in {self.store.where.shown}: {db.reason(e)}") from None
+            raise CanastaError(_("cannot set the class code in {database}: {reason}").format(
+                database=self.store.where.shown, reason=db.reason(e))) from None
         return self.current()
 
     # --- languages (canasta_tutor.web.language) ----------------------------------------
@@ -141,8 +144,8 @@ class Classroom:
             with self.store._begin(write=True) as conn:
                 conn.execute(c.update().where(c.c.id == info.id).values(language=value))
         except db.DB_ERRORS as e:
-            raise CanastaError(f"cannot set the class's language in {self.store.where.shown}: {db.reason(e)}") \
-                from None
+            raise CanastaError(_("cannot set the class's language in {database}: {reason}").format(
+                database=self.store.where.shown, reason=db.reason(e))) from None
 
     def learner_language(self, learner_id: int) -> str | None:
         """The language the learner chose (on any device), or None."""
@@ -157,8 +160,8 @@ class Classroom:
             with self.store._begin(write=True) as conn:
                 conn.execute(t.update().where(t.c.id == int(learner_id)).values(language=value))
         except db.DB_ERRORS as e:
-            raise CanastaError(f"cannot keep the learner's language in {self.store.where.shown}: {db.reason(e)}") \
-                from None
+            raise CanastaError(_("cannot keep the learner's language in {database}: {reason}").format(
+                database=self.store.where.shown, reason=db.reason(e))) from None
 
     # --- learners --------------------------------------------------------------------
     def join(self, name, code: str = "", *, personal: str = "", by_teacher: bool = False) -> JoinVerdict:
@@ -195,10 +198,10 @@ class Classroom:
                 if any(name_key(r["name"]) == name_key(shown) for r in self.learners(info.id)):
                     return _taken(shown)  # signed in at the same instant
             except db.DB_ERRORS as e:
-                raise CanastaError(f"cannot sign in to the class in {self.store.where.shown}: "
-                                   f"{db.reason(e)}") from None
+                raise CanastaError(_("cannot sign in to the class in {database}: {reason}").format(
+                    database=self.store.where.shown, reason=db.reason(e))) from None
         else:
-            raise CanastaError("cannot give a new learner a code of their own: try again")
+            raise CanastaError(_("cannot give a new learner a code of their own: try again"))
         return JoinVerdict(True, (Reason("joined", _("Welcome, {name}.").format(name=shown)),),
                            {"learner_id": learner_id, "name": shown, "class_id": info.id, "code": personal_code,
                             "new": True})
@@ -245,8 +248,8 @@ class Classroom:
             with self.store._begin() as conn:
                 frame = pd.read_sql_query(query.order_by(t.c.id), conn)
         except (*db.DB_ERRORS, pd.errors.DatabaseError) as e:
-            raise CanastaError(f"cannot read the class's attempts in {self.store.where.shown}: "
-                               f"{db.reason(e)}") from None
+            raise CanastaError(_("cannot read the class's attempts in {database}: {reason}").format(
+                database=self.store.where.shown, reason=db.reason(e))) from None
         frame["correct"] = frame["correct"].astype(bool)
         return frame
 

@@ -73,7 +73,9 @@ da (Dansk), af (Afrikaans)
     text = str(code).strip().replace("_", "-").split(".")[0].split("-")[0].lower()
     if text not in LANGUAGES:
         known = ", ".join(f"{c} ({n})" for c, n in LANGUAGES.items())
-        raise LanguageError(f"no language {str(code)[:20]!r}: canasta-tutor speaks {known}")
+        # the current language's words (gettext is read when the error is raised, below its definition)
+        raise LanguageError(gettext("no language {code}: canasta-tutor speaks {languages}").format(
+            code=repr(str(code)[:20]), languages=known))
     return text
 
 

@@ -76,7 +76,8 @@ def as_groups(groups, name: str = "melds") -> list:
         return []
     if not isinstance(groups, (list, tuple)) or (groups and isinstance(groups[0], Card)):
         from .errors import NotationError
-        raise NotationError(f"{name} must be a list of card groups, like ['KH KS KD'], not {str(groups)[:60]!r}")
+        raise NotationError(_("{name} must be a list of card groups, like ['KH KS KD'], not {value}").format(
+            name=name, value=repr(str(groups)[:60])))
     return [as_cards(g) for g in groups]
 
 
@@ -495,7 +496,7 @@ def check_swap(hand, melds=(), rules: RuleSet | str = CLASSIC, *, card=None) -> 
         if len(card) != 1:
             from .errors import SituationError
 
-            raise SituationError(f"card: name one card to swap, not {len(card)}")
+            raise SituationError(_("card: name one card to swap, not {count}").format(count=len(card)))
         card = card[0]
         if card not in hand:
             return SwapVerdict(False, (Reason("not-in-hand", _("You do not hold {card}.").format(card=card)),),

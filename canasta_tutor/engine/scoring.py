@@ -22,7 +22,7 @@ from operator import attrgetter
 from . import speedups
 from .cards import RED_THREES, card_points, format_cards, rank_plural
 from .errors import SituationError
-from .i18n import NP_, pgettext
+from .i18n import NP_, ngettext, pgettext
 from .i18n import gettext as _
 from .melds import MIXED, NATURAL, NONE, SAMBA, check_team_melds, meld_facts
 from .numbers import count_of, is_whole_number, number_word
@@ -162,14 +162,16 @@ def score_hand(situation: Situation) -> ScoreSheet:
         if not RED_THREES.isdisjoint(h):
             raise _red_three_left_in_hand(hands)
     if len(red_threes) > rules.red_threes_in_game:
-        raise SituationError(f"{len(red_threes)} red threes, but the decks of {rules.name} hold only "
-                             f"{rules.red_threes_in_game}")
+        raise SituationError(_("{count} red threes, but the decks of {rules} hold only {most}").format(
+            count=len(red_threes), rules=rules.name, most=rules.red_threes_in_game))
     # The total now, in numbers (the melds' facts without sentences: melds.meld_facts); the itemised lines, with
     # their details in words, when first read.
     facts, total, canastas = _melded_points(melds, rules, bool(went_out))
     if went_out and canastas < rules.canastas_to_go_out:
-        raise SituationError(f"the team went out with {canastas} {'canasta' if canastas == 1 else 'canastas'}, "
-                             f"but {rules.name} needs {rules.canastas_to_go_out} to go out")
+        raise SituationError(ngettext("the team went out with {count} canasta, but {rules} needs {needed} to go out",
+                                      "the team went out with {count} canastas, but {rules} needs {needed} to go out",
+                                      canastas).format(count=canastas, rules=rules.name,
+                                                       needed=rules.canastas_to_go_out))
     concealed_canastas = d["concealed_canastas"]
     if concealed_canastas is None:
         concealed_canastas = canastas if went_out == "concealed" else 0
@@ -194,13 +196,16 @@ def score_hand(situation: Situation) -> ScoreSheet:
 
 def _not_red_threes(red_threes) -> SituationError:
     not_red = [c for c in red_threes if not c.is_red_three]
-    return SituationError(f"red_threes holds {format_cards(not_red)}, which {'is' if len(not_red) == 1 else 'are'} "
-                          f"not a red three")
+    return SituationError(ngettext("red_threes holds {cards}, which is not a red three",
+                                   "red_threes holds {cards}, which are not red threes", len(not_red)).format(
+        cards=format_cards(not_red)))
 
 
 def _red_three_left_in_hand(hands) -> SituationError:
     in_hand = [c for h in hands for c in h if c.is_red_three]
-    return SituationError(f"{format_cards(in_hand)} is left in a hand, but red threes are laid down at once")
+    return SituationError(ngettext("{cards} is left in a hand, but red threes are laid down at once",
+                                   "{cards} are left in a hand, but red threes are laid down at once",
+                                   len(in_hand)).format(cards=format_cards(in_hand)))
 
 
 def _melded_points(melds, rules: RuleSet, going_out: bool) -> tuple[list, int, int]:
@@ -235,13 +240,18 @@ def _ensure_concealed_canastas(concealed_canastas, canastas: int, went_out) -> N
     """Raise :class:`SituationError` unless ``concealed_canastas`` (given) may be how many of the team's
     ``canastas`` were melded from the hand in one go: all of them when it went out concealed."""
     if not is_whole_number(concealed_canastas) or concealed_canastas < 0:
-        raise SituationError(f"concealed_canastas must be a whole number, 0 or more, not {concealed_canastas!r}")
+        raise SituationError(_("concealed_canastas must be a whole number, 0 or more, not {value}").format(
+            value=repr(concealed_canastas)))
     if concealed_canastas > canastas:
-        raise SituationError(f"concealed_canastas: {concealed_canastas}, but the team has "
-                             f"{'only ' if canastas else ''}{count_of(canastas, 'canasta')}")
+        said = (_("concealed_canastas: {given}, but the team has only {canastas}") if canastas else
+                _("concealed_canastas: {given}, but the team has {canastas}"))
+        raise SituationError(said.format(given=concealed_canastas, canastas=count_of(canastas, "canasta")))
     if went_out == "concealed" and concealed_canastas != canastas:
-        raise SituationError(f"concealed_canastas: {concealed_canastas}, but the team went out concealed, so all "
-                             f"{canastas} of its canastas were melded from the hand in one go")
+        raise SituationError(ngettext("concealed_canastas: {given}, but the team went out concealed, so its "
+                                      "{count} canasta was melded from the hand in one go",
+                                      "concealed_canastas: {given}, but the team went out concealed, so all "
+                                      "{count} of its canastas were melded from the hand in one go",
+                                      canastas).format(given=concealed_canastas, count=canastas))
 
 
 def _red_three_points(count: int, opened: bool, rules: RuleSet) -> int:
@@ -320,14 +330,16 @@ class GameScore:
     def __post_init__(self):
         self.rules = get_rules(self.rules)
         if len(set(self.teams)) != len(self.teams) or len(self.teams) < 2:
-            raise SituationError("a game needs at least two teams with different names")
+            raise SituationError(_("a game needs at least two teams with different names"))
 
     def add_hand(self, scores: dict[str, int | ScoreSheet]) -> None:
         if self.is_over:
-            raise SituationError(f"the game is over: {self.winner or 'nobody'} won")
+            raise SituationError(_("the game is over: {team} won").format(team=self.winner) if self.winner else
+                                  _("the game is over: nobody won"))
         unknown = set(scores) - set(self.teams)
         if unknown:
-            raise SituationError(f"unknown team {sorted(unknown)[0]!r}: the teams are {', '.join(self.teams)}")
+            raise SituationError(_("unknown team {team}: the teams are {teams}").format(
+                team=repr(sorted(unknown)[0]), teams=", ".join(self.teams)))
         self.hands.append({t: int(scores.get(t, 0)) for t in self.teams})
 
     @property

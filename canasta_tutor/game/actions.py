@@ -76,6 +76,17 @@ class Action:
         """
         return _SENTENCES[self.kind](self, melds, you)
 
+    def told(self, player: str, melds=None, *, you: bool = False) -> str:
+        """The move told as done, for a table's live region and log: ``player`` (a seat's name, "Left opponent")
+        made it, or with ``you`` the reader did. Each kind of move is one whole sentence per catalog entry
+        (context "told"), so each language conjugates its own verb; the buttons keep :meth:`describe`.
+
+        >>> take = Action("take_pile", cards=parse_cards("9C 9D"))
+        >>> take.told("Left opponent"), take.told("You", you=True)
+        ('Left opponent takes the pile with 9♣ 9♦.', 'You take the pile with 9♣ 9♦.')
+        """
+        return _TOLD[self.kind](self, melds, you).format(player=player)
+
     def go_out_steps(self, melds=None) -> str:
         """What a ``go_out`` does, without the sentence around it: ``'meld Q♥ Q♠ Q♦ and discard 4♣'`` (``''``
         when it has no step). For a sentence that names the going out in its own words ("You could have gone out:
@@ -237,4 +248,74 @@ _SENTENCES = {
     DISCARD: lambda a, melds, you: pgettext("action", "Discard {cards}.").format(cards=format_cards(a.cards)),
     GO_OUT: _describe_go_out,
     END: lambda a, melds, you: pgettext("action", "Leave the pile: the stock is used up, so the hand ends."),
+}
+
+
+# --- the sentences of told(): a move told as done, by another player ({player}) or by the reader ("You ...") ---
+# Two entries per sentence (context "told"): the third person and the second, as English and others conjugate.
+
+def _tell(you: bool, theirs: str, yours: str, **values) -> str:
+    """One of the two sentences, its placeholders but ``{player}`` filled (``told`` fills that one)."""
+    return (yours if you else theirs).format(player="{player}", **values)
+
+
+def _told_take(a: Action, melds, you: bool) -> str:
+    cards = format_cards(a.cards)
+    target = _meld_name(melds, a.target) if a.target is not None else ""
+    if a.target is not None and a.cards:
+        text = _tell(you, pgettext("told", "{player} takes the pile with {cards}, laying the top card off on "
+                                           "{target}."),
+                     pgettext("told", "You take the pile with {cards}, laying the top card off on {target}."),
+                     cards=cards, target=target)
+    elif a.target is not None:
+        text = _tell(you, pgettext("told", "{player} takes the pile, laying the top card off on {target}."),
+                     pgettext("told", "You take the pile, laying the top card off on {target}."), target=target)
+    elif a.cards:
+        text = _tell(you, pgettext("told", "{player} takes the pile with {cards}."),
+                     pgettext("told", "You take the pile with {cards}."), cards=cards)
+    else:
+        text = _tell(you, pgettext("told", "{player} takes the pile."), pgettext("told", "You take the pile."))
+    if len(a.melds) > 1:
+        opening = _tell(you, pgettext("told", "{player} opens with {groups}."),
+                        pgettext("told", "You open with {groups}."), groups=_melds_words(a.melds))
+        text = pgettext("action", "{take} {open}").format(take=text, open=opening)
+    return text
+
+
+def _go_out_cards(a: Action) -> Cards:
+    """Every card a ``go_out`` puts on the table: the natural cards swapped in, laid off, melded, the discard."""
+    cards = [natural for _i, natural, _wild in a.swaps] + [c for _i, cs in a.lay_offs for c in cs]
+    cards += [c for m in a.melds for c in m]
+    return tuple(cards) + ((a.discard,) if a.discard is not None else ())
+
+
+def _told_go_out(a: Action, melds, you: bool) -> str:
+    cards = _go_out_cards(a)
+    if not cards:
+        return _tell(you, pgettext("told", "{player} goes out."), pgettext("told", "You go out."))
+    return _tell(you, pgettext("told", "{player} goes out with {cards}."), pgettext("told", "You go out with {cards}."),
+                 cards=format_cards(cards))
+
+
+_TOLD = {
+    DRAW: lambda a, melds, you: _tell(you, pgettext("told", "{player} draws from the stock."),
+                                      pgettext("told", "You draw from the stock.")),
+    TAKE_PILE: _told_take,
+    MELD: lambda a, melds, you: _tell(you, pgettext("told", "{player} melds {groups}."),
+                                      pgettext("told", "You meld {groups}."), groups=_melds_words(a.melds)),
+    LAY_OFF: lambda a, melds, you: _tell(you, pgettext("told", "{player} lays off {cards} on {target}."),
+                                         pgettext("told", "You lay off {cards} on {target}."),
+                                         cards=format_cards(a.cards), target=_meld_name(melds, a.target)),
+    SWAP: lambda a, melds, you: _tell(you, pgettext("told", "{player} puts {cards} in place of {wild} in {target} "
+                                                            "and keeps {wild}."),
+                                      pgettext("told", "You put {cards} in place of {wild} in {target} and keep "
+                                                       "{wild}."),
+                                      cards=format_cards(a.cards), wild=_wild_name(a.wild),
+                                      target=_meld_name(melds, a.target)),
+    DISCARD: lambda a, melds, you: _tell(you, pgettext("told", "{player} discards {cards}."),
+                                         pgettext("told", "You discard {cards}."), cards=format_cards(a.cards)),
+    GO_OUT: _told_go_out,
+    END: lambda a, melds, you: _tell(you, pgettext("told", "{player} leaves the pile: the stock is used up, so the "
+                                                           "hand ends."),
+                                     pgettext("told", "You leave the pile: the stock is used up, so the hand ends.")),
 }

@@ -41,8 +41,12 @@ class IllegalMove(CanastaError):
     def __init__(self, verdict: Verdict, action: Action | None = None):
         self.verdict = verdict
         self.action = action
-        what = action.to_text() if action is not None else "this move"
-        super().__init__(f"illegal move ({clip(what)}): {verdict.sentence}")
+        if action is not None:
+            said = _("illegal move ({action}): {reasons}").format(action=clip(action.to_text()),
+                                                                  reasons=verdict.sentence)
+        else:
+            said = _("illegal move (this move): {reasons}").format(reasons=verdict.sentence)
+        super().__init__(said)
 
 
 def apply(state: State, action: Action) -> State:

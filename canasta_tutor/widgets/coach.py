@@ -350,7 +350,7 @@ class PlayAHand(widgets.VBox):
         coached = False  # a coach's line follows another: no second "Coach:"
         for e in events:
             if e.action is not None:
-                text = announce(self.hand.name(e.player), e.action, e.melds)
+                text = announce(self.hand.name(e.player), e.action, e.melds, you=e.player == self.hand.seat)
                 if e.action.kind == DRAW and e.player == self.hand.seat:
                     # the cards it brought, as the log line ends ("New in your hand: 7♥ K♠."), in its language
                     prefix = _("New in your hand: {cards}.").split("{cards}")[0]

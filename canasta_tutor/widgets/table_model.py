@@ -356,14 +356,10 @@ def table_view(obs, *, recent=(), caption: str = "", **facts) -> TableView:
                      recent=tuple(recent), caption=caption, facts=facts)
 
 
-_VERBS = (("Draw", "draws", "draw"), ("Take", "takes", "take"), ("Meld", "melds", "meld"),
-          ("Lay off", "lays off", "lay off"), ("Put", "puts", "put"), ("Discard", "discards", "discard"),
-          ("Go out", "goes out", "go out"), ("Leave", "leaves", "leave"))
-
-
-def announce(name: str, action: Action, melds=None) -> str:
-    """The sentence a screen reader says for a move: ``name`` ("Left opponent", "You") and the action (``melds``:
-    the mover's side's melds before it, to name a target meld).
+def announce(name: str, action: Action, melds=None, *, you: bool | None = None) -> str:
+    """The sentence a screen reader says for a move: ``name`` ("Left opponent", "You") made ``action`` (``melds``:
+    the mover's side's melds before it, to name a target meld); ``you``: the reader made it (default: ``name`` is
+    the seat name "You" in the current language). One whole sentence per kind of move (:meth:`Action.told`).
 
     >>> from canasta_tutor.engine.cards import parse_cards
     >>> announce("Left opponent", Action("take_pile", cards=parse_cards("9C 9D")))
@@ -371,16 +367,9 @@ def announce(name: str, action: Action, melds=None) -> str:
     >>> announce("You", Action("discard", cards=parse_cards("4H")))
     'You discard 4♥.'
     """
-    text = action.describe(melds, you=False)
-    if i18n.get_language() == i18n.SOURCE_LANGUAGE:
-        # English conjugates the move's own sentence ("Take the pile" -> "Left opponent takes the pile")
-        for imperative, third, plain in _VERBS:
-            if text.startswith(imperative):
-                verb = plain if name == "You" else third
-                return f"{name} {verb}{text[len(imperative):]}"
-    # Translators: a move announced on the card table and in its log, as the coach's log writes a bot's move:
-    # the player's seat ("Left opponent", "You"), then the move's sentence ("Take the pile with 9♣ 9♦.")
-    return pgettext("announce", "{player}: {move}").format(player=name, move=text)
+    if you is None:
+        you = name == pgettext("seat", "You")
+    return action.told(name, melds, you=you)
 
 
 def move_view(player: int, action: Action, viewer: int, players: int, melds=None) -> MoveView:
@@ -392,7 +381,7 @@ def move_view(player: int, action: Action, viewer: int, players: int, melds=None
         if action.discard is not None:
             cards += (action.discard,)
     return MoveView(player=player, place=place_of(player, viewer, players), kind=action.kind, cards=cards,
-                    text=announce(name, action, melds))
+                    text=announce(name, action, melds, you=player == viewer))
 
 
 def replay_views(state, moves, viewer: int, *, captions=()) -> list[TableView]:
