@@ -132,6 +132,38 @@ def test_a_stop_ends_the_search_at_once():
     assert max(e.deals for e in estimates) < 10_000
 
 
+class _SlowClock:
+    """A clock that goes on by ``step`` seconds each time it is read: a machine on which every step is slow."""
+
+    def __init__(self, step):
+        self.t, self.step = 0.0, step
+
+    def perf_counter(self):
+        self.t += self.step
+        return self.t
+
+
+def test_the_hard_stop_of_three_times_think_holds_inside_the_first_deal(monkeypatch):
+    # the search stops at 3 x think even while it plays the first deal (before, the first deal played every plan
+    # out whatever the clock said); what was played out counts, and the club's plan is the one played
+    import canasta_tutor.bots.expert as expert
+
+    state = _a_decision("samba", moves=30)
+    obs, acts = observation(state), legal_actions(state)
+    clock = _SlowClock(0.25)
+    monkeypatch.setattr(expert.time, "perf_counter", clock.perf_counter)
+    started = []
+    real = expert.playout
+    monkeypatch.setattr(expert, "playout", lambda *a, **k: started.append(a) or real(*a, **k))
+    bot = ExpertBot(think=1.0, playouts=400)
+    estimates = bot.evaluate(obs, acts)
+    plans, _values = bot._values
+    assert len(plans) > 2 and len(started) < len(plans)   # the first deal did not play every plan
+    assert clock.t <= 3.0 + 6 * clock.step   # a few readings past the stop at most
+    assert all(e.deals <= 1 for e in estimates)
+    assert bot.pick(estimates).plan == plans[0] and bot.pick(estimates).action in acts
+
+
 def test_the_pile_memory_remembers_what_a_player_took_until_he_shows_it():
     game = Game("classic")
     right = wrong = 0

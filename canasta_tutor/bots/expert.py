@@ -199,11 +199,18 @@ def position_value(state, me: int) -> float:
     return value
 
 
-def playout(state, me: int, policy, horizon: int | None = HORIZON) -> float:
-    """Play ``state`` on with ``policy`` for every seat; the value of the end for ``me``'s side."""
+class OutOfTime(Exception):
+    """A playout passed the search's hard stop (:meth:`ExpertBot.evaluate`: three times ``think``)."""
+
+
+def playout(state, me: int, policy, horizon: int | None = HORIZON, stop_at: float | None = None) -> float:
+    """Play ``state`` on with ``policy`` for every seat; the value of the end for ``me``'s side. ``stop_at``: a
+    ``time.perf_counter()`` reading after which it gives up (:class:`OutOfTime`), checked at every turn."""
     turns = 0
     rng = random.Random(0)
     while state.phase != "hand-over":
+        if stop_at is not None and state.phase == DRAW_PHASE and time.perf_counter() > stop_at:
+            raise OutOfTime
         p = state.current_player
         acts = legal_actions(state)
         action, _ = policy.choose(observe(state, p), acts, rng)
@@ -400,26 +407,42 @@ class ExpertBot:
         kept = {0} | {plans.index(tuple(p)) for p in also if tuple(p)}
         values: list[list[float]] = [[] for _ in plans]
         alive = list(range(len(plans)))
+        # the hard stop: three times ``think``, checked between and inside playouts, the first deal's too (a deal
+        # cut short counts only when it is the first: the plans it played out keep their value, the club's first)
+        hard = None if deadline is None else start + 3 * self.think
         deals = 0
         while deals < self.playouts and len(alive) > 1:
-            if self._stop.is_set() or (deadline is not None and time.perf_counter() > deadline and deals >= 2):
+            now = time.perf_counter()
+            if self._stop.is_set() or (deadline is not None and (now > deadline and deals >= 2 or now > hard)):
                 break
             deal = sample_state(obs, random.Random(base.random()), known) if deals else first
             row = {}
+            out_of_time = False
             for i in alive:
                 s = deal.clone()
                 try:
                     for a in plans[i]:
                         apply(s, a)
-                    row[i] = playout(s, me, self.club, self.horizon)
+                    row[i] = playout(s, me, self.club, self.horizon, hard)
+                except OutOfTime:
+                    out_of_time = True
+                    break
                 except Exception:
                     row = None
                     break
                 if deadline is not None and deals >= 2 and time.perf_counter() > deadline or \
-                        deadline is not None and deals and time.perf_counter() > start + 3 * self.think:
+                        hard is not None and time.perf_counter() > hard:
+                    out_of_time = True
                     break
+            if row is not None and deals == 0 and out_of_time:
+                for i, v in row.items():
+                    values[i].append(v)
+                deals = 1
+                break
             if row is None or len(row) < len(alive):
                 deals += 1
+                if out_of_time:
+                    break
                 continue
             for i, v in row.items():
                 values[i].append(v)
