@@ -287,3 +287,91 @@ def test_the_flat_opening_with_the_top_card_is_the_programme_over_the_ranks(name
                 yes = counts.flat_opening_keeps(count, 11, RANK_POINTS_FLAT, BY_POINTS, wild_values,
                                                 len(wild_values), black, rank, top.points, caps, ncaps, keep, minimum)
                 assert yes == (kept >= minimum), (name, " ".join(c.code for c in hand), top, keep, minimum)
+
+
+# --- the core's small rules the game and the bots read (issue 19 §0: one counting core decides each rule) ----------
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_wild_cards_a_new_group_may_take_are_the_written_rule(name):
+    # meld_oracle's WRITTEN: each preset's wild-card limit as its source writes it (002 "minstens 2 gewone kaarten
+    # en hoogstens 3 wilde", 001, 003, 004); the game's enumerations offer exactly group_wilds' counts
+    from meld_oracle import group_is_legal
+
+    rules = get_rules(name)
+    caps = rules._wild_caps
+    for nat in range(0, 14):
+        for most in (0, 1, 2, 3, 9):
+            offered = list(counts.group_wilds(nat, caps, most))
+            written = [w for w in range(most + 1) if group_is_legal(WRITTEN[name], nat, w)]
+            assert offered == written, (name, nat, most)
+            assert all(counts.flat_legal_group(nat, w, list(caps), len(caps)) for w in offered)
+
+
+def _piles(rng: random.Random, rules, n: int):
+    cards = [c for c in ALL_CARDS for _ in range(rules.jokers if c.rank == "JK" else rules.decks)]
+    for _ in range(n):
+        yield tuple(rng.sample(cards, rng.randint(0, 6)))
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_pile_frozen_for_everyone_is_the_written_rule_and_the_explained_check(name):
+    # rule-decisions.md lines 37-39: "frozen for a team when a wild card or a red three lies in it, when the team
+    # has not opened, or when the preset says it always is. A black three does not freeze the pile" (004: in samba
+    # a black three anywhere in it does, lines 119-121); the bots' question is the first and the last part
+    from canasta_tutor.engine.pile import check_frozen, frozen_for_everyone
+
+    rules = get_rules(name)
+    for pile in _piles(random.Random(name), rules, 400):
+        written = rules.pile_always_frozen or any(
+            c.is_wild or (c.is_red_three and rules.red_three_freezes_pile)
+            or (c.is_black_three and rules.black_three_freezes_pile) for c in pile)
+        assert frozen_for_everyone(pile, rules) == written, pile
+        used = Counter(pile)
+        meld = []
+        for _ in range(3):
+            meld.append(_free("K", used, rules) or _free("Q", used, rules))
+            used[meld[-1]] += 1
+        assert check_frozen(pile, melds=[tuple(meld)], rules=rules).ok == written, pile
+        assert check_frozen(pile, melds=[], rules=rules).ok, pile   # a team that has not opened
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_ranks_an_opponent_may_take_the_pile_onto_are_those_the_take_check_lays_off_on(name):
+    # rule-decisions.md lines 43-45 and 116-118: the top card laid off on one of the team's groups (not a sequence,
+    # not a finished canasta unless the preset allows it); what check_take_pile does with a hand of no pair
+    from canasta_tutor.bots import get_bot
+    from canasta_tutor.engine.pile import check_take_pile, ranks_taken_onto
+    from canasta_tutor.game import Game, apply, legal_actions, observation
+
+    rules = get_rules(name)
+    game = Game(name)
+    club = get_bot("club")
+    rng = random.Random(name)
+    compared = canastas = 0
+    for seed in range(12):
+        state = game.deal(seed)
+        while not state.is_terminal() and not (canastas and compared >= 200):
+            for melds in state.melds:
+                if not melds:
+                    continue
+                ranks = ranks_taken_onto(melds, rules)
+                canastas += sum(1 for m in melds if len(m) >= 7)
+                used = Counter(c for m in melds for c in m)
+                for rank in "4 5 6 7 8 9 10 J Q K A".split():
+                    top = _free(rank, used, rules)
+                    if top is None:
+                        continue
+                    hand = [_free(r, used + Counter([top]), rules) for r in ("5", "10") if r != rank]
+                    hand = hand[:1] + [_free("9" if rank != "9" else "8", used + Counter([top]), rules)]
+                    if None in hand:
+                        continue
+                    verdict = check_take_pile(hand, list(melds), score=0, pile=(top,), rules=rules)
+                    assert (verdict.ok and verdict.method == "lay-off") == (rank in ranks), (melds, rank)
+                compared += 1
+            apply(state, club.choose(observation(state), legal_actions(state), rng)[0])
+    assert compared >= 200 and canastas   # the club bot makes canastas (random play rarely does)
+
+
+def _free(rank: str, used: Counter, rules) -> Card | None:
+    """A card of ``rank`` of which the deck still holds a copy besides ``used``."""
+    return next((Card(rank + suit) for suit in "HSDC" if used[Card(rank + suit)] < rules.decks), None)

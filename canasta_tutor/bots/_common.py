@@ -12,10 +12,10 @@ from ..engine import i18n
 from ..engine.cards import format_cards
 from ..engine.i18n import gettext as _
 from ..engine.i18n import ngettext, pgettext
+from ..engine.melds import table_canastas
 from ..engine.numbers import count_of, number_word
+from ..engine.pile import frozen_for_everyone, ranks_taken_onto
 from ..game import DISCARD, DRAW, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE
-
-CANASTA_SIZE = 7
 
 
 def by_kind(legal_actions) -> dict[str, list]:
@@ -69,31 +69,19 @@ def meld_score(action) -> tuple[int, int]:
 
 
 def pile_is_frozen(obs) -> bool:
-    """Is the pile frozen for everybody? The rule set's data, read simply: always frozen under
-    ``pile_always_frozen``, else a wild card in it, a red three (``red_three_freezes_pile``) or a black three
-    (``black_three_freezes_pile``)."""
-    rules = obs.rules
-    if rules.pile_always_frozen:
-        return True
-    red, black = rules.red_three_freezes_pile, rules.black_three_freezes_pile
-    return any(c.is_wild or (red and c.is_red_three) or (black and c.is_black_three) for c in obs.pile)
+    """Is the pile the bot sees frozen for everybody (the engine's rule, ``pile.frozen_for_everyone``)?"""
+    return frozen_for_everyone(obs.pile, obs.rules)
 
 
 def opponents_ranks(obs) -> set[str]:
     """The ranks of the opponents' group melds they may lay the top card off on to take the pile (a discard of
-    such a rank may give them the pile); a finished canasta counts only under ``take_onto_canasta``."""
-    ranks = set()
-    for meld in obs.opponents_melds:
-        if len(meld) >= CANASTA_SIZE and not obs.rules.take_onto_canasta:
-            continue
-        naturals = [c.rank for c in meld if c.is_natural]
-        if naturals and len(set(naturals)) == 1:
-            ranks.add(naturals[0])
-    return ranks
+    such a rank may give them the pile): the engine's rule, ``pile.ranks_taken_onto``."""
+    return ranks_taken_onto(obs.opponents_melds, obs.rules)
 
 
 def team_canastas(melds) -> int:
-    return sum(1 for m in melds if len(m) >= CANASTA_SIZE)
+    """The canastas among a team's melds on the table (the engine's count, ``melds.table_canastas``)."""
+    return table_canastas(melds)
 
 
 def discard_keep_value(card, hand_counts: Counter, obs, *, careful: bool) -> float:

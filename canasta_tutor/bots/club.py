@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from ..engine.i18n import gettext as _
 from ..engine.i18n import ngettext
+from ..engine.melds import CANASTA_SIZE
 from ..engine.numbers import number_word
 from ._common import (
-    CANASTA_SIZE,
     DISCARD,
     DRAW,
     GO_OUT,

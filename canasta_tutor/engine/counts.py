@@ -674,6 +674,41 @@ def take_rule_flags(rules) -> int:
             | (NATURAL_AND_WILD if rules.take_with_natural_and_wild else 0))
 
 
+#: :func:`flat_frozen`'s bits: why the pile is frozen for a team
+FROZEN_WILD, FROZEN_RED_THREE, FROZEN_BLACK_THREE, FROZEN_UNOPENED, FROZEN_ALWAYS = 1, 2, 4, 8, 16
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def flat_frozen(pile_bits: cython.int, flags: cython.int, nm: cython.int) -> cython.int:
+    """Why the pile is frozen for a team with ``nm`` melds (``pile_bits``: what lies in the pile, ``flags``:
+    :func:`take_rule_flags`): the :data:`FROZEN_WILD` ... :data:`FROZEN_ALWAYS` bits that hold, 0 when it is not
+    frozen. The one text of the rule: :func:`flat_take_way` asks it, ``pile.check_frozen`` writes a sentence for
+    each bit, the bots ask it through ``pile.frozen_for_everyone``."""
+    why: cython.int = 0
+    if pile_bits & PILE_WILD:
+        why |= FROZEN_WILD
+    if flags & RED_THREE_FREEZES and pile_bits & PILE_RED_THREE:
+        why |= FROZEN_RED_THREE
+    if flags & BLACK_THREE_FREEZES and pile_bits & PILE_BLACK_THREE:
+        why |= FROZEN_BLACK_THREE
+    if nm == 0:
+        why |= FROZEN_UNOPENED
+    if flags & ALWAYS_FROZEN:
+        why |= FROZEN_ALWAYS
+    return why
+
+
+def group_wilds(nat: int, caps, most: int = 1 << 30) -> range:
+    """How many wild cards ``nat`` natural cards of one rank may take to make a legal group, ``most`` at most
+    (the wild cards at hand): the counts for which :func:`flat_legal_group` says yes (``caps``: the rule set's
+    table of wild-card capacities), as a range; empty with fewer than two natural cards. The game's enumerations
+    (new groups, lay-offs, openings, larger takes) offer these."""
+    if nat < 2:
+        return range(0)
+    return range(max(0, 3 - nat), min(caps[nat if nat < len(caps) else len(caps) - 1], most) + 1)
+
+
 @cython.cfunc
 @cython.exceptval(check=False)
 def flat_cap(caps: cython.p_int, ncaps: cython.int, n: cython.longlong) -> cython.int:
@@ -947,9 +982,7 @@ def flat_take_way(stopped: cython.bint, np: cython.int, nh: cython.int, nm: cyth
         return TAKE_NO
     if flags & ONE_CARD_RULE and not stock_empty and nh == 1 and np == 1:
         return TAKE_EXPLAIN
-    frozen = (flags & ALWAYS_FROZEN or nm == 0 or pile_bits & PILE_WILD
-              or (flags & RED_THREE_FREEZES and pile_bits & PILE_RED_THREE)
-              or (flags & BLACK_THREE_FREEZES and pile_bits & PILE_BLACK_THREE))
+    frozen = flat_frozen(pile_bits, flags, nm) != 0
     team_valid = team and flat_legal_group(team_nat, team_wild, caps, ncaps)
     if nat_count >= 2 and (not team or (team_valid and team_wild <= flat_cap(caps, ncaps, team_nat + 3))):
         way = TAKE_PAIR

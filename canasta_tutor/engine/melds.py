@@ -582,6 +582,12 @@ def count_canastas(melds: Iterable, rules: RuleSet | str = CLASSIC) -> int:
     return sum(1 for f in facts if f is not None and f[2] != NONE)
 
 
+def table_canastas(melds: Iterable) -> int:
+    """How many canastas a team's melds on the table hold: a meld the game accepted (a legal meld) is a canasta
+    from :data:`CANASTA_SIZE` cards on (:func:`count_canastas` judges melds not yet checked)."""
+    return sum(1 for m in melds if len(m) >= CANASTA_SIZE)
+
+
 def meld_points(cards) -> int:
     """The card points of a meld (bonuses are counted by scoring, not here)."""
     return card_points(as_cards(cards))

@@ -69,21 +69,56 @@ def check_frozen(situation: Situation) -> Verdict:
     return _frozen(situation.pile, list(situation.melds), situation.rules)
 
 
+def _pile_bits(pile) -> int:
+    """What lies in the pile as the counting core reads it (``counts.PILE_WILD`` and the others)."""
+    return ((counts.PILE_WILD if not WILD_CARDS.isdisjoint(pile) else 0)
+            | (counts.PILE_RED_THREE if not RED_THREES.isdisjoint(pile) else 0)
+            | (counts.PILE_BLACK_THREE if not BLACK_THREES.isdisjoint(pile) else 0))
+
+
+def frozen_for_everyone(pile, rules: RuleSet) -> bool:
+    """Is the pile frozen whichever team takes it (a team that has opened included)? Decided by the counting core
+    (``counts.flat_frozen``), as :func:`check_frozen` is; the bots ask it of the pile they see."""
+    return counts.flat_frozen(_pile_bits(pile), _rule_tables(rules)[1], 1) != 0
+
+
+def ranks_taken_onto(melds, rules: RuleSet) -> set[str]:
+    """The ranks of the groups among ``melds`` on which a team could lay the top card off to take a pile that is
+    not frozen for it: a legal group of one natural rank, a canasta only under ``take_onto_canasta``, as the
+    counting core decides the lay-off way (``counts.flat_take_way``). The bots read the opponents' melds with it:
+    a discard of such a rank may give them the pile."""
+    _rules, flags, caps, ncaps = _rule_tables(rules)
+    ranks = set()
+    for meld in melds:
+        wild = sum(1 for c in meld if c.is_wild)
+        naturals = {c.rank for c in meld if c.is_natural}
+        nat = len(meld) - wild
+        if len(naturals) != 1 or nat != sum(1 for c in meld if c.is_natural) or \
+                not counts.flat_legal_group(nat, wild, caps, ncaps):
+            continue   # not a group of one natural rank (a sequence, black threes)
+        if (flags & counts.ONTO_CANASTA or len(meld) < counts.FLAT_CANASTA) and \
+                wild <= counts.flat_cap(caps, ncaps, nat + 1):
+            ranks.add(next(iter(naturals)))
+    return ranks
+
+
 def _frozen(pile, melds, rules: RuleSet) -> Verdict:
+    """:func:`check_frozen`: the counting core decides (``counts.flat_frozen``), a sentence for each of its
+    reasons."""
+    why = counts.flat_frozen(_pile_bits(pile), _rule_tables(rules)[1], len(melds))
     reasons = []
-    for code, cards in (("wild-in-pile", [c for c in pile if c.is_wild]),
-                        ("red-three-in-pile", [c for c in pile if c.is_red_three] if rules.red_three_freezes_pile
-                         else []),
-                        ("black-three-in-pile", [c for c in pile if c.is_black_three]
-                         if rules.black_three_freezes_pile else [])):
-        if cards:
+    for bit, code, cards in ((counts.FROZEN_WILD, "wild-in-pile", WILD_CARDS),
+                             (counts.FROZEN_RED_THREE, "red-three-in-pile", RED_THREES),
+                             (counts.FROZEN_BLACK_THREE, "black-three-in-pile", BLACK_THREES)):
+        if why & bit:
+            cards = [c for c in pile if c in cards]
             reasons.append(Reason(code, ngettext("The pile is frozen because {cards} lies in it.",
                                                  "The pile is frozen because {cards} lie in it.",
                                                  len(cards)).format(cards=_and(cards))))
-    if not melds:
+    if why & counts.FROZEN_UNOPENED:
         reasons.append(Reason("not-opened", _("The pile is frozen for your team because your team has not melded "
                                               "yet.")))
-    if rules.pile_always_frozen:
+    if why & counts.FROZEN_ALWAYS:
         reasons.append(Reason("always-frozen", _("Under this house rule the pile is always frozen.")))
     if reasons:
         return Verdict(True, tuple(reasons))
@@ -232,9 +267,7 @@ def _take_way(hand, melds, score, pile, rules, stock_empty):
         return counts.flat_take_way(True, np, len(hand), len(melds), stock_empty, 0, 0, 0, False, False, 0, 0, 0,
                                     False, 0, flags, 0, 0, caps, ncaps, None, 0, None, None, None, 0, 0, -1,
                                     0), (), None, None
-    pile_bits = ((counts.PILE_WILD if not WILD_CARDS.isdisjoint(pile) else 0)
-                 | (counts.PILE_RED_THREE if not RED_THREES.isdisjoint(pile) else 0)
-                 | (counts.PILE_BLACK_THREE if not BLACK_THREES.isdisjoint(pile) else 0))
+    pile_bits = _pile_bits(pile)
     red_in_pile = pile.count(_RED_THREE_H) + pile.count(_RED_THREE_D) if pile_bits & counts.PILE_RED_THREE else 0
     rank = top.rank
     same = _SAME_RANK[rank]
@@ -495,7 +528,8 @@ def is_frozen(situation: Situation) -> bool:
     return _frozen(situation.pile, list(situation.melds), situation.rules).ok
 
 
-__all__ = ["TakeVerdict", "check_frozen", "check_stopped", "check_take_pile", "check_shown_cards", "is_frozen"]
+__all__ = ["TakeVerdict", "check_frozen", "check_stopped", "check_take_pile", "check_shown_cards",
+           "frozen_for_everyone", "is_frozen", "ranks_taken_onto"]
 
 
 @takes_situation("hand", "melds", "score", "pile", "shown", "rules", extras=("shown",))

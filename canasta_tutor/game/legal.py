@@ -193,7 +193,7 @@ def _larger_takes(state: State, hand, melds, top: Card, first: Action) -> list[A
     if len(naturals) + len(wilds) <= 2:
         return []
     pile_rest = sum(1 for c in state.pile[:-1] if not c.is_red_three)
-    caps = state.game.wild_caps
+    allowed = state.game.group_wilds
     lead = [c for c in first.cards if c.is_natural]
     others = list(naturals)
     for c in lead:
@@ -201,9 +201,9 @@ def _larger_takes(state: State, hand, melds, top: Card, first: Action) -> list[A
     out = []
     for k in range(len(lead), len(naturals) + 1):
         base = tuple(lead + others[:k - len(lead)])
-        for w in range(0, min(caps[k + 1], len(wilds)) + 1):
+        for w in _upto(allowed[k + 1], len(wilds)):   # the top card is one of the group's natural cards
             shown = base + tuple(wilds[:w])
-            if len(shown) <= 2 or len(hand) - len(shown) + pile_rest < 2 or k + 1 + w < 3:
+            if len(shown) <= 2 or len(hand) - len(shown) + pile_rest < 2:
                 continue
             if check_team_melds(tuple(melds) + ((top,) + shown,), state.rules):
                 out.append(Action(TAKE_PILE, cards=shown))
@@ -272,7 +272,7 @@ def _meld_phase_actions(state: State) -> list[Action]:
     else:
         acts = []
         if len(hand) >= 3:
-            acts += _new_group_actions(state.game.wild_caps, by_rank, wilds, infos, len(hand))
+            acts += _new_group_actions(state.game.group_wilds, by_rank, wilds, infos, len(hand))
             if rules.sequences:
                 acts += _run_actions([c for c in hand if c.is_natural], rules, len(hand))
             acts += _lay_off_actions(state.game, melds, infos, by_rank, wilds, distinct)
@@ -300,7 +300,7 @@ def _hand_by_rank(hand) -> tuple[dict[str, list[Card]], list[Card], int]:
     return by_rank, wilds, threes
 
 
-def _new_group_actions(caps, by_rank, wilds, infos, size: int) -> list[Action]:
+def _new_group_actions(allowed, by_rank, wilds, infos, size: int) -> list[Action]:
     """New groups: a rank's natural cards all together (a rank the team has no group of), with 0 or more wild
     cards (twos first), keeping two cards in hand."""
     group_ranks = {info[1] for info in infos if info[0] == GROUP}
@@ -314,11 +314,15 @@ def _new_group_actions(caps, by_rank, wilds, infos, size: int) -> list[Action]:
         if n < 2 or rank in group_ranks:
             continue
         for k in range(n, 1, -1):
-            top = min(caps[k], n_wild, size - k - 2)
             base = tuple(group[:k])
-            for w in range(max(0, 3 - k), top + 1):
+            for w in _upto(allowed[k], min(n_wild, size - k - 2)):
                 (acts if k == n else parts).append(_meld_action(base + tuple(wilds_low[:w]) if w else base))
     return acts + parts
+
+
+def _upto(allowed: range, most: int) -> range:
+    """The counts of ``allowed`` (``Game.group_wilds``) up to ``most`` (the wild cards at hand)."""
+    return range(allowed.start, min(allowed.stop, most + 1))
 
 
 def _run_actions(naturals, rules, size: int) -> list[Action]:
@@ -348,7 +352,7 @@ def _lay_off_cards(game: Game, m: tuple, info: tuple, by_rank, distinct_wilds, d
     if kind == GROUP:
         n_nat = len(m) - m_wild
         if key in _NATURAL_RANKS and n_nat >= 2 and len(m) >= 2:
-            return _group_lay_off_cards(game.wild_caps, key, n_nat, m_wild, by_rank, distinct_wilds, distinct)
+            return _group_lay_off_cards(game.group_wilds, key, n_nat, m_wild, by_rank, distinct_wilds, distinct)
         candidates = [c for c in distinct if c.rank == key or c.is_wild]
     elif len(m) >= 7:
         return []
@@ -358,11 +362,12 @@ def _lay_off_cards(game: Game, m: tuple, info: tuple, by_rank, distinct_wilds, d
     return [c for c in candidates if _fits(game, m, c)]
 
 
-def _group_lay_off_cards(caps, rank: str, n_nat: int, m_wild: int, by_rank, distinct_wilds, distinct) -> list[Card]:
-    """``meld_facts(m + (c,))`` for a group of naturals of one rank and wild cards, in numbers: a natural card of
-    the rank fits while the wild cards stay within the capacity, a wild card while one more does."""
-    naturals = by_rank.get(rank) if m_wild <= caps[n_nat + 1] else None
-    wild_cards = distinct_wilds if m_wild + 1 <= caps[n_nat] else None
+def _group_lay_off_cards(allowed, rank: str, n_nat: int, m_wild: int, by_rank, distinct_wilds, distinct) -> list[Card]:
+    """``meld_facts(m + (c,))`` for a group of naturals of one rank and wild cards, decided by the counting core
+    (``allowed``: ``Game.group_wilds``, its ``counts.group_wilds`` per number of natural cards): a natural card of the
+    rank fits while the group's wild cards stay allowed, a wild card while one more is."""
+    naturals = by_rank.get(rank) if m_wild in allowed[n_nat + 1] else None
+    wild_cards = distinct_wilds if m_wild + 1 in allowed[n_nat] else None
     if not naturals:
         return wild_cards or []
     naturals = list(dict.fromkeys(naturals))

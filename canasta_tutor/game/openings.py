@@ -17,6 +17,7 @@ meld can be left out, the others reached by the new melds offered once the team 
 from __future__ import annotations
 
 from ..engine.cards import SEQUENCE_ORDER, Card, card_points
+from ..engine.counts import group_wilds
 from ..engine.rules import RuleSet
 
 #: How many opening combinations of the whole shape (each rank's natural cards together, runs whole) the action
@@ -167,8 +168,7 @@ class _OpeningSearch:
         if n < 2:
             return
         wilds = self.wilds
-        cap = min(self.rules.wild_capacity(n), len(wilds) - used_wild)
-        for w in range(max(0, 3 - n), cap + 1):
+        for w in group_wilds(n, self.rules._wild_caps, len(wilds) - used_wild):
             cards = tuple(lead + group) + tuple(wilds[used_wild:used_wild + w])
             self.extend(i + 1, used_wild + w, melds + [cards], points + card_points(cards), used + len(group) + w)
 
@@ -331,7 +331,7 @@ class _EveryOpening:
             cards = lead + tuple(group[:k])
             n = len(cards)
             base = card_points(cards)
-            for w in range(max(0, 3 - n), min(self.rules.wild_capacity(n), len(wilds) - used_wild) + 1):
+            for w in group_wilds(n, self.rules._wild_caps, len(wilds) - used_wild):
                 extra = tuple(wilds[used_wild:used_wild + w])
                 meld_points = base + card_points(extra)
                 self.extend(i + 1, used_wild + w, melds + [cards + extra], points + meld_points, used + k + w,

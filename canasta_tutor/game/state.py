@@ -7,9 +7,10 @@ from __future__ import annotations
 import random
 
 from ..engine.cards import ALL_CARDS, JOKER
+from ..engine.counts import group_wilds
 from ..engine.errors import CanastaError, clip
 from ..engine.i18n import gettext
-from ..engine.melds import CANASTA_SIZE, check_team_melds
+from ..engine.melds import CANASTA_SIZE, check_team_melds, table_canastas
 from ..engine.numbers import is_whole_number
 from ..engine.rules import RuleSet, get_rules
 from ..engine.scoring import score_hand
@@ -59,8 +60,10 @@ class Game:
         for card in ALL_CARDS:
             deck += [card] * (self.rules.jokers if card.rank == JOKER else self.rules.decks)
         self.deck = tuple(deck)
-        #: ``rules.wild_capacity(n)`` for ``n`` natural cards, read from a table in the enumeration's loops
+        #: ``rules.wild_capacity(n)`` for ``n`` natural cards, and the wild-card counts a group of ``n`` natural cards
+        #: may take (the counting core's rule, ``counts.group_wilds``), read from tables in the enumeration's loops
         self.wild_caps = tuple(self.rules.wild_capacity(n) for n in range(4 * len(deck) + 2))
+        self.group_wilds = tuple(group_wilds(n, self.wild_caps) for n in range(len(self.wild_caps)))
         #: lay-offs judged so far: ``(meld, card) -> bool`` (``meld_facts``), for the enumeration
         self.fits: dict = {}
         #: each seat's team when a hand is dealt (``State.side``; under ``lone_hand`` it changes in the hand)
@@ -257,7 +260,7 @@ class State:
         if not self.rules.concealed_needs_canasta:
             return True
         made = self.melds[self.team_of(self.current_player)][self.turn_melds_from:]
-        return any(len(m) >= CANASTA_SIZE for m in made)
+        return table_canastas(made) > 0
 
     def red_three_last_reason(self) -> Reason | None:
         """Why the player to move may not discard or go out (``None`` when he may): he drew a red three as the last
@@ -296,7 +299,7 @@ class State:
         went = False
         if self.went_out is not None and self.team_of(self.went_out[0]) == t:
             went = "concealed" if self.went_out[1] else True
-        canastas = sum(1 for m in self.melds[t] if len(m) >= CANASTA_SIZE)
+        canastas = table_canastas(self.melds[t])
         concealed = None if went == "concealed" else min(self.concealed_canastas[t], canastas)
         return score_hand(Situation(melds=tuple(self.melds[t]), red_threes=tuple(red_threes),
                                     hands=tuple(tuple(self.hands[p]) for p in players),
@@ -326,7 +329,7 @@ class State:
                 went = False
                 if self.went_out is not None and self.team_of(self.went_out[0]) == t:
                     went = "concealed" if self.went_out[1] else True
-                canastas = sum(1 for m in self.melds[t] if len(m) >= CANASTA_SIZE)
+                canastas = table_canastas(self.melds[t])
                 concealed = None if went == "concealed" else min(self.concealed_canastas[t], canastas)
                 sheets.append(score_hand(Situation(melds=tuple(self.melds[t]), red_threes=tuple(self.red_threes[t]),
                                                    hands=tuple(tuple(self.hands[p]) for p in players),

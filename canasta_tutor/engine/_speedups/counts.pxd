@@ -6,6 +6,9 @@ cdef int TAKE_NO, TAKE_PAIR, TAKE_LAY_OFF, TAKE_NATURAL_AND_WILD, TAKE_EXPLAIN
 cdef int ONE_CARD_RULE, ALWAYS_FROZEN, RED_THREE_FREEZES, BLACK_THREE_FREEZES, ONTO_CANASTA, NATURAL_AND_WILD
 cdef int PILE_WILD, PILE_RED_THREE, PILE_BLACK_THREE
 cdef int FLAT_CANASTA
+cdef int FROZEN_WILD, FROZEN_RED_THREE, FROZEN_BLACK_THREE, FROZEN_UNOPENED, FROZEN_ALWAYS
+
+cdef int flat_frozen(int pile_bits, int flags, int nm) noexcept
 
 cdef int flat_cap(int* caps, int ncaps, long long n) noexcept
 cdef bint flat_legal_group(int nat, int wild, int* caps, int ncaps) noexcept
