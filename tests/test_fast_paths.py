@@ -296,3 +296,43 @@ def test_the_cheapest_wild_card_of_equals_is_the_first_in_sort_order():
     for hand in ("9H 2S 2C 5D 6C", "9H 2C 2S 5D 6C"):
         v = check_take_pile(hand, ["KH KS KD"], 0, "4C 9D")
         assert v.ok and v.method == "natural-and-wild" and v.cards == parse_cards("9H 2C")
+
+
+def test_samba_takes_of_a_team_that_has_opened_are_decided_by_the_core_as_the_explained_path_answers():
+    # issue 19 §0: under samba's sequences too the counting core (counts.flat_take_way) decides the take of a team
+    # that has opened; on every draw of club and random samba hands its verdict and its sentences are the explained
+    # path's (rule-decisions.md lines 116-121: a natural pair, or the top card onto one of the team's groups)
+    import random
+
+    from canasta_tutor.bots import get_bot
+    from canasta_tutor.engine import pile as pile_module
+    from canasta_tutor.engine.pile import _check_take_pile, check_take_pile
+    from canasta_tutor.game import DRAW_PHASE, Game, apply, legal_actions, observation
+
+    game, club = Game("samba"), get_bot("club")
+    decided = compared = 0
+    real = pile_module._decided_take
+    seen = []
+    pile_module._decided_take = lambda *a: seen.append(1) or real(*a)
+    try:
+        for seed in range(14):
+            state = game.deal(seed)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                p = state.current_player
+                melds = state.melds[state.team_of(p)]
+                if state.phase == DRAW_PHASE and state.pile and melds:
+                    args = (tuple(state.hands[p]), list(melds), state.score_of(p), tuple(state.pile), state.rules,
+                            not state.stock)
+                    seen.clear()
+                    fast = check_take_pile(*args[:5], stock_empty=args[5])
+                    slow = _check_take_pile(*args)
+                    assert tuple(fast) == tuple(slow) and fast.sentence == slow.sentence, args
+                    decided += bool(seen)
+                    compared += 1
+                acts = legal_actions(state)
+                a = club.choose(observation(state), acts, rng)[0] if seed % 2 else acts[rng.randrange(len(acts))]
+                apply(state, a)
+    finally:
+        pile_module._decided_take = real
+    assert compared >= 300 and decided == compared

@@ -201,11 +201,23 @@ def check_take_pile(situation: Situation) -> TakeVerdict:
     melds = list(situation.melds)
     ensure_no_red_three_in_hand(hand)
     ensure_hand_size(rules, hand)
-    if not rules.sequences:  # without sequences every search is polynomial: no budget needed
+    if _core_decides(rules, melds):
         decided = _decided_take(hand, melds, score, pile, rules, stock_empty)
-        return decided if decided is not None else _check_take_pile(hand, melds, score, pile, rules, stock_empty)
+        if decided is not None:
+            return decided
+    if not rules.sequences:  # without sequences every search is polynomial: no budget needed
+        return _check_take_pile(hand, melds, score, pile, rules, stock_empty)
     with search_budget(f"hand ({len(hand)} cards)"):
         return _check_take_pile(hand, melds, score, pile, rules, stock_empty)
+
+
+def _core_decides(rules, melds) -> bool:
+    """Does the counting core's :func:`counts.flat_take_way` decide this take? Always without sequences; under
+    samba's sequences for a team that has opened (the top card goes with a pair or onto a group, as without them;
+    the core counts only groups as canastas, so where samba's sequences could let the turn end by going out it
+    hands the call on), not for an unopened one (its opening may hold runs: ``most_meld_points`` counts them, on
+    the explained path)."""
+    return not rules.sequences or bool(melds)
 
 
 _TakeVerdict_new = tuple.__new__
@@ -216,8 +228,8 @@ _RED_THREE_H, _RED_THREE_D = Card("3H"), Card("3D")
 
 def _take_reasons(hand, melds, score, pile, rules, stock_empty):
     """The reasons of a decided verdict (the pure and the compiled one): the explained path's sentences, written on
-    top of the counting core's decision (rules without sequences)."""
-    way = None if rules.sequences else _take_way(hand, melds, score, pile, rules, stock_empty)[0]
+    top of the counting core's decision (:func:`_core_decides`)."""
+    way = _take_way(hand, melds, score, pile, rules, stock_empty)[0] if _core_decides(rules, melds) else None
     return _check_take_pile(hand, melds, score, pile, rules, stock_empty, way).reasons
 
 
