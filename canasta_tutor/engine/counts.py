@@ -26,7 +26,7 @@ from itertools import product
 
 # absolute imports: _speedups/counts.pyx compiles this very text as a module of that folder
 from canasta_tutor.engine.cards import SEQUENCE_ORDER, SORT_KEY, Card
-from canasta_tutor.engine.melds import CANASTA_SIZE
+from canasta_tutor.engine.melds import CANASTA_SIZE, SEQUENCE_MAX
 from canasta_tutor.engine.situation import SearchTooLarge
 
 # Cython's pure-Python mode: _speedups/counts.pyx compiles this file with these types (the flat forms at the end,
@@ -46,7 +46,7 @@ except ImportError:   # the pure-Python engine: the types below are names only, 
         exceptval = staticmethod(lambda *a, **k: (lambda f: f))
         declare = staticmethod(lambda n: [0] * n)
 
-RUN_MIN, RUN_MAX = 3, 7
+RUN_MIN, RUN_MAX = 3, SEQUENCE_MAX   # a run of three to seven cards (004); a samba at seven
 _BOTH, _NONE = [0, 1], [0]   # a last discard here or not; none
 #: The most states one rank of the programme may hold: hands a game reaches stay far below (issue 19's 43-card
 #: samba hand, about 2,500); a hand of a hundred cards from three decks, which no game deals, gets a clear error.

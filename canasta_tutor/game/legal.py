@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..engine.cards import SEQUENCE_ORDER, Card
+from ..engine.counts import RUN_MAX
 from ..engine.errors import SituationError
 from ..engine.going_out import check_go_out, find_go_out
 from ..engine.melds import CANASTA_SIZE, GROUP, SEQUENCE, check_team_melds, meld_facts, meld_key
@@ -354,7 +355,7 @@ def _lay_off_cards(game: Game, m: tuple, info: tuple, by_rank, distinct_wilds, d
         if key in _NATURAL_RANKS and n_nat >= 2 and len(m) >= 2:
             return _group_lay_off_cards(game.group_wilds, key, n_nat, m_wild, by_rank, distinct_wilds, distinct)
         candidates = [c for c in distinct if c.rank == key or c.is_wild]
-    elif len(m) >= 7:
+    elif len(m) >= RUN_MAX:   # a samba is closed
         return []
     else:
         candidates = [c for c in distinct if c.suit == key and c.is_natural

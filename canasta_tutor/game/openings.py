@@ -17,7 +17,7 @@ meld can be left out, the others reached by the new melds offered once the team 
 from __future__ import annotations
 
 from ..engine.cards import SEQUENCE_ORDER, Card, card_points
-from ..engine.counts import group_wilds
+from ..engine.counts import RUN_MAX, RUN_MIN, group_wilds
 from ..engine.rules import RuleSet
 
 #: How many opening combinations of the whole shape (each rank's natural cards together, runs whole) the action
@@ -31,7 +31,7 @@ _NO_MELD = 1 << 30
 
 
 def runs(naturals, rules: RuleSet) -> list[tuple[Card, ...]]:
-    """Samba: the longest runs (at most seven) of one suit in ``naturals``: a list of card tuples."""
+    """Samba: the longest runs (at most ``counts.RUN_MAX``) of one suit in ``naturals``: a list of card tuples."""
     if not rules.sequences:
         return []
     by_suit: dict[str, dict[int, Card]] = {}
@@ -45,8 +45,8 @@ def runs(naturals, rules: RuleSet) -> list[tuple[Card, ...]]:
             if order in ranks:
                 run.append(ranks[order])
                 continue
-            if len(run) >= 3:
-                out.append(tuple(run[-7:]))
+            if len(run) >= RUN_MIN:
+                out.append(tuple(run[-RUN_MAX:]))
             run = []
     return out
 
@@ -203,9 +203,9 @@ def all_runs(naturals, rules: RuleSet) -> list[tuple[Card, ...]]:
         ranks = by_suit[suit]
         for start in sorted(ranks):
             end = start
-            while end + 1 in ranks and end + 1 < start + 7:
+            while end + 1 in ranks and end + 1 < start + RUN_MAX:
                 end += 1
-            for last in range(start + 2, end + 1):
+            for last in range(start + RUN_MIN - 1, end + 1):
                 out.append(tuple(ranks[o] for o in range(start, last + 1)))
     return out
 
