@@ -522,20 +522,22 @@ def most_meld_points(cards, rules, *, top: Card | None = None, keep: int = 0) ->
     (black threes and red threes are never melded here, and count as kept); with ``top`` (the pile's top card)
     its rank's group must hold it and at least two natural cards of its rank from ``cards``. ``-1`` when no meld
     can be made that way (or none with the top card)."""
-    if not rules.sequences and not keep:
+    if not rules.sequences and keep <= 2:
         if top is not None and sum(1 for c in cards if c.rank == top.rank and c.is_natural) < 2:
             return -1
-        return _groups_only_points(cards, rules, top)
+        return _groups_only_points(cards, rules, top, max(0, keep))
     return _most_points(cards, rules, top, keep)
 
 
-def _groups_only_points(cards, rules, top: Card | None) -> int:
-    """:func:`most_meld_points` without sequences and without cards to keep: the closed form
-    :func:`flat_group_points` decides it (the programme over the ranks comes down to it; tests/test_counts.py holds
-    the two to the same answers), the hand read here into its counts (natural cards per rank, the wild cards'
-    points, highest first). ``top``'s rank has at least two natural cards in ``cards``. A hand of more wild cards,
-    or a rule table longer, than the flat arrays hold (no game deals one) goes to the programme."""
+def _groups_only_points(cards, rules, top: Card | None, keep: int = 0) -> int:
+    """:func:`most_meld_points` without sequences, ``keep`` (0 to 2) cards to keep: the closed forms
+    :func:`flat_group_points` and :func:`flat_keep_points` decide it (the programme over the ranks comes down to
+    them; tests/test_counts.py holds them to the same answers), the hand read here into its counts (natural cards
+    per rank, the wild cards' points, highest first, the threes). ``top``'s rank has at least two natural cards in
+    ``cards``. A hand of more wild cards, or a rule table longer, than the flat arrays hold (no game deals one) goes
+    to the programme."""
     table = rules._wild_caps
+    others: cython.int = 0
     ncaps: cython.int = len(table)
     rank_count = cython.declare(cython.int[11])
     wild_values = cython.declare(cython.int[64])
@@ -548,7 +550,7 @@ def _groups_only_points(cards, rules, top: Card | None) -> int:
         by_points = cython.declare(cython.int[11])
         caps = cython.declare(cython.int[64])
         if ncaps > 64:
-            return _most_points(cards, rules, top, 0)
+            return _most_points(cards, rules, top, keep)
         for i in range(ncaps):
             caps[i] = table[i]
         for i in range(11):
@@ -562,7 +564,7 @@ def _groups_only_points(cards, rules, top: Card | None) -> int:
             rank_count[FLAT_RANK[c.rank]] += 1
         elif c.is_wild:
             if nwild == 64:
-                return _most_points(cards, rules, top, 0)
+                return _most_points(cards, rules, top, keep)
             p = c.points
             x = nwild
             while x > 0 and wild_values[x - 1] < p:   # highest first: insertion sort, a handful
@@ -570,6 +572,13 @@ def _groups_only_points(cards, rules, top: Card | None) -> int:
                 x -= 1
             wild_values[x] = p
             nwild += 1
+        else:   # a three: never melded here, kept
+            others += 1
+    if keep:
+        best = flat_keep_points(rank_count, 11, rank_points, by_points, wild_values, nwild, others,
+                                FLAT_RANK[top.rank] if top is not None else -1, top.points if top is not None else 0,
+                                caps, ncaps, keep)
+        return 0 if best < 0 and top is None else best
     return flat_group_points(rank_count, 11, rank_points, by_points, wild_values, nwild,
                              FLAT_RANK[top.rank] if top is not None else -1, top.points if top is not None else 0,
                              caps, ncaps, -1, -1, -1, -1)
@@ -586,7 +595,8 @@ def _most_points(cards, rules, top: Card | None, keep: int) -> int:
         prefix.append(prefix[-1] + p)
     top_order = SEQUENCE_ORDER.get(top.rank) if top is not None else None
     sequences = rules.sequences
-    caps = [rules.wild_capacity(n) for n in range(200)]
+    caps = list(rules._wild_caps)   # rules.wild_capacity(n), constant from its last entry on
+    caps += [caps[-1]] * (200 - len(caps))
     # (runs, wild cards used, natural cards kept so far (at most ``still``), anything melded) -> natural points
     states = {(tuple(() for _ in cells.suits), 0, 0, 0): 0}
     for order in ORDERS:
@@ -897,14 +907,17 @@ def flat_group_points(rank_count: cython.p_int, nranks: cython.int, rank_points:
 
 @cython.cfunc
 @cython.exceptval(check=False)
-def flat_opening_keeps(rank_count: cython.p_int, nranks: cython.int, rank_points: cython.p_int,
-                       by_points: cython.p_int, wild_values: cython.p_int, nwild: cython.int, others: cython.int,
-                       rank: cython.int, top_points: cython.int, caps: cython.p_int, ncaps: cython.int,
-                       keep: cython.int, minimum: cython.longlong) -> cython.bint:
-    """May an unopened team reach ``minimum`` with the top card and cards from hand while ``keep`` (one or two)
-    cards of the hand stay out of the opening (:func:`most_meld_points` with ``keep``, without sequences)? The
-    cards count by kind (a natural rank, a wild card's value, one of the ``others``: black threes), each choice of
-    kinds tried once."""
+def flat_keep_points(rank_count: cython.p_int, nranks: cython.int, rank_points: cython.p_int,
+                     by_points: cython.p_int, wild_values: cython.p_int, nwild: cython.int, others: cython.int,
+                     rank: cython.int, top_points: cython.int, caps: cython.p_int, ncaps: cython.int,
+                     keep: cython.int) -> cython.longlong:
+    """The most points an unopened team melds with the top card (of ``rank``; -1: none) and cards from hand while
+    ``keep`` (one or two) cards of the hand stay out of the opening (:func:`most_meld_points` with ``keep``, without
+    sequences), -1 when no such opening holds the top card: the best of :func:`flat_group_points` over the cards
+    left out. The cards count by kind (a natural rank, a wild card's value, one of the ``others``: threes, never
+    melded), each choice of kinds tried once."""
+    best: cython.longlong = -1
+    v: cython.longlong
     kinds: cython.int = nranks + nwild + 1   # the ranks, then the wild cards (the first of each value), the others
     a: cython.int
     b: cython.int
@@ -938,16 +951,30 @@ def flat_opening_keeps(rank_count: cython.p_int, nranks: cython.int, rank_points
             sb = b - nranks if nranks <= b < nranks + nwild else -1
             if b == a and sa >= 0:
                 sb = sa + 1
-            if flat_group_points(rank_count, nranks, rank_points, by_points, wild_values, nwild, rank, top_points,
-                                 caps, ncaps, da, db, sa, sb) >= minimum:
-                return True
+            v = flat_group_points(rank_count, nranks, rank_points, by_points, wild_values, nwild, rank, top_points,
+                                  caps, ncaps, da, db, sa, sb)
+            if v > best:
+                best = v
         if keep != 2:
             da = a if a < nranks else -1
             sa = a - nranks if nranks <= a < nranks + nwild else -1
-            if flat_group_points(rank_count, nranks, rank_points, by_points, wild_values, nwild, rank, top_points,
-                                 caps, ncaps, da, -1, sa, -1) >= minimum:
-                return True
-    return False
+            v = flat_group_points(rank_count, nranks, rank_points, by_points, wild_values, nwild, rank, top_points,
+                                  caps, ncaps, da, -1, sa, -1)
+            if v > best:
+                best = v
+    return best
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def flat_opening_keeps(rank_count: cython.p_int, nranks: cython.int, rank_points: cython.p_int,
+                       by_points: cython.p_int, wild_values: cython.p_int, nwild: cython.int, others: cython.int,
+                       rank: cython.int, top_points: cython.int, caps: cython.p_int, ncaps: cython.int,
+                       keep: cython.int, minimum: cython.longlong) -> cython.bint:
+    """May an unopened team reach ``minimum`` with the top card and cards from hand while ``keep`` (one or two)
+    cards of the hand stay out of the opening? (:func:`flat_keep_points` reaches it.)"""
+    return flat_keep_points(rank_count, nranks, rank_points, by_points, wild_values, nwild, others, rank,
+                            top_points, caps, ncaps, keep) >= minimum
 
 
 @cython.cfunc

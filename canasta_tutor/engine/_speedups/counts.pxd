@@ -20,6 +20,9 @@ cdef long long flat_wild_sum(int* wild_values, int nwild, long long used, int sk
 cdef long long flat_group_points(int* rank_count, int nranks, int* rank_points, int* by_points, int* wild_values,
                                  int nwild, int rank, int top_points, int* caps, int ncaps, int drop_a, int drop_b,
                                  int skip_a, int skip_b) noexcept
+cdef long long flat_keep_points(int* rank_count, int nranks, int* rank_points, int* by_points, int* wild_values,
+                               int nwild, int others, int rank, int top_points, int* caps, int ncaps,
+                               int keep) noexcept
 cdef bint flat_opening_keeps(int* rank_count, int nranks, int* rank_points, int* by_points, int* wild_values,
                              int nwild, int others, int rank, int top_points, int* caps, int ncaps, int keep,
                              long long minimum) noexcept
