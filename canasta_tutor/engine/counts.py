@@ -784,14 +784,11 @@ def flat_most_canastas(count: cython.p_int, nranks: cython.int, wild: cython.int
                 made += 1
             elif gap <= cap - lo:
                 short += one << (4 * gap - 4)
-    if black:
-        if black == 2:
-            if not black_wild:
-                return -1
-            least += 1
-            room += 1
-        elif black != 3 and black != 4:
-            return -1
+    if not flat_black_placed(black, black_wild):
+        return -1
+    if black == 2:   # two black threes take a wild card (where the rules let them)
+        least += 1
+        room += 1
     if wild < least or wild > room:
         return -1
     spare = wild - least
@@ -814,25 +811,52 @@ def flat_go_out(count: cython.p_int, nranks: cython.int, wild: cython.int, black
                 caps: cython.p_int, ncaps: cython.int, black_wild: cython.bint) -> cython.bint:
     """May the player go out (rules without sequences or wild-card swaps): with no last discard, or one of a rank
     held, a black three or a wild card, every other card placed and ``need`` canastas held
-    (:func:`flat_most_canastas`)? ``count`` is changed while counting and given back as it was."""
+    (:func:`flat_most_canastas`)? ``count`` is changed while counting and given back as it was. Only the discards
+    that may leave every card a place are counted: a lone natural card of a rank the team has no group of, or black
+    threes that make no meld (one, two where they take no wild card, five or more), find none."""
     r: cython.int
-    best: cython.int = flat_most_canastas(count, nranks, wild, black, tnat, twild, tsize, intable, base, caps,
-                                          ncaps, black_wild)
-    if best >= need:
-        return True
+    best: cython.int
+    lone: cython.int = 0   # natural cards alone of their rank, with no group of it on the table
+    lone_rank: cython.int = -1
     for r in range(nranks):
-        if count[r]:
-            count[r] -= 1
-            best = flat_most_canastas(count, nranks, wild, black, tnat, twild, tsize, intable, base, caps, ncaps,
-                                      black_wild)
-            count[r] += 1
-            if best >= need:
-                return True
-    if black and flat_most_canastas(count, nranks, wild, black - 1, tnat, twild, tsize, intable, base, caps, ncaps,
-                                    black_wild) >= need:
-        return True
-    return wild > 0 and flat_most_canastas(count, nranks, wild - 1, black, tnat, twild, tsize, intable, base, caps,
-                                           ncaps, black_wild) >= need
+        if count[r] == 1 and not intable[r]:
+            lone += 1
+            lone_rank = r
+    if lone > 1:
+        return False
+    if lone == 1:   # only its discard may leave the others a place
+        if not flat_black_placed(black, black_wild):
+            return False
+        count[lone_rank] -= 1
+        r = flat_most_canastas(count, nranks, wild, black, tnat, twild, tsize, intable, base, caps, ncaps,
+                               black_wild)
+        count[lone_rank] += 1
+        return r >= need
+    if flat_black_placed(black, black_wild):
+        if flat_most_canastas(count, nranks, wild, black, tnat, twild, tsize, intable, base, caps, ncaps,
+                              black_wild) >= need:
+            return True
+        for r in range(nranks):
+            if count[r] and (intable[r] or count[r] != 2):   # a pair's discard would leave its other card alone
+                count[r] -= 1
+                best = flat_most_canastas(count, nranks, wild, black, tnat, twild, tsize, intable, base, caps, ncaps,
+                                          black_wild)
+                count[r] += 1
+                if best >= need:
+                    return True
+        if wild > 0 and flat_most_canastas(count, nranks, wild - 1, black, tnat, twild, tsize, intable, base, caps,
+                                           ncaps, black_wild) >= need:
+            return True
+    return black > 0 and flat_black_placed(black - 1, black_wild) and flat_most_canastas(
+        count, nranks, wild, black - 1, tnat, twild, tsize, intable, base, caps, ncaps, black_wild) >= need
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def flat_black_placed(black: cython.int, black_wild: cython.bint) -> cython.bint:
+    """Can ``black`` black threes all be melded (:func:`flat_most_canastas`' rule): none, three or four, or two
+    with a wild card where the rules let them take one?"""
+    return black == 0 or black == 3 or black == 4 or (black == 2 and black_wild)
 
 
 @cython.cfunc

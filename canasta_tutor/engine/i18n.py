@@ -141,19 +141,26 @@ def _catalog(lang: str | None) -> _gettext.NullTranslations:
     return translations(normalise_language(lang) if lang else get_language())
 
 
+def _in_english(lang: str | None) -> bool:
+    """Is the text asked for in English, the msgids' own language (the common case, answered without a catalog)?"""
+    return (lang or _current.get() or _default[0]) == SOURCE_LANGUAGE
+
+
 def gettext(message: str, *, lang: str | None = None) -> str:
     """``message`` in the current language (or ``lang``)."""
-    return _catalog(lang).gettext(message)
+    return message if _in_english(lang) else _catalog(lang).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int, *, lang: str | None = None) -> str:
     """The form for ``n`` by the language's CLDR plural rule (the catalog's Plural-Forms header)."""
+    if _in_english(lang):
+        return singular if n == 1 else plural
     return _catalog(lang).ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str, *, lang: str | None = None) -> str:
     """``message`` in ``context`` (one English word that needs two translations gets two contexts)."""
-    return _catalog(lang).pgettext(context, message)
+    return message if _in_english(lang) else _catalog(lang).pgettext(context, message)
 
 
 def npgettext(context: str, singular: str, plural: str, n: int, *, lang: str | None = None) -> str:

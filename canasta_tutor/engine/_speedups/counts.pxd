@@ -14,6 +14,7 @@ cdef int flat_cap(int* caps, int ncaps, long long n) noexcept
 cdef bint flat_legal_group(int nat, int wild, int* caps, int ncaps) noexcept
 cdef int flat_most_canastas(int* count, int nranks, int wild, int black, int* tnat, int* twild, int* tsize,
                             int* intable, int base, int* caps, int ncaps, bint black_wild) noexcept
+cdef bint flat_black_placed(int black, bint black_wild) noexcept
 cdef bint flat_go_out(int* count, int nranks, int wild, int black, int* tnat, int* twild, int* tsize, int* intable,
                       int base, int need, int* caps, int ncaps, bint black_wild) noexcept
 cdef long long flat_wild_sum(int* wild_values, int nwild, long long used, int skip_a, int skip_b) noexcept
