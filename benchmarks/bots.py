@@ -214,14 +214,33 @@ def mean_interval(values) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
-def duplicate(rules: str, a_name: str, b_name: str, deals: int, seed: int = 0, think=None, quiet=False):
-    """``deals`` duplicate deal pairs of ``a_name`` against ``b_name``; prints and returns the pair results."""
+def _deal_range(job) -> tuple[list, list]:
+    """One worker's share of :func:`duplicate`: the pairs of the deals ``first`` to ``last`` (its own bots)."""
+    rules, a_name, b_name, first, last, think = job
     a, b = make_bot(a_name, think), make_bot(b_name, think)
+    times: list[float] = []
+    return [duplicate_pair(rules, d, a, b, times) for d in range(first, last)], times
+
+
+def duplicate(rules: str, a_name: str, b_name: str, deals: int, seed: int = 0, think=None, quiet=False,
+              workers: int = 1):
+    """``deals`` duplicate deal pairs of ``a_name`` against ``b_name``; prints and returns the pair results.
+    ``workers``: processes that share the deals (each plays a contiguous range with its own bots; the results are
+    the same deals in the same order; give each a core of its own, or the expert's clock counts the others' turns)."""
     times: list[float] = []
     results = []
     t0 = time.perf_counter()
-    for d in range(seed, seed + deals):
-        results.append(duplicate_pair(rules, d, a, b, times))
+    if workers <= 1:
+        results, times = _deal_range((rules, a_name, b_name, seed, seed + deals, think))
+    else:
+        import multiprocessing
+
+        cuts = [seed + deals * k // workers for k in range(workers + 1)]
+        jobs = [(rules, a_name, b_name, cuts[k], cuts[k + 1], think) for k in range(workers)]
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for part, part_times in pool.map(_deal_range, jobs):
+                results += part
+                times += part_times
     wins = sum(1.0 if diff > 0 else 0.5 if diff == 0 else 0.0 for diff, _ in results)
     lo, hi = wilson(wins, deals)
     lo, hi = max(0.0, lo), min(1.0, hi)
@@ -298,6 +317,8 @@ def main(argv=None) -> int:
     ap.add_argument("--duplicate", action="store_true",
                     help="duplicate deals: each deal played with the seats swapped (see --deals, --think)")
     ap.add_argument("--deals", type=int, default=200, help="--duplicate: deal pairs per pairing (default 200)")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="--duplicate: processes that share the deals (one core each; default 1)")
     ap.add_argument("--think", type=float, default=None,
                     help="--duplicate: the expert's seconds a decision (default: the bot's own)")
     ap.add_argument("--elo", nargs="*", default=None, metavar="BOT",
@@ -312,7 +333,7 @@ def main(argv=None) -> int:
         pairs = args.pairs if args.pairs != ap.get_default("pairs") else ["expert:club"]
         for pair in pairs:
             a_name, b_name = pair.split(":")
-            duplicate(args.rules, a_name, b_name, args.deals, args.seed, args.think)
+            duplicate(args.rules, a_name, b_name, args.deals, args.seed, args.think, workers=args.workers)
         return 0
     goals = {"beginner:random": 0.90, "club:beginner": 0.60}
     for pair in args.pairs:

@@ -185,3 +185,26 @@ def test_the_pile_memory_remembers_what_a_player_took_until_he_shows_it():
             apply(state, action)
     # what it remembers is nearly always in that hand (two takes between its turns may mislead it)
     assert right > 50 and wrong <= right / 10, (right, wrong)
+
+
+def test_an_unfinished_sequence_counts_on_its_way_to_a_samba_at_the_horizon(monkeypatch):
+    # 004: a samba (seven cards of one suit in sequence) earns 1500; a playout cut at the horizon credits each
+    # unfinished run of the side with a share of it by its length, nothing under rules without sambas
+    import canasta_tutor.bots.expert as expert
+    from canasta_tutor.engine.cards import parse_cards
+    from canasta_tutor.engine.rules import get_rules
+
+    samba = get_rules("samba")
+    six, three = parse_cards("4H 5H 6H 7H 8H 9H"), parse_cards("9S 10S JS")
+    group, done = parse_cards("KC KD KS"), parse_cards("4D 5D 6D 7D 8D 9D 10D")
+    assert expert._sequence_progress([six, three, group, done], samba) == pytest.approx(
+        (expert.SEQUENCE_PROGRESS[6] + expert.SEQUENCE_PROGRESS[3]) * 1500)
+    assert expert.SEQUENCE_PROGRESS[3] < expert.SEQUENCE_PROGRESS[4] < expert.SEQUENCE_PROGRESS[5] < \
+        expert.SEQUENCE_PROGRESS[6] < 1
+    assert expert._sequence_progress([six], get_rules("classic")) == 0
+    state = _a_decision("samba", moves=20)
+    mine = state.melds[state.team_of(0)]
+    monkeypatch.setattr(expert, "_sequence_progress", lambda melds, rules: 0.0)
+    without = expert.position_value(state, 0)
+    monkeypatch.setattr(expert, "_sequence_progress", lambda melds, rules: 700.0 if melds is mine else 0.0)
+    assert expert.position_value(state, 0) == pytest.approx(without + 700.0)   # the horizon's value counts it

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from ..engine.cards import format_cards
 from ..engine.i18n import gettext as _
 from ..engine.i18n import ngettext
+from ..engine.melds import SEQUENCE, meld_key
 from ..engine.numbers import join_words
 from ..game import DISCARD, DRAW, DRAW_PHASE, END, GO_OUT, LAY_OFF, MELD, SWAP, TAKE_PILE, apply, legal_actions
 from ..game import observation as observe
@@ -177,9 +178,29 @@ def _margin(state, me: int) -> float:
     return scores[mine] - sum(scores[t] for t in others) / len(others)
 
 
+#: What an unfinished sequence (samba's runs of one suit) of each length counts at the horizon, as a share of the
+#: samba bonus (``rules.samba_bonus``, 1500): a run that only its team can build on is on its way to a samba, the
+#: largest bonus of the game, and its worth grows with its length (six cards: one card from either end is missing).
+#: Without it a playout cut at the horizon sees a six-card run as its card points only.
+SEQUENCE_PROGRESS = {3: 0.10, 4: 0.20, 5: 0.35, 6: 0.55}
+
+
+def _sequence_progress(melds, rules) -> float:
+    """The worth of a side's unfinished sequences at the horizon (:data:`SEQUENCE_PROGRESS`)."""
+    if not rules.samba_bonus:
+        return 0.0
+    total = 0.0
+    for m in melds:
+        share = SEQUENCE_PROGRESS.get(len(m))
+        if share and meld_key(m)[0] == SEQUENCE:
+            total += share * rules.samba_bonus
+    return total
+
+
 def position_value(state, me: int) -> float:
-    """The margin of ``me``'s side if the hand ended now (melds, canastas, red threes, minus the cards in hand),
-    plus a share of the pile's points to the side of the player to move (who may take it next)."""
+    """The margin of ``me``'s side if the hand ended now (melds, canastas, red threes, minus the cards in hand, and
+    the unfinished sequences' way to a samba: :data:`SEQUENCE_PROGRESS`), plus a share of the pile's points to the
+    side of the player to move (who may take it next)."""
     game = state.game
     mine_side = state.team_of(me)
     totals: dict[int, float] = {}
@@ -190,7 +211,7 @@ def position_value(state, me: int) -> float:
             reds = reds[: len(reds) // max(1, len(side))]
         else:   # a team's red threes once, not once per partner (twice 3♦ 3♦ was an impossible sheet)
             reds = [c for t in dict.fromkeys(game.team_of(p) for p in side) for c in state.red_threes[t]]
-        totals[t] = state.side_sheet(side, reds).total
+        totals[t] = state.side_sheet(side, reds).total + _sequence_progress(state.melds[t], state.rules)
     others = [v for t, v in totals.items() if t != mine_side]
     value = totals.get(mine_side, 0) - (sum(others) / len(others) if others else 0)
     pile_points = sum(c.points for c in state.pile)
