@@ -166,6 +166,7 @@ cdef class _Rules:
     cdef object rules
     cdef bint covered          # False: the pure path answers under these rules
     cdef long long decks, jokers, max_hand, need
+    cdef int copies[NCARDS]    # how many of each card the decks hold (checked as each card is counted)
     cdef int flags             # counts.take_rule_flags: the pile rules
     cdef int ncaps
     cdef int caps[MAX_CAPS]
@@ -195,6 +196,10 @@ cdef _Rules _build(object rules):
         return t
     try:
         t.decks, t.jokers, t.max_hand = rules.decks, rules.jokers, max_hand_cards(rules)
+        if t.decks > 1 << 20 or t.jokers > 1 << 20:
+            return t
+        for i in range(NCARDS):
+            t.copies[i] = t.jokers if c_joker[i] else t.decks
         t.need = rules.canastas_to_go_out
         t.flags = take_rule_flags(rules)
         caps = rules._wild_caps
@@ -321,6 +326,8 @@ cdef object _decide(object hand, object melds, object score, object pile, object
         if k < 0:
             return _PURE
         counts[k] += 1
+        if counts[k] > t.copies[k]:
+            return _PURE
         if c_wild[k]:
             pile_bits |= P_WILD
         elif c_red3[k]:
@@ -350,6 +357,8 @@ cdef object _decide(object hand, object melds, object score, object pile, object
             if k < 0:
                 return _PURE
             counts[k] += 1
+            if counts[k] > t.copies[k]:   # more copies than the decks hold: the pure path names it
+                return _PURE
             if c_wild[k]:
                 g_wild += 1
                 continue
@@ -377,6 +386,8 @@ cdef object _decide(object hand, object melds, object score, object pile, object
         if k < 0 or c_red3[k]:
             return _PURE
         counts[k] += 1
+        if counts[k] > t.copies[k]:
+            return _PURE
         hidx[i] = k
         if c_natural[k]:
             if unopened:
@@ -400,10 +411,6 @@ cdef object _decide(object hand, object melds, object score, object pile, object
         else:
             others += 1
 
-    # copies: no card more often than the decks hold (else the pure path names it)
-    for k in range(NCARDS):
-        if counts[k] > (t.jokers if c_joker[k] else t.decks):
-            return _PURE
 
     # --- the counting core decides ----------------------------------------------------------------------------------
     if unopened:
