@@ -207,21 +207,50 @@ RANK_POINTS_FLAT = [Card(r + "S").points for r, o in sorted(SEQUENCE_ORDER.items
 BY_POINTS = sorted(range(11), key=lambda r: -RANK_POINTS_FLAT[r])
 
 
-def flat_go_out(hand, melds, rules):
+def flat_table(melds, rules):
+    """The team's groups as the flat forms read them (per rank order less 4: natural cards, wild cards, size, held),
+    the groups by rank order as ``place_every_card`` reads them, and the canastas on the table."""
     from canasta_tutor.engine.go_out_search import _table_info
-    count, wild_values, black = flat_hand(hand)
     groups_at, _sequences, base = _table_info(melds, rules)
     tnat, twild, tsize, intable = [0] * 11, [0] * 11, [0] * 11, [0] * 11
+    groups = {}
     for rank, idx in groups_at.items():
         r = SEQUENCE_ORDER[rank] - 4
-        wild = sum(1 for c in melds[idx] if c.is_wild)
-        tnat[r], twild[r], tsize[r], intable[r] = len(melds[idx]) - wild, wild, len(melds[idx]), 1
+        wild = tuple(c for c in melds[idx] if c.is_wild)
+        tnat[r], twild[r], tsize[r], intable[r] = len(melds[idx]) - len(wild), len(wild), len(melds[idx]), 1
+        groups[SEQUENCE_ORDER[rank]] = (idx, len(melds[idx]) - len(wild), wild, len(melds[idx]))
+    return (tnat, twild, tsize, intable), groups, base
+
+
+def flat_go_out(hand, melds, rules, form=None):
+    """``counts.flat_go_out`` (or ``form``, of the same arguments) on ``hand`` and ``melds``: its answer, the groups
+    as ``place_every_card`` reads them and the canastas on the table."""
+    count, wild_values, black = flat_hand(hand)
+    (tnat, twild, tsize, intable), groups, base = flat_table(melds, rules)
     caps, ncaps = flat_caps(rules)
     before = list(count)
-    yes = counts.flat_go_out(count, 11, len(wild_values), black, tnat, twild, tsize, intable, base,
-                             rules.canastas_to_go_out, caps, ncaps, rules.black_threes_with_wild)
+    yes = (form or counts.flat_go_out)(count, 11, len(wild_values), black, tnat, twild, tsize, intable, base,
+                                       rules.canastas_to_go_out, caps, ncaps, rules.black_threes_with_wild)
     assert count == before   # given back as it was
-    return yes, groups_at, base
+    return yes, groups, base
+
+
+def table_near(rng, rules, hand):
+    """Up to three legal groups of ranks the hand holds few of (some with a wild card), as a team melds them."""
+    rest = [c for c in deck(rules) if c.is_natural]
+    for c in hand:
+        if c in rest:
+            rest.remove(c)
+    melds = []
+    for _ in range(rng.randint(0, 3)):
+        ranks = sorted({c.rank for c in rest if sum(1 for d in rest if d.rank == c.rank) >= 3})
+        if not ranks:
+            break
+        rank = rng.choice(ranks)
+        group = [c for c in rest if c.rank == rank][:rng.choice((3, 4, 5, 6, 7, 7))]
+        rest = [c for c in rest if c.rank != rank]
+        melds.append(tuple(group + [Card("2C")] * rng.choice((0, 0, 1))))
+    return melds
 
 
 @pytest.mark.parametrize("name", [n for n in PRESETS if not get_rules(n).sequences and not get_rules(n).wild_swap])
@@ -235,30 +264,48 @@ def test_the_flat_going_out_is_the_programme_over_the_ranks(name):
         cards = deck(rules)
         rng.shuffle(cards)
         hand = small_hand(rng, rules, rng.randint(1, 12)) if i % 2 else cards[:rng.randint(1, 45)]
-        rest = [c for c in deck(rules) if c.is_natural]
-        for c in hand:
-            if c in rest:
-                rest.remove(c)
-        melds = []
-        for _ in range(rng.randint(0, 3)):
-            ranks = sorted({c.rank for c in rest if sum(1 for d in rest if d.rank == c.rank) >= 3})
-            if not ranks:
-                break
-            rank = rng.choice(ranks)
-            group = [c for c in rest if c.rank == rank][:rng.choice((3, 4, 5, 6, 7, 7))]
-            rest = [c for c in rest if c.rank != rank]
-            melds.append(tuple(group + [Card("2C")] * rng.choice((0, 0, 1))))
+        melds = table_near(rng, rules, hand)
         if any(not check_meld(m, rules).ok for m in melds):
             continue
-        yes, groups_at, base = flat_go_out(hand, melds, rules)
-        groups = {}
-        for rank, idx in groups_at.items():
-            wild = tuple(c for c in melds[idx] if c.is_wild)
-            groups[SEQUENCE_ORDER[rank]] = (idx, len(melds[idx]) - len(wild), wild, len(melds[idx]))
+        yes, groups, base = flat_go_out(hand, melds, rules)
         way = speedups.pure_twin(counts.place_every_card)(hand, groups, [], base, rules, rules.canastas_to_go_out)
         assert yes == (way is not None), (name, " ".join(c.code for c in hand), melds)
         seen[yes] += 1
     assert seen[True] >= 20 and seen[False] >= 20, seen
+
+
+@pytest.mark.parametrize("name", [n for n in PRESETS if not get_rules(n).sequences and not get_rules(n).wild_swap])
+def test_the_flat_going_out_names_every_last_discard_that_works(name):
+    """``flat_go_out_discards`` (the last discards goout.pyx hands to the plan's search, which tries only those): one
+    bit per kind of last discard (a natural card of a rank, a wild card, a black three; none), each set exactly when
+    ``place_every_card`` places every other card with no discard and the canastas needed (rule-decisions.md: "every
+    card melded or laid off, with or without one final discard")."""
+    rules = get_rules(name)
+    need = rules.canastas_to_go_out
+    place = speedups.pure_twin(counts.place_every_card)
+    rng = random.Random(f"flat discards {name}")
+    seen = Counter()
+    for i in range(300):
+        hand = small_hand(rng, rules, rng.randint(1, 12))
+        melds = table_near(rng, rules, hand) + [tuple(parse_cards("7H 7S 7D 7C 7H 7S 7D"))] * (i % 3 == 0)
+        if any(not check_meld(m, rules).ok for m in melds) or sum(c.rank == "7" for m in melds for c in m) > 7:
+            continue
+        bits, groups, base = flat_go_out(hand, melds, rules, counts.flat_go_out_discards)
+        expected = 0
+        if place(hand, groups, [], base, rules, need, allow_discard=False) is not None:
+            expected |= 1 << 13
+        for card in dict.fromkeys(hand):
+            rest = list(hand)
+            rest.remove(card)
+            bit = SEQUENCE_ORDER[card.rank] - 4 if card.is_natural else 11 if card.is_wild else 12
+            if place(rest, groups, [], base, rules, need, allow_discard=False) is not None:
+                expected |= 1 << bit
+        assert bits == expected, (name, " ".join(c.code for c in hand), melds, bin(bits), bin(expected))
+        assert (bits != 0) == flat_go_out(hand, melds, rules)[0]
+        seen.update(("none" if b == 13 else "wild" if b == 11 else "black" if b == 12 else "natural")
+                    for b in range(14) if bits >> b & 1)
+        seen["no"] += not bits
+    assert seen["none"] >= 10 and seen["natural"] >= 20 and seen["black"] >= 3 and seen["no"] >= 20, seen
 
 
 @pytest.mark.parametrize("name", [n for n in PRESETS if not get_rules(n).sequences])

@@ -26,3 +26,47 @@ def test_two_black_threes_need_their_wild_card_and_wild_cards_need_room():
     assert not v.ok and v.codes == ("cannot-go-out", "wild-no-room")
     assert v.reasons[1].text == ("Your wild cards (2♣) do not all fit: no meld can take another wild card within "
                                  "the limit.")
+
+
+def test_the_search_for_a_plan_alone_finds_the_plan_of_the_explained_search():
+    """``explain=False`` (the game's move and a verdict's plan: no sentence written, each arrangement given up at its
+    first problem) finds the very plan the explained search shows, and a no without reasons; on the hands of
+    random play in every preset (samba's runs, an unopened team's minimum, melding out without a discard)."""
+    import random
+
+    from canasta_tutor.engine.rules import PRESETS
+    from canasta_tutor.game import Game, apply, legal_actions
+
+    compared = {}
+    for name in sorted(PRESETS):
+        game = Game(name)
+        rules = game.rules
+        yes = no = 0
+        for seed in range(12):
+            state = game.new_initial_state(seed)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                p = state.current_player
+                hand, melds = tuple(state.hands[p]), tuple(state.melds[state.team_of(p)])
+                if state.phase == "meld" and len(hand) <= 14 and not any(c.is_red_three for c in hand):
+                    minimum = 0 if melds or rules.concealed_needs_no_minimum else rules.opening_minimum(
+                        state.score_of(p))
+                    for allow in (True, False):
+                        told = find_go_out(hand, melds, rules, minimum=minimum, allow_discard=allow)
+                        quiet = find_go_out(hand, melds, rules, minimum=minimum, allow_discard=allow, explain=False)
+                        assert quiet[0] == told[0], (name, hand, melds, allow)
+                        assert quiet[1] == [] and (told[0] is not None or told[1]), (name, hand, melds, allow)
+                        yes += told[0] is not None
+                        no += told[0] is None
+                acts = legal_actions(state)
+                apply(state, acts[rng.randrange(len(acts))])
+        compared[name] = (yes, no)
+    # under an opening minimum (a team going out concealed where the rules ask for one, or taking the pile): the
+    # melded cards count 90, enough for 50, not for 120
+    hand = parse_cards("KH KS KD KC KH KS KD 5H 5S 5D 4C")
+    for minimum in (50, 120):
+        told = find_go_out(hand, [], "classic", minimum=minimum)
+        assert find_go_out(hand, [], "classic", minimum=minimum, explain=False) == (told[0], [])
+        assert (told[0] is None) == (minimum == 120)
+    assert all(y >= 3 and n >= 50 for y, n in compared.values()) and sum(y for y, _n in compared.values()) >= 100, \
+        compared

@@ -810,12 +810,27 @@ def flat_go_out(count: cython.p_int, nranks: cython.int, wild: cython.int, black
                 twild: cython.p_int, tsize: cython.p_int, intable: cython.p_int, base: cython.int, need: cython.int,
                 caps: cython.p_int, ncaps: cython.int, black_wild: cython.bint) -> cython.bint:
     """May the player go out (rules without sequences or wild-card swaps): with no last discard, or one of a rank
-    held, a black three or a wild card, every other card placed and ``need`` canastas held
-    (:func:`flat_most_canastas`)? ``count`` is changed while counting and given back as it was. Only the discards
-    that may leave every card a place are counted: a lone natural card of a rank the team has no group of, or black
-    threes that make no meld (one, two where they take no wild card, five or more), find none."""
+    held, a black three or a wild card, every other card placed and ``need`` canastas held? Some last discard
+    works (:func:`flat_go_out_discards`)."""
+    return flat_go_out_discards(count, nranks, wild, black, tnat, twild, tsize, intable, base, need, caps, ncaps,
+                                black_wild) != 0
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def flat_go_out_discards(count: cython.p_int, nranks: cython.int, wild: cython.int, black: cython.int,
+                         tnat: cython.p_int, twild: cython.p_int, tsize: cython.p_int, intable: cython.p_int,
+                         base: cython.int, need: cython.int, caps: cython.p_int, ncaps: cython.int,
+                         black_wild: cython.bint) -> cython.int:
+    """The last discards with which the player goes out (rules without sequences or wild-card swaps), as bits: bit
+    ``r`` a natural card of rank ``r``, bit ``nranks`` a wild card, ``nranks + 1`` a black three, ``nranks + 2`` no
+    discard; each where every other card is placed and ``need`` canastas are held (:func:`flat_most_canastas`;
+    cards of one kind are alike to it). ``count`` is changed while counting and given back as it was. Only the
+    discards that may leave every card a place are counted: a lone natural card of a rank the team has no group of,
+    or black threes that make no meld (one, two where they take no wild card, five or more), find none."""
     r: cython.int
-    best: cython.int
+    bits: cython.int = 0
+    one: cython.int = 1
     lone: cython.int = 0   # natural cards alone of their rank, with no group of it on the table
     lone_rank: cython.int = -1
     for r in range(nranks):
@@ -823,32 +838,33 @@ def flat_go_out(count: cython.p_int, nranks: cython.int, wild: cython.int, black
             lone += 1
             lone_rank = r
     if lone > 1:
-        return False
+        return 0
     if lone == 1:   # only its discard may leave the others a place
         if not flat_black_placed(black, black_wild):
-            return False
+            return 0
         count[lone_rank] -= 1
         r = flat_most_canastas(count, nranks, wild, black, tnat, twild, tsize, intable, base, caps, ncaps,
                                black_wild)
         count[lone_rank] += 1
-        return r >= need
+        return (one << lone_rank) if r >= need else 0
     if flat_black_placed(black, black_wild):
         if flat_most_canastas(count, nranks, wild, black, tnat, twild, tsize, intable, base, caps, ncaps,
                               black_wild) >= need:
-            return True
+            bits |= one << (nranks + 2)
         for r in range(nranks):
             if count[r] and (intable[r] or count[r] != 2):   # a pair's discard would leave its other card alone
                 count[r] -= 1
-                best = flat_most_canastas(count, nranks, wild, black, tnat, twild, tsize, intable, base, caps, ncaps,
-                                          black_wild)
+                if flat_most_canastas(count, nranks, wild, black, tnat, twild, tsize, intable, base, caps, ncaps,
+                                      black_wild) >= need:
+                    bits |= one << r
                 count[r] += 1
-                if best >= need:
-                    return True
         if wild > 0 and flat_most_canastas(count, nranks, wild - 1, black, tnat, twild, tsize, intable, base, caps,
                                            ncaps, black_wild) >= need:
-            return True
-    return black > 0 and flat_black_placed(black - 1, black_wild) and flat_most_canastas(
-        count, nranks, wild, black - 1, tnat, twild, tsize, intable, base, caps, ncaps, black_wild) >= need
+            bits |= one << nranks
+    if black > 0 and flat_black_placed(black - 1, black_wild) and flat_most_canastas(
+            count, nranks, wild, black - 1, tnat, twild, tsize, intable, base, caps, ncaps, black_wild) >= need:
+        bits |= one << (nranks + 1)
+    return bits
 
 
 @cython.cfunc

@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 from operator import attrgetter
 
-from .cards import SEQUENCE_ORDER, SORT_KEY, Card, card_points, format_cards, rank_plural
+from .cards import ALL_CARDS, NATURAL_RANKS, SEQUENCE_ORDER, SORT_KEY, Card, card_points, format_cards, rank_plural
 from .counts import place_every_card
 from .i18n import gettext as _
 from .i18n import ngettext
@@ -131,8 +131,9 @@ def _wild_dp(slots: list[_Slot], n_wild: int, base_canastas: int, rules):
 
 
 def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], melds, groups, base_canastas,
-                  rules, extra_slots=()):
-    """Place the naturals in groups and spread the wild cards; returns (problems, plan-parts)."""
+                  rules, extra_slots=(), *, explain: bool = True):
+    """Place the naturals in groups and spread the wild cards; returns (problems, plan-parts). ``explain=False``:
+    the first problem ends the search, as a :data:`QUIET` placeholder."""
     problems: list[Reason] = []
     by_rank: dict[str, list[Card]] = {}
     for c in naturals:
@@ -152,19 +153,21 @@ def _place_groups(naturals: list[Card], black: list[Card], wilds: list[Card], me
                                tuple(c for c in meld if c.is_wild) if swap else ()))
     for rank, cards in by_rank.items():
         if len(cards) == 1:
+            if not explain:
+                return [QUIET["lone-card"]], None
             problems.append(lone_card_reason(cards[0], rules))
         else:
             slots.append(_Slot(-1, rank, tuple(cards), 0, 0, 1 if len(cards) == 2 else 0,
                                rules.wild_capacity(len(cards)), 0))
     if black:
-        problem = _add_black_threes(black, slots, rules)
+        problem = _add_black_threes(black, slots, rules, explain)
         if problem is not None:
             problems.append(problem)
     if problems:
         return problems, None
     dp = _wild_dp(slots, len(wilds), base_canastas, rules)
     if dp is None:
-        return [_wild_cards_problem(slots, wilds)], None
+        return [_wild_cards_problem(slots, wilds) if explain else QUIET["wild-short"]], None
     canastas, choice = dp
     return [], (slots, choice, canastas)
 
@@ -185,7 +188,7 @@ def black_threes_problem(black: list[Card], rules) -> Reason:
     return Reason("black-threes", text.format(cards=format_cards(black)))
 
 
-def _add_black_threes(black: list[Card], slots: list[_Slot], rules) -> Reason | None:
+def _add_black_threes(black: list[Card], slots: list[_Slot], rules, explain: bool = True) -> Reason | None:
     """Add the slot of a meld of the hand's black threes, or say why they make none."""
     b = len(black)
     if b in (3, 4):
@@ -193,8 +196,13 @@ def _add_black_threes(black: list[Card], slots: list[_Slot], rules) -> Reason | 
     elif b == 2 and rules.black_threes_with_wild:
         slots.append(_Slot(-1, "3", tuple(black), 0, 0, 1, 1, 0))
     else:
-        return black_threes_problem(black, rules)
+        return black_threes_problem(black, rules) if explain else QUIET["black-threes"]
     return None
+
+
+#: The problems of a search that writes no sentence (``explain=False``): the codes alone, for the comparisons.
+QUIET = {code: Reason(code, "") for code in ("red-three-in-hand", "canastas-short", "lone-card", "black-threes",
+                                             "wild-short")}
 
 
 def _wild_cards_problem(slots: list[_Slot], wilds: list[Card]) -> Reason:
@@ -332,12 +340,15 @@ def _canastas_short(canastas: int, need: int) -> Reason:
                                              need).format(has=has, need=number_word(need)))
 
 
-def _try_place(cards: list[Card], melds, info, rules, need: int, seq_options=None):
+def _try_place(cards: list[Card], melds, info, rules, need: int, seq_options=None, explain: bool = True):
     """Place every card; return (problems, plan) for the best placement (a plan that places every card but
-    leaves the team short of canastas comes with the problem ``canastas-short`` and ``plan.canastas < need``)."""
+    leaves the team short of canastas comes with the problem ``canastas-short`` and ``plan.canastas < need``).
+    ``explain=False``: the problems are :data:`QUIET` placeholders (the codes only, no sentence written)."""
     groups, sequences, base = info
     red = [c for c in cards if c.is_red_three]
     if red:
+        if not explain:
+            return [QUIET["red-three-in-hand"]], None
         return [Reason("red-three-in-hand", _("{cards} cannot be melded.").format(cards=format_cards(red)))], None
     naturals = [c for c in cards if c.is_natural]
     black = [c for c in cards if c.is_black_three]
@@ -348,15 +359,14 @@ def _try_place(cards: list[Card], melds, info, rules, need: int, seq_options=Non
         options = [([], {}, [], 0)]
     elif seq_options is None:
         options = _sequence_options(naturals, sequences, rules)
-    else:  # the arrangements found for a larger hand that use only cards of this one
-        have = Counter(naturals)
-        options = (o for o in seq_options if not Counter(o[0]) - have)
+    else:  # the arrangements found for a larger hand that use only cards of this one (the caller chose them)
+        options = seq_options
     for used, seq_lay, seq_new, sambas in options:
         spend()
         rest = list(naturals)
         for c in used:
             rest.remove(c)
-        problems, parts = _place_groups(rest, black, wilds, melds, groups, base + sambas, rules)
+        problems, parts = _place_groups(rest, black, wilds, melds, groups, base + sambas, rules, explain=explain)
         if parts is not None:
             slots, choice, canastas = parts
             plan = _build_plan(None, slots, choice, wilds, seq_lay, seq_new, canastas)
@@ -364,11 +374,11 @@ def _try_place(cards: list[Card], melds, info, rules, need: int, seq_options=Non
                 return [], plan
             if near is None or canastas > near.canastas:
                 near = plan
-            problems = [_canastas_short(canastas, need)]
+            problems = [_canastas_short(canastas, need) if explain else QUIET["canastas-short"]]
         if best_problems is None or _weight(problems) < _weight(best_problems):
             best_problems = problems
     if near is not None and best_problems and best_problems[0].code == "canastas-short":
-        return [_canastas_short(near.canastas, need)], near
+        return [_canastas_short(near.canastas, need) if explain else QUIET["canastas-short"]], near
     return best_problems or [], None
 
 
@@ -397,7 +407,7 @@ def _build_plan(discard, slots, choice, wilds, seq_lay, seq_new, canastas) -> Go
 
 def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | None = None,
                 allow_discard: bool = True, minimum: int = 0, uncounted=(), counted: GoOutPlan | None = None,
-                known: bool = False):
+                known: bool = False, discards: int = 0, explain: bool = True):
     """Search for a way to place every card of ``hand`` (one may be discarded).
 
     Returns ``(plan, problems)``: a :class:`GoOutPlan` or ``None`` with the
@@ -407,7 +417,11 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
     cards under the top card, when taking the pile): one of them may still be
     the discard. ``counted``: the counting core's plan, when already found, and
     ``known``: the core's answer is known (``counted``, ``None`` for no way):
-    under sequences it is not found again when the search gives up.
+    under sequences it is not found again when the search gives up. ``discards``: the kinds of last discard with
+    which the counting core goes out (:func:`~canasta_tutor.engine.counts.flat_go_out_discards`' bits, rules without
+    sequences): only those are tried, in the same order, so the plan is the one the whole search finds first.
+    ``explain=False``: only the plan is wanted (the game's move, a verdict's plan): no sentence is written, and a
+    no comes without reasons (the search stops at the first problem of each arrangement).
     The situation must be a possible one (the public checks make sure of that
     first); the search does not count copies again.
     """
@@ -416,17 +430,17 @@ def find_go_out(hand, melds=(), rules: RuleSet | str = CLASSIC, *, need: int | N
     melds = as_groups(melds)
     ensure_hand_size(rules, hand)
     if not rules.sequences:  # without sequences the search is polynomial: no budget needed
-        return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
+        return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted, discards, explain)
     if minimum:
         with search_budget(f"hand ({len(hand)} cards)"):
-            return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
+            return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted, 0, explain)
     # Under sequences: the search within a small budget (its plan and reasons, as before issue 19); a hand too
     # big for it is decided by the counting core (issue 19: any hand, no refusal). tests/test_counts.py holds the
     # two to the same answers.
     need = rules.canastas_to_go_out if need is None else need
     try:
         with search_budget(f"hand ({len(hand)} cards)", PLAN_SEARCH_LIMIT):
-            return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted)
+            return _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted, 0, explain)
     except SearchTooLarge:
         pass
     if counted is None and not known:
@@ -466,18 +480,32 @@ def counted_go_out(hand, melds, rules, need: int, allow_discard: bool = True, mi
                      tuple(swaps))
 
 
-def _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted):
+#: A last discard's bit in :func:`~canasta_tutor.engine.counts.flat_go_out_discards`' answer (``None``: no discard).
+DISCARD_BITS = {None: 1 << (len(NATURAL_RANKS) + 2)}
+DISCARD_BITS.update((c, 1 << (NATURAL_RANKS.index(c.rank) if c.is_natural else len(NATURAL_RANKS) if c.is_wild
+                              else len(NATURAL_RANKS) + 1))
+                    for c in ALL_CARDS if not c.is_red_three)
+
+
+def _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted, discards: int = 0,
+                 explain: bool = True):
     need = rules.canastas_to_go_out if need is None else need
     info = _table_info(melds, rules)
     best = None
     candidates: list[Card | None] = [None]
     if allow_discard:
         candidates += sorted(set(hand), key=SORT_KEY)
+    if discards:   # the counting core's last discards (a yes): the others fail, so the first plan found is the same
+        candidates = [c for c in candidates if DISCARD_BITS.get(c, 0) & discards]
     near = None
-    seq_options = None
+    seq_all = seq_options = None
     if rules.sequences and allow_discard:
-        # the arrangements of sequences for the whole hand, once: each discard keeps those not using it
-        seq_options = list(_sequence_options([c for c in hand if c.is_natural], info[1], rules))
+        # the arrangements of sequences for the whole hand, once: each discard keeps those that leave it out (those
+        # using fewer copies of the discarded card than the hand holds), in the same order
+        naturals = [c for c in hand if c.is_natural]
+        seq_options = list(_sequence_options(naturals, info[1], rules))
+        seq_all = [(Counter(o[0]), o) for o in seq_options]
+        held = Counter(naturals)
     for discard in candidates:
         rest = list(hand)
         if discard is not None:
@@ -489,11 +517,17 @@ def _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted):
                 left_out.remove(discard)   # the discard is the pile's copy: it counts neither way
             counted -= card_points(left_out)
         if minimum and counted < minimum:
+            if not explain:
+                continue
             problems = [Reason("below-minimum", _("The cards from your hand you would meld count {counted} points; "
                                                   "your team needs {minimum} for its first meld.").format(
                                                       counted=counted, minimum=minimum))]
         else:
-            problems, plan = _try_place(rest, melds, info, rules, need, seq_options)
+            options = seq_options
+            if seq_all is not None and discard is not None and discard.is_natural:
+                copies = held[discard]
+                options = [o for used, o in seq_all if used.get(discard, 0) < copies]
+            problems, plan = _try_place(rest, melds, info, rules, need, options, explain)
             if plan is not None:
                 plan = plan.with_discard(discard)
                 if plan.canastas >= need:
@@ -502,6 +536,8 @@ def _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted):
                     near = plan
         if best is None or _weight(problems) < _weight(best):
             best = problems
+    if not explain:
+        return None, []
     if near is not None and best and best[0].code == "canastas-short":
         # every card finds a place: the canastas are the only thing missing
         steps = near.describe(melds)

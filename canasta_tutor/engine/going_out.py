@@ -252,11 +252,14 @@ def _lazy_yes_reasons(plan: LazyPlan, melds, rules, need, minimum):
     return _yes_reasons(plan.get(), melds, rules, need, minimum)
 
 
-def _plan_of(hand, melds, rules, need, counted: GoOutPlan | None = None, minimum: int = 0) -> GoOutPlan:
+def _plan_of(hand, melds, rules, need, counted: GoOutPlan | None = None, minimum: int = 0,
+             discards: int = 0) -> GoOutPlan:
     """The plan of a way out the counting core found: the explained search's (the plan it has always shown), or,
-    when that finds none within its budget, the core's own (``counted``, found again when not given)."""
+    when that finds none within its budget, the core's own (``counted``, found again when not given).
+    ``discards``: the last discards the compiled core found to work (the search tries only those)."""
     try:
-        plan = find_go_out(hand, melds, rules, need=need, counted=counted, minimum=minimum)[0]
+        plan = find_go_out(hand, melds, rules, need=need, counted=counted, minimum=minimum, discards=discards,
+                           explain=False)[0]
     except SearchTooLarge:   # under a minimum the search has no small budget: the core's plan
         plan = None
     if plan is None:

@@ -18,6 +18,7 @@ from ..engine.melds import CANASTA_SIZE, GROUP, SEQUENCE, check_team_melds, meld
 from ..engine.pile import check_take_pile
 from ..engine.reach import count_hand, go_out_within_reach, take_within_reach
 from ..engine.situation import Situation
+from ..engine.speedups import pure_twin
 from .actions import DISCARD, DRAW, DRAW_PHASE, END, GO_OUT, LAY_OFF, MELD, MELD_PHASE, SWAP, TAKE_PILE, Action
 from .openings import all_runs, opening_combos, runs
 
@@ -64,6 +65,7 @@ _DISCARDS: dict = {}
 _LAY_OFFS: dict = {}
 _SWAPS: dict = {}
 _MELDS: dict = {}
+_OPENINGS: dict = {}
 _MELD_INFO: dict = {}
 
 #: The ranks a group of natural cards may have (a three is never natural).
@@ -103,6 +105,15 @@ def _meld_action(meld: tuple) -> Action:
         if len(_MELDS) > _TABLE_LIMIT:
             _MELDS.clear()
         a = _MELDS[meld] = Action(MELD, melds=(meld,))
+    return a
+
+
+def _opening_action(combo: tuple) -> Action:
+    a = _OPENINGS.get(combo)
+    if a is None:
+        if len(_OPENINGS) > _TABLE_LIMIT:
+            _OPENINGS.clear()
+        a = _OPENINGS[combo] = Action(MELD, melds=combo)
     return a
 
 
@@ -243,7 +254,7 @@ def _opening_takes_going_out(state: State, hand, top: Card, pile_rest: list, min
         if len(left) >= 2:
             continue
         try:
-            plan, _problems = find_go_out(tuple(left), combo, rules, need=rules.canastas_to_go_out)
+            plan, _problems = find_go_out(tuple(left), combo, rules, need=rules.canastas_to_go_out, explain=False)
         except SituationError:
             continue
         if plan is not None:
@@ -269,11 +280,11 @@ def _meld_phase_actions(state: State) -> list[Action]:
     distinct = list(dict.fromkeys(hand))
     if not melds:
         minimum = rules.opening_minimum(state.score_of(p))
-        acts = [Action(MELD, melds=combo) for combo in opening_combos(hand, rules, minimum, keep=2)]
+        acts = [_opening_action(combo) for combo in opening_combos(hand, rules, minimum, keep=2)]
     else:
         acts = []
         if len(hand) >= 3:
-            acts += _new_group_actions(state.game.group_wilds, by_rank, wilds, infos, len(hand))
+            acts += _new_group_actions(state.game, by_rank, wilds, infos, len(hand))
             if rules.sequences:
                 acts += _run_actions([c for c in hand if c.is_natural], rules, len(hand))
             acts += _lay_off_actions(state.game, melds, infos, by_rank, wilds, distinct)
@@ -301,24 +312,43 @@ def _hand_by_rank(hand) -> tuple[dict[str, list[Card]], list[Card], int]:
     return by_rank, wilds, threes
 
 
-def _new_group_actions(allowed, by_rank, wilds, infos, size: int) -> list[Action]:
+def _new_group_actions(game: Game, by_rank, wilds, infos, size: int) -> list[Action]:
     """New groups: a rank's natural cards all together (a rank the team has no group of), with 0 or more wild
-    cards (twos first), keeping two cards in hand."""
+    cards (twos first), keeping two cards in hand; then part of a rank's natural cards (two or more, fewer than
+    all), the same way. Each rank's actions are remembered per game (:func:`_rank_groups`)."""
     group_ranks = {info[1] for info in infos if info[0] == GROUP}
-    wilds_low = sorted(wilds, key=_points) if len(wilds) > 1 else wilds
+    wilds_low = tuple(sorted(wilds, key=_points) if len(wilds) > 1 else wilds)
     n_wild = len(wilds_low)
+    table = game.new_groups
     acts = []
-    parts = []   # part of a rank's natural cards (two or more, fewer than all): after the whole ranks
+    parts = []   # part of a rank's natural cards: after the whole ranks
     for rank in sorted(by_rank, key=SEQUENCE_ORDER.__getitem__):
         group = by_rank[rank]
         n = len(group)
         if n < 2 or rank in group_ranks:
             continue
-        for k in range(n, 1, -1):
-            base = tuple(group[:k])
-            for w in _upto(allowed[k], min(n_wild, size - k - 2)):
-                (acts if k == n else parts).append(_meld_action(base + tuple(wilds_low[:w]) if w else base))
+        key = (tuple(group), wilds_low, min(size - 2, n + n_wild))   # more room than cards changes nothing
+        got = table.get(key)
+        if got is None:
+            if len(table) > _TABLE_LIMIT:
+                table.clear()
+            got = table[key] = _rank_groups(game.group_wilds, *key)
+        acts += got[0]
+        parts += got[1]
     return acts + parts
+
+
+def _rank_groups(allowed, group: tuple, wilds_low: tuple, room: int) -> tuple[list[Action], list[Action]]:
+    """The new groups of one rank's natural cards ``group`` (hand order) with the wild cards ``wilds_low`` (twos
+    first) and at most ``room`` cards: ``(all the naturals, part of them)``, each with 0 or more wild cards as the
+    counting core allows (``allowed``: ``Game.group_wilds``)."""
+    n = len(group)
+    whole, parts = [], []
+    for k in range(n, 1, -1):
+        base = group[:k]
+        for w in _upto(allowed[k], min(len(wilds_low), room - k)):
+            (whole if k == n else parts).append(_meld_action(base + wilds_low[:w] if w else base))
+    return whole, parts
 
 
 def _upto(allowed: range, most: int) -> range:
@@ -341,19 +371,45 @@ def _run_actions(naturals, rules, size: int) -> list[Action]:
 
 
 def _lay_off_actions(game: Game, melds, infos, by_rank, wilds, distinct) -> list[Action]:
-    """One card laid off on one of the team's melds: meld by meld, cards in hand order."""
-    distinct_wilds = list(dict.fromkeys(wilds))
-    return [_lay_off_action(c, i) for i, m in enumerate(melds)
-            for c in _lay_off_cards(game, m, infos[i], by_rank, distinct_wilds, distinct)]
-
-
-def _lay_off_cards(game: Game, m: tuple, info: tuple, by_rank, distinct_wilds, distinct) -> list[Card]:
-    """The cards of the hand (each once, in hand order) that may be laid off on the meld ``m``."""
-    kind, key, m_wild, _best, lo, hi = info
-    if kind == GROUP:
+    """One card laid off on one of the team's melds: meld by meld, cards in hand order. A group of natural cards
+    of one rank (the common meld) is decided here, by the counting core's wild-card counts (``allowed``:
+    ``Game.group_wilds``, its ``counts.group_wilds`` per number of natural cards): a natural card of the rank fits
+    while the group's wild cards stay allowed, a wild card while one more is; any other meld by
+    :func:`_lay_off_cards`."""
+    distinct_wilds = list(dict.fromkeys(wilds)) if len(wilds) > 1 else wilds
+    allowed = game.group_wilds
+    get = _LAY_OFFS.get
+    acts = []
+    for i, m in enumerate(melds):
+        info = infos[i]
+        kind, key, m_wild = info[0], info[1], info[2]
         n_nat = len(m) - m_wild
-        if key in _NATURAL_RANKS and n_nat >= 2 and len(m) >= 2:
-            return _group_lay_off_cards(game.group_wilds, key, n_nat, m_wild, by_rank, distinct_wilds, distinct)
+        if kind == GROUP and n_nat >= 2 and key in _NATURAL_RANKS:
+            naturals = by_rank.get(key)
+            if naturals is not None and m_wild not in allowed[n_nat + 1]:
+                naturals = None
+            if naturals is None:
+                if not distinct_wilds or m_wild + 1 not in allowed[n_nat]:
+                    continue
+                cards = distinct_wilds
+            else:
+                if len(naturals) > 1:
+                    naturals = list(dict.fromkeys(naturals))
+                cards = (sorted(naturals + distinct_wilds, key=distinct.index)   # both, in hand order
+                         if distinct_wilds and m_wild + 1 in allowed[n_nat] else naturals)
+        else:
+            cards = _lay_off_cards(game, m, info, distinct)
+        for c in cards:
+            a = get((c, i))
+            acts.append(a if a is not None else _lay_off_action(c, i))
+    return acts
+
+
+def _lay_off_cards(game: Game, m: tuple, info: tuple, distinct) -> list[Card]:
+    """The cards of the hand (each once, in hand order) that may be laid off on the meld ``m``, any meld but a
+    group of natural cards of one rank (:func:`_lay_off_actions` decides those), judged by ``meld_facts``."""
+    kind, key, _m_wild, _best, lo, hi = info
+    if kind == GROUP:
         candidates = [c for c in distinct if c.rank == key or c.is_wild]
     elif len(m) >= RUN_MAX:   # a samba is closed
         return []
@@ -361,20 +417,6 @@ def _lay_off_cards(game: Game, m: tuple, info: tuple, by_rank, distinct_wilds, d
         candidates = [c for c in distinct if c.suit == key and c.is_natural
                       and SEQUENCE_ORDER[c.rank] in (lo - 1, hi + 1)]
     return [c for c in candidates if _fits(game, m, c)]
-
-
-def _group_lay_off_cards(allowed, rank: str, n_nat: int, m_wild: int, by_rank, distinct_wilds, distinct) -> list[Card]:
-    """``meld_facts(m + (c,))`` for a group of naturals of one rank and wild cards, decided by the counting core
-    (``allowed``: ``Game.group_wilds``, its ``counts.group_wilds`` per number of natural cards): a natural card of the
-    rank fits while the group's wild cards stay allowed, a wild card while one more is."""
-    naturals = by_rank.get(rank) if m_wild in allowed[n_nat + 1] else None
-    wild_cards = distinct_wilds if m_wild + 1 in allowed[n_nat] else None
-    if not naturals:
-        return wild_cards or []
-    naturals = list(dict.fromkeys(naturals))
-    if wild_cards:   # both, in hand order
-        return sorted(naturals + wild_cards, key=distinct.index)
-    return naturals
 
 
 def _swap_actions(melds, infos, distinct) -> list[Action]:
@@ -394,24 +436,40 @@ def _swap_actions(melds, infos, distinct) -> list[Action]:
 
 def _go_out_action(state: State, by_rank, wilds: int, infos, black: int, *, allow_discard: bool = True
                    ) -> Action | None:
-    """The engine's way out for the player to move (``find_go_out`` / ``check_go_out``), if there is one, asked
-    only when the counting core's quick bound (``engine.reach.go_out_within_reach``) does not rule it out.
+    """The engine's way out for the player to move (``find_go_out`` / ``check_go_out``), if there is one.
     ``by_rank`` (natural cards in hand by rank), ``wilds`` (how many wild cards), ``infos`` (``_meld_info`` of
     the team's melds) and ``black`` (how many threes), as the caller read them. ``allow_discard=False``: every
-    card melded or laid off (a red three drawn as the stock's last card: no discard, 000)."""
+    card melded or laid off (a red three drawn as the stock's last card: no discard, 000).
+
+    The common call (a last discard allowed, rules without sequences or swaps, no opening minimum to reach) is
+    decided by the compiled check itself (``_speedups/goout``, the counting core in C: quicker than any bound);
+    every other call, and every call where that module is not built, first asks the core's quick bound
+    (``engine.reach.go_out_within_reach``), then the engine's search."""
     p = state.current_player
     hand = state.hands[p]
     melds = state.melds[state.team_of(p)]
     rules = state.rules
-    groups = {info[1]: (len(m), info[2]) for m, info in zip(melds, infos) if info[0] == GROUP}
-    sequences = [(info[1], info[4], info[5]) for info in infos if info[0] == SEQUENCE]
-    if not go_out_within_reach((by_rank, wilds, black), (groups, sequences), rules, allow_discard=allow_discard):
-        return None
-    plan = _way_out(state, p, hand, melds, allow_discard)
+    if _GO_OUT_COMPILED and allow_discard and not rules.sequences and not rules.wild_swap and (
+            melds or rules.concealed_needs_no_minimum):
+        try:
+            verdict = check_go_out(tuple(hand), melds, state.score_of(p), rules)
+        except SituationError:
+            return None
+        plan = verdict.plan if verdict.ok else None
+    else:
+        groups = {info[1]: (len(m), info[2]) for m, info in zip(melds, infos) if info[0] == GROUP}
+        sequences = [(info[1], info[4], info[5]) for info in infos if info[0] == SEQUENCE]
+        if not go_out_within_reach((by_rank, wilds, black), (groups, sequences), rules, allow_discard=allow_discard):
+            return None
+        plan = _way_out(state, p, hand, melds, allow_discard)
     if plan is None:
         return None
     return Action(GO_OUT, melds=tuple(plan.new_melds), lay_offs=tuple(plan.lay_offs),
                   swaps=tuple(plan.swaps), discard=plan.discard)
+
+
+#: ``check_go_out`` is the compiled check (``_speedups/goout`` built and used): the game asks it directly.
+_GO_OUT_COMPILED = check_go_out is not pure_twin(check_go_out)
 
 
 def _meld_out_action(state: State) -> Action | None:
@@ -433,7 +491,7 @@ def _way_out(state: State, p: int, hand, melds, allow_discard: bool = True):
     try:
         if minimum or rules.sequences or not allow_discard:
             plan, _problems = find_go_out(tuple(hand), tuple(melds), rules, need=rules.canastas_to_go_out,
-                                          minimum=minimum, allow_discard=allow_discard)
+                                          minimum=minimum, allow_discard=allow_discard, explain=False)
         else:
             plan = check_go_out(situation_of(state, p)).plan
     except SituationError:

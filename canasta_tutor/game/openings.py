@@ -261,9 +261,10 @@ class _EveryOpening:
         self.split = split
         self.whole: list[tuple] = []
         self.naturals = [c for c in hand if c.is_natural]
-        self.wilds = sorted((c for c in hand if c.is_wild), key=lambda c: -c.points)
+        self.wilds = tuple(sorted((c for c in hand if c.is_wild), key=lambda c: -c.points))
         points = [c.points for c in self.wilds]
         self.wild_after = [sum(points[i:]) for i in range(len(points) + 1)]   # wild points from i on
+        self.wild_before = [sum(points[:i]) for i in range(len(points) + 1)]   # the first i wild cards' points
         self.n_hand = len(hand)
         self.out: list[tuple] = []
 
@@ -279,6 +280,15 @@ class _EveryOpening:
             ranks.remove(top.rank)
             ranks.insert(0, top.rank)
         self.runs, self.by_rank, self.ranks = chosen_runs, by_rank, ranks
+        # each rank's groups, once: (natural cards from hand, the group's cards, their points, the wild-card
+        # counts it may take: the counting core's group_wilds)
+        caps = self.rules._wild_caps
+        self.choices = []
+        for i, rank in enumerate(ranks):
+            group = by_rank[rank]
+            lead = (top,) if top is not None and i == 0 else ()
+            self.choices.append([(k, lead + tuple(group[:k]), card_points(lead + tuple(group[:k])),
+                                  group_wilds(len(lead) + k, caps)) for k in range(2, len(group) + 1)])
         # the most points the ranks from i on could still add (all their natural cards, the top card)
         ahead = [0] * (len(ranks) + 1)
         for i in range(len(ranks) - 1, -1, -1):
@@ -321,18 +331,17 @@ class _EveryOpening:
                 else:
                     self.cut = True
             return
-        group = self.by_rank[self.ranks[i]]
         forced = self.top is not None and i == 0
         if not forced:
             self.extend(i + 1, used_wild, melds, points, used, whole, least)
-        lead = (self.top,) if forced else ()
         wilds = self.wilds
-        for k in range(2, len(group) + 1):
-            cards = lead + tuple(group[:k])
-            n = len(cards)
-            base = card_points(cards)
-            for w in group_wilds(n, self.rules._wild_caps, len(wilds) - used_wild):
-                extra = tuple(wilds[used_wild:used_wild + w])
-                meld_points = base + card_points(extra)
-                self.extend(i + 1, used_wild + w, melds + [cards + extra], points + meld_points, used + k + w,
-                            whole and k == len(group), least if forced else min(least, meld_points))
+        before = self.wild_before
+        left = len(wilds) - used_wild
+        choices = self.choices[i]
+        last = len(choices) + 1   # k of the rank's natural cards all together
+        for k, cards, base, allowed in choices:
+            for w in range(allowed.start, min(allowed.stop, left + 1)):
+                meld_points = base + before[used_wild + w] - before[used_wild]
+                self.extend(i + 1, used_wild + w, melds + [cards + wilds[used_wild:used_wild + w]],
+                            points + meld_points, used + k + w, whole and k == last,
+                            least if forced else min(least, meld_points))

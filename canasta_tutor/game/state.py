@@ -66,6 +66,8 @@ class Game:
         self.group_wilds = tuple(group_wilds(n, self.wild_caps) for n in range(len(self.wild_caps)))
         #: lay-offs judged so far: ``(meld, card) -> bool`` (``meld_facts``), for the enumeration
         self.fits: dict = {}
+        #: the new groups of one rank's cards offered (``legal._new_group_actions``), remembered
+        self.new_groups: dict = {}
         #: each seat's team when a hand is dealt (``State.side``; under ``lone_hand`` it changes in the hand)
         self.seat_teams = tuple(p % nt for p in range(n))
 

@@ -11,9 +11,10 @@ interned :class:`~canasta_tutor.engine.cards.Card`, the score a plain int within
 team that has melded (or rules under which going out concealed needs no opening minimum). For that call this module
 only reads the arguments into counts (the hand's natural cards per rank, its wild cards and black threes; the team's
 legal groups per rank as natural cards, wild cards and size; its canastas) and asks the counting core, compiled:
-:func:`~canasta_tutor.engine.counts.flat_go_out` (``engine/counts.py``'s closed forms without sequences, compiled by
+:func:`~canasta_tutor.engine.counts.flat_go_out_discards` (``engine/counts.py``'s closed forms without sequences, compiled by
 ``_speedups/counts.pyx`` and called here in C through ``counts.pxd``), which tries every last discard and holds the
-most canastas against ``rules.canastas_to_go_out``. The pure path asks
+most canastas against ``rules.canastas_to_go_out``; the plan's search, when the plan is read, tries only the kinds of
+last discard it found. The pure path asks
 :func:`~canasta_tutor.engine.counts.place_every_card`; the tests hold the two to the same answers.
 
 What falls back to the pure-Python function (which raises the clear error, or answers with explanations): any other
@@ -34,7 +35,7 @@ from cpython.ref cimport Py_INCREF
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from libc.string cimport memset
 
-from canasta_tutor.engine._speedups.counts cimport flat_go_out, flat_legal_group
+from canasta_tutor.engine._speedups.counts cimport flat_go_out_discards, flat_legal_group
 from canasta_tutor.engine.cards import ALL_CARDS, NATURAL_RANKS, WEIGHT_MAX_CARDS
 from canasta_tutor.engine.melds import CANASTA_SIZE
 from canasta_tutor.engine.rules import CLASSIC, MAX_SCORE, PRESETS, RuleSet
@@ -229,7 +230,7 @@ def check_go_out(*args, **kwargs):
     cdef int intable[N_RANKS]
     cdef int copies[N_CARDS]
     cdef int wild = 0, black = 0, base = 0, idx, k, rank, gw, nat
-    cdef bint yes
+    cdef int discards
     cdef bint mixed, snapshot = False
     cdef long long sc
     cdef int overflow
@@ -341,9 +342,9 @@ def check_go_out(*args, **kwargs):
     for idx in range(N_CARDS):
         if copies[idx] > (t.jokers if _is_joker[idx] else t.decks):
             return _pure(*args, **kwargs)
-    # --- the counting core decides (counts.flat_go_out: every last discard, every card placed, the canastas) --------
-    yes = flat_go_out(count, N_RANKS, wild, black, tnat, twild, tsize, intable, base, t.need, t.caps, N_CAPS,
-                      t.black_wild)
+    # --- the counting core decides (counts.flat_go_out_discards: every last discard, every card placed, the canastas) --
+    discards = flat_go_out_discards(count, N_RANKS, wild, black, tnat, twild, tsize, intable, base, t.need, t.caps,
+                                    N_CAPS, t.black_wild)
     # --- the verdict (the lazy pieces hold tuples: what the caller's lists held now) ------------------------------------
     if not PyTuple_CheckExact(hand):
         hand = tuple(hand)
@@ -351,7 +352,7 @@ def check_go_out(*args, **kwargs):
         melds = tuple([tuple(g) for g in melds])
     elif not PyTuple_CheckExact(melds):
         melds = tuple(melds)
-    if yes:
-        plan = _lazy_plan(_find_plan, hand, melds, rules, t.need)
+    if discards:   # the plan's search tries only the last discards the core found (the same first way out)
+        plan = _lazy_plan(_find_plan, hand, melds, rules, t.need, None, 0, discards)
         return _verdict(True, LazyReasons(_yes_reasons, plan, melds, rules, t.need, 0), plan)
     return _verdict(False, LazyReasons(_no_reasons, hand, melds, rules, t.need, 0), None)
