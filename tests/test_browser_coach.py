@@ -82,7 +82,13 @@ def play_to_the_score_sheet(page, hand, limit: int = 60) -> int:
     shows; the number of turns played."""
     sheet = hand.locator(".ct-score-sheet")
     turns = 0
-    while not sheet.count():
+    while True:
+        # the other players' moves come one by one: wait for the learner's turn (or the score sheet), not just for
+        # the move count to change (under load the bots were still playing when the loop looked for a button)
+        page.wait_for_function("() => document.querySelector('.ct-score-sheet') || /Your turn\\./"
+                               ".test(document.querySelector('.ct-turn').textContent)")
+        if sheet.count():
+            break
         before = moves(hand)
         draw = hand.get_by_role("button", name="Draw from the stock")
         end = hand.get_by_role("button", name="End the hand (the stock is used up)")
