@@ -287,8 +287,8 @@ class _EveryOpening:
         for i, rank in enumerate(ranks):
             group = by_rank[rank]
             lead = (top,) if top is not None and i == 0 else ()
-            self.choices.append([(k, lead + tuple(group[:k]), card_points(lead + tuple(group[:k])),
-                                  group_wilds(len(lead) + k, caps)) for k in range(2, len(group) + 1)])
+            cards = [lead + tuple(group[:k]) for k in range(2, len(group) + 1)]
+            self.choices.append([(len(c) - len(lead), c, card_points(c), group_wilds(len(c), caps)) for c in cards])
         # the most points the ranks from i on could still add (all their natural cards, the top card)
         ahead = [0] * (len(ranks) + 1)
         for i in range(len(ranks) - 1, -1, -1):
