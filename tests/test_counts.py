@@ -20,7 +20,7 @@ import pytest
 from meld_oracle import KEEP, RANKS, WRITTEN, Hand, openings
 
 from canasta_tutor.engine import counts, speedups
-from canasta_tutor.engine.cards import ALL_CARDS, SEQUENCE_ORDER, Card, parse_cards
+from canasta_tutor.engine.cards import ALL_CARDS, SEQUENCE_ORDER, SORT_KEY, Card, parse_cards
 from canasta_tutor.engine.go_out_search import _find_go_out, counted_go_out
 from canasta_tutor.engine.going_out import check_go_out
 from canasta_tutor.engine.melds import check_add_to_meld, check_meld
@@ -222,15 +222,16 @@ def flat_table(melds, rules):
     return (tnat, twild, tsize, intable), groups, base
 
 
-def flat_go_out(hand, melds, rules, form=None):
-    """``counts.flat_go_out`` (or ``form``, of the same arguments) on ``hand`` and ``melds``: its answer, the groups
-    as ``place_every_card`` reads them and the canastas on the table."""
+def flat_go_out(hand, melds, rules, *first):
+    """``counts.flat_go_out`` on ``hand`` and ``melds`` (``counts.flat_go_out_discards`` when ``first`` is given):
+    its answer, the groups as ``place_every_card`` reads them and the canastas on the table."""
     count, wild_values, black = flat_hand(hand)
     (tnat, twild, tsize, intable), groups, base = flat_table(melds, rules)
     caps, ncaps = flat_caps(rules)
     before = list(count)
-    yes = (form or counts.flat_go_out)(count, 11, len(wild_values), black, tnat, twild, tsize, intable, base,
-                                       rules.canastas_to_go_out, caps, ncaps, rules.black_threes_with_wild)
+    form = counts.flat_go_out_discards if first else counts.flat_go_out
+    yes = form(count, 11, len(wild_values), black, tnat, twild, tsize, intable, base, rules.canastas_to_go_out, caps,
+               ncaps, rules.black_threes_with_wild, *first)
     assert count == before   # given back as it was
     return yes, groups, base
 
@@ -290,22 +291,29 @@ def test_the_flat_going_out_names_every_last_discard_that_works(name):
         melds = table_near(rng, rules, hand) + [tuple(parse_cards("7H 7S 7D 7C 7H 7S 7D"))] * (i % 3 == 0)
         if any(not check_meld(m, rules).ok for m in melds) or sum(c.rank == "7" for m in melds for c in m) > 7:
             continue
-        bits, groups, base = flat_go_out(hand, melds, rules, counts.flat_go_out_discards)
+        bits, groups, base = flat_go_out(hand, melds, rules, False)
         expected = 0
         if place(hand, groups, [], base, rules, need, allow_discard=False) is not None:
             expected |= 1 << 13
+        bit = {None: 13}
         for card in dict.fromkeys(hand):
             rest = list(hand)
             rest.remove(card)
-            bit = SEQUENCE_ORDER[card.rank] - 4 if card.is_natural else 11 if card.is_wild else 12
+            bit[card] = SEQUENCE_ORDER[card.rank] - 4 if card.is_natural else 11 if card.is_wild else 12
             if place(rest, groups, [], base, rules, need, allow_discard=False) is not None:
-                expected |= 1 << bit
+                expected |= 1 << bit[card]
         assert bits == expected, (name, " ".join(c.code for c in hand), melds, bin(bits), bin(expected))
         assert (bits != 0) == flat_go_out(hand, melds, rules)[0]
+        # asked for the first only (goout.pyx): the kind of the first card the plan's search tries that works
+        tried = [None] + sorted(set(hand), key=SORT_KEY)
+        first = next((1 << bit[c] for c in tried if 1 << bit[c] & expected), 0)
+        assert flat_go_out(hand, melds, rules, True)[0] == first, (name, " ".join(c.code for c in hand), melds)
+        seen["first is not the lowest bit"] += first != expected & -expected
         seen.update(("none" if b == 13 else "wild" if b == 11 else "black" if b == 12 else "natural")
                     for b in range(14) if bits >> b & 1)
         seen["no"] += not bits
     assert seen["none"] >= 10 and seen["natural"] >= 20 and seen["black"] >= 3 and seen["no"] >= 20, seen
+    assert seen["first is not the lowest bit"] >= 3, seen
 
 
 @pytest.mark.parametrize("name", [n for n in PRESETS if not get_rules(n).sequences])

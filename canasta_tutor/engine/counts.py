@@ -811,9 +811,9 @@ def flat_go_out(count: cython.p_int, nranks: cython.int, wild: cython.int, black
                 caps: cython.p_int, ncaps: cython.int, black_wild: cython.bint) -> cython.bint:
     """May the player go out (rules without sequences or wild-card swaps): with no last discard, or one of a rank
     held, a black three or a wild card, every other card placed and ``need`` canastas held? Some last discard
-    works (:func:`flat_go_out_discards`)."""
+    works (:func:`flat_go_out_discards`, which stops at the first)."""
     return flat_go_out_discards(count, nranks, wild, black, tnat, twild, tsize, intable, base, need, caps, ncaps,
-                                black_wild) != 0
+                                black_wild, True) != 0
 
 
 @cython.cfunc
@@ -821,18 +821,26 @@ def flat_go_out(count: cython.p_int, nranks: cython.int, wild: cython.int, black
 def flat_go_out_discards(count: cython.p_int, nranks: cython.int, wild: cython.int, black: cython.int,
                          tnat: cython.p_int, twild: cython.p_int, tsize: cython.p_int, intable: cython.p_int,
                          base: cython.int, need: cython.int, caps: cython.p_int, ncaps: cython.int,
-                         black_wild: cython.bint) -> cython.int:
+                         black_wild: cython.bint, first: cython.bint) -> cython.int:
     """The last discards with which the player goes out (rules without sequences or wild-card swaps), as bits: bit
     ``r`` a natural card of rank ``r``, bit ``nranks`` a wild card, ``nranks + 1`` a black three, ``nranks + 2`` no
     discard; each where every other card is placed and ``need`` canastas are held (:func:`flat_most_canastas`;
-    cards of one kind are alike to it). ``count`` is changed while counting and given back as it was. Only the
-    discards that may leave every card a place are counted: a lone natural card of a rank the team has no group of,
-    or black threes that make no meld (one, two where they take no wild card, five or more), find none."""
+    cards of one kind are alike to it). With ``first``, only the first that works in the order the plan's search
+    tries them (:func:`~canasta_tutor.engine.go_out_search.find_go_out`: no discard, a black three, the natural
+    ranks, a wild card): a yes needs no more, and the search finds the same plan with that kind alone. ``count`` is
+    changed while counting and given back as it was.
+
+    Only the discards that may leave every card a place are counted: a lone natural card of a rank the team has no
+    group of, or black threes that make no meld (one, two where they take no wild card, five or more), find none.
+    A natural card that is not alone is counted only where the player goes out with no discard: a card fewer of a
+    rank never gives a wild card more room, never makes a group a canasta and never lets a pair or more do without
+    a wild card, so its discard works only where keeping it works too (and with ``first`` no discard comes first)."""
     r: cython.int
     bits: cython.int = 0
     one: cython.int = 1
     lone: cython.int = 0   # natural cards alone of their rank, with no group of it on the table
     lone_rank: cython.int = -1
+    placed: cython.bint
     for r in range(nranks):
         if count[r] == 1 and not intable[r]:
             lone += 1
@@ -847,10 +855,12 @@ def flat_go_out_discards(count: cython.p_int, nranks: cython.int, wild: cython.i
                                black_wild)
         count[lone_rank] += 1
         return (one << lone_rank) if r >= need else 0
-    if flat_black_placed(black, black_wild):
-        if flat_most_canastas(count, nranks, wild, black, tnat, twild, tsize, intable, base, caps, ncaps,
-                              black_wild) >= need:
-            bits |= one << (nranks + 2)
+    placed = flat_black_placed(black, black_wild)
+    if placed and flat_most_canastas(count, nranks, wild, black, tnat, twild, tsize, intable, base, caps, ncaps,
+                                     black_wild) >= need:
+        bits |= one << (nranks + 2)
+        if first:
+            return bits
         for r in range(nranks):
             if count[r] and (intable[r] or count[r] != 2):   # a pair's discard would leave its other card alone
                 count[r] -= 1
@@ -858,12 +868,14 @@ def flat_go_out_discards(count: cython.p_int, nranks: cython.int, wild: cython.i
                                       black_wild) >= need:
                     bits |= one << r
                 count[r] += 1
-        if wild > 0 and flat_most_canastas(count, nranks, wild - 1, black, tnat, twild, tsize, intable, base, caps,
-                                           ncaps, black_wild) >= need:
-            bits |= one << nranks
     if black > 0 and flat_black_placed(black - 1, black_wild) and flat_most_canastas(
             count, nranks, wild, black - 1, tnat, twild, tsize, intable, base, caps, ncaps, black_wild) >= need:
         bits |= one << (nranks + 1)
+        if first:
+            return bits
+    if placed and wild > 0 and flat_most_canastas(count, nranks, wild - 1, black, tnat, twild, tsize, intable, base,
+                                                  caps, ncaps, black_wild) >= need:
+        bits |= one << nranks
     return bits
 
 

@@ -18,7 +18,8 @@ cdef bint flat_black_placed(int black, bint black_wild) noexcept
 cdef bint flat_go_out(int* count, int nranks, int wild, int black, int* tnat, int* twild, int* tsize, int* intable,
                       int base, int need, int* caps, int ncaps, bint black_wild) noexcept
 cdef int flat_go_out_discards(int* count, int nranks, int wild, int black, int* tnat, int* twild, int* tsize,
-                              int* intable, int base, int need, int* caps, int ncaps, bint black_wild) noexcept
+                              int* intable, int base, int need, int* caps, int ncaps, bint black_wild,
+                              bint first) noexcept
 cdef long long flat_wild_sum(int* wild_values, int nwild, long long used, int skip_a, int skip_b) noexcept
 cdef long long flat_group_points(int* rank_count, int nranks, int* rank_points, int* by_points, int* wild_values,
                                  int nwild, int rank, int top_points, int* caps, int ncaps, int drop_a, int drop_b,

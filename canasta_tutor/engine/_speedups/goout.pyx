@@ -12,9 +12,9 @@ team that has melded (or rules under which going out concealed needs no opening 
 only reads the arguments into counts (the hand's natural cards per rank, its wild cards and black threes; the team's
 legal groups per rank as natural cards, wild cards and size; its canastas) and asks the counting core, compiled:
 :func:`~canasta_tutor.engine.counts.flat_go_out_discards` (``engine/counts.py``'s closed forms without sequences, compiled by
-``_speedups/counts.pyx`` and called here in C through ``counts.pxd``), which tries every last discard and holds the
-most canastas against ``rules.canastas_to_go_out``; the plan's search, when the plan is read, tries only the kinds of
-last discard it found. The pure path asks
+``_speedups/counts.pyx`` and called here in C through ``counts.pxd``), which tries the last discards in the order
+the plan's search tries them, holds the most canastas against ``rules.canastas_to_go_out`` and stops at the first
+that works; the plan's search, when the plan is read, tries only that kind of last discard. The pure path asks
 :func:`~canasta_tutor.engine.counts.place_every_card`; the tests hold the two to the same answers.
 
 What falls back to the pure-Python function (which raises the clear error, or answers with explanations): any other
@@ -342,9 +342,10 @@ def check_go_out(*args, **kwargs):
     for idx in range(N_CARDS):
         if copies[idx] > (t.jokers if _is_joker[idx] else t.decks):
             return _pure(*args, **kwargs)
-    # --- the counting core decides (counts.flat_go_out_discards: every last discard, every card placed, the canastas) --
+    # --- the counting core decides (counts.flat_go_out_discards: the first last discard, in the search's order, with
+    # which every card is placed and the canastas are held) ------------------------------------------------------------
     discards = flat_go_out_discards(count, N_RANKS, wild, black, tnat, twild, tsize, intable, base, t.need, t.caps,
-                                    N_CAPS, t.black_wild)
+                                    N_CAPS, t.black_wild, True)
     # --- the verdict (the lazy pieces hold tuples: what the caller's lists held now) ------------------------------------
     if not PyTuple_CheckExact(hand):
         hand = tuple(hand)
@@ -352,7 +353,7 @@ def check_go_out(*args, **kwargs):
         melds = tuple([tuple(g) for g in melds])
     elif not PyTuple_CheckExact(melds):
         melds = tuple(melds)
-    if discards:   # the plan's search tries only the last discards the core found (the same first way out)
+    if discards:   # the plan's search tries only the kind of last discard the core found first (the same first plan)
         plan = _lazy_plan(_find_plan, hand, melds, rules, t.need, None, 0, discards)
         return _verdict(True, LazyReasons(_yes_reasons, plan, melds, rules, t.need, 0), plan)
     return _verdict(False, LazyReasons(_no_reasons, hand, melds, rules, t.need, 0), None)
