@@ -495,7 +495,8 @@ def _find_go_out(hand, melds, rules, need, allow_discard, minimum, uncounted, di
     candidates: list[Card | None] = [None]
     if allow_discard:
         candidates += sorted(set(hand), key=SORT_KEY)
-    if discards:   # the counting core's last discards (a yes): the others fail, so the first plan found is the same
+    if discards:   # the kinds of last discard the core names (a yes): those tried before them fail, so the first plan
+        # found is the same
         candidates = [c for c in candidates if DISCARD_BITS.get(c, 0) & discards]
     near = None
     seq_all = seq_options = None
